@@ -1,0 +1,35 @@
+# browsermcp: `make run` starts the server (stdio), `make test` runs the tests.
+GO      ?= go
+BIN     ?= bin/browsermcp
+ARGS    ?=
+export GOFLAGS ?= -mod=mod
+
+.PHONY: build run test browser vet bench clean
+
+build:
+	$(GO) build -o $(BIN) .
+
+# browser installs Debian's Chromium when no Chromium is on PATH (as root, or
+# with sudo). Set NO_INSTALL=1 to skip.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  command -v google-chrome >/dev/null 2>&1 || [ -n "$$BROWSERMCP_EXECUTABLE_PATH" ] || [ -n "$(NO_INSTALL)" ] || { \
+	  echo "Installing Chromium with apt..." >&2; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >&2; }
+
+run: build browser
+	@./$(BIN) $(ARGS)
+
+vet:
+	gofmt -l . | (! grep .) || (echo "gofmt needed" >&2; exit 1)
+	$(GO) vet ./...
+
+test: browser vet
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+bench: browser
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,283 @@
+// Package cdp implements engine.Engine for Chromium over the Chrome DevTools
+// Protocol with chromedp and cdproto. One browser process (launched, or
+// attached to with an endpoint) serves every session; each session is its own
+// browser context with one page, driven through a chromedp context that only
+// that session's goroutine uses.
+package cdp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// Config configures the engine.
+type Config struct {
+	// ExecPath is the browser binary. Empty means search (see FindBrowser).
+	ExecPath string
+	// Headless runs without a window.
+	Headless bool
+	// Endpoint attaches to a running browser (http://host:port or ws://...)
+	// instead of launching one.
+	Endpoint string
+	// Viewport is the default page size.
+	Viewport engine.Viewport
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+}
+
+// EnvExecutablePath names the environment variable that points at the
+// browser binary when --executable-path is not given.
+const EnvExecutablePath = "BROWSERMCP_EXECUTABLE_PATH"
+
+// browserCandidates are searched in PATH, in order.
+var browserCandidates = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
+
+// headlessShellCandidates are preferred in headless mode: the headless shell
+// costs about half as much memory per browser context as full Chromium.
+var headlessShellCandidates = []string{"chromium-headless-shell", "chrome-headless-shell"}
+
+// FindBrowser returns the browser binary to launch: flag, then the
+// environment variable, then PATH. In headless mode without an explicit
+// choice, a headless shell on PATH wins over full Chromium.
+func FindBrowser(flag string, headless bool) (string, error) {
+	if flag != "" {
+		return lookExec(flag, "--executable-path")
+	}
+	if env := os.Getenv(EnvExecutablePath); env != "" {
+		return lookExec(env, EnvExecutablePath)
+	}
+	names := browserCandidates
+	if headless {
+		names = append(append([]string{}, headlessShellCandidates...), names...)
+	}
+	for _, n := range names {
+		if p, err := exec.LookPath(n); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("no Chromium found in PATH (looked for %s): install one with `apt-get install -y chromium` (Debian/Ubuntu), or point --executable-path or %s at a Chrome or Chromium binary",
+		strings.Join(names, ", "), EnvExecutablePath)
+}
+
+func lookExec(p, source string) (string, error) {
+	full, err := exec.LookPath(p)
+	if err != nil {
+		return "", fmt.Errorf("%s %q is not an executable browser: %w", source, p, err)
+	}
+	return full, nil
+}
+
+// disabledFeatures are merged into one --disable-features value: Chromium
+// honours only the last occurrence of the flag.
+var disabledFeatures = []string{
+	"Translate", "BlinkGenPropertyTrees",
+	// Each WebUI omnibox popup costs about 40 MiB and 200 ms per browser
+	// context.
+	"WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup",
+	"MediaRouter", "OptimizationHints", "DialMediaRouteProvider",
+}
+
+// allocatorOptions are the flags for a browser we launch.
+func allocatorOptions(execPath string, headless bool, vp engine.Viewport) []chromedp.ExecAllocatorOption {
+	opts := append([]chromedp.ExecAllocatorOption{}, chromedp.DefaultExecAllocatorOptions[:]...)
+	opts = append(opts,
+		chromedp.ExecPath(execPath),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-features", strings.Join(disabledFeatures, ",")),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-service-autorun", true),
+		chromedp.Flag("password-store", "basic"),
+		chromedp.WindowSize(vp.Width, vp.Height),
+	)
+	if os.Geteuid() == 0 {
+		opts = append(opts, chromedp.NoSandbox)
+	}
+	if !headless {
+		opts = append(opts, chromedp.VisibleWindow)
+	}
+	return opts
+}
+
+// Engine is the CDP engine. Its browser starts in the background with Start;
+// when the browser dies, the next NewSession starts a new one.
+type Engine struct {
+	cfg Config
+	log *slog.Logger
+
+	mu   sync.Mutex
+	cur  *browserProc // nil until Start
+	done bool
+}
+
+// browserProc is one browser launch or attachment.
+type browserProc struct {
+	ready  chan struct{} // closed when ctx/err are set
+	ctx    context.Context
+	cancel context.CancelFunc
+	lost   <-chan struct{} // closed when the connection drops
+	err    error
+}
+
+// New returns an engine; it does not start the browser.
+func New(cfg Config) *Engine {
+	l := cfg.Logger
+	if l == nil {
+		l = slog.New(slog.DiscardHandler)
+	}
+	return &Engine{cfg: cfg, log: l}
+}
+
+// Name identifies the engine.
+func (e *Engine) Name() string { return "cdp/chromium" }
+
+// Start begins launching (or attaching to) the browser and returns at once.
+func (e *Engine) Start() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cur == nil && !e.done {
+		e.cur = e.launch()
+	}
+}
+
+// browser returns a live browser, starting a new one when the last one died.
+func (e *Engine) browser(ctx context.Context) (*browserProc, error) {
+	e.mu.Lock()
+	if e.done {
+		e.mu.Unlock()
+		return nil, engine.Errorf(engine.BrowserError, "the engine is closed")
+	}
+	if e.cur == nil {
+		e.cur = e.launch()
+	}
+	b := e.cur
+	e.mu.Unlock()
+
+	select {
+	case <-b.ready:
+	case <-ctx.Done():
+		return nil, engine.Wrap(engine.BrowserError, ctx.Err(), "waiting for the browser to start: "+ctx.Err().Error())
+	}
+	if b.err == nil && !b.isLost() {
+		return b, nil
+	}
+	// Relaunch once after a crash or a failed start.
+	e.mu.Lock()
+	if e.cur == b && !e.done {
+		b.cancel()
+		e.log.Warn("browser is gone; starting a new one", "cause", b.err)
+		e.cur = e.launch()
+	}
+	nb := e.cur
+	e.mu.Unlock()
+	select {
+	case <-nb.ready:
+	case <-ctx.Done():
+		return nil, engine.Wrap(engine.BrowserError, ctx.Err(), "waiting for the browser to start: "+ctx.Err().Error())
+	}
+	if nb.err != nil {
+		return nil, nb.err
+	}
+	return nb, nil
+}
+
+func (b *browserProc) isLost() bool {
+	select {
+	case <-b.lost:
+		return true
+	default:
+		return false
+	}
+}
+
+// launch starts the browser in the background. The first call on the root
+// context starts it; that call has no timeout, because its context bounds the
+// browser's life.
+func (e *Engine) launch() *browserProc {
+	b := &browserProc{ready: make(chan struct{})}
+	var alloc context.Context
+	var cancelAlloc context.CancelFunc
+	if e.cfg.Endpoint != "" {
+		alloc, cancelAlloc = remote.NewAllocator(context.Background(), e.cfg.Endpoint)
+	} else {
+		alloc, cancelAlloc = chromedp.NewExecAllocator(context.Background(),
+			allocatorOptions(e.cfg.ExecPath, e.cfg.Headless, e.cfg.Viewport)...)
+	}
+	root, cancelRoot := chromedp.NewContext(alloc,
+		chromedp.WithLogf(func(f string, a ...any) { e.log.Debug(fmt.Sprintf(f, a...)) }),
+		chromedp.WithErrorf(func(f string, a ...any) { e.log.Debug("chromedp: " + fmt.Sprintf(f, a...)) }),
+	)
+	b.ctx = root
+	b.cancel = func() { cancelRoot(); cancelAlloc() }
+	go func() {
+		defer close(b.ready)
+		// Connects to, or starts, the browser without opening a tab.
+		_, err := chromedp.CallBrowser(root, browser.GetVersion, cdp.Empty{})
+		if err != nil {
+			what := "launch " + e.cfg.ExecPath
+			if e.cfg.Endpoint != "" {
+				what = "attach to " + e.cfg.Endpoint
+			}
+			b.err = engine.Wrap(engine.BrowserError, err, fmt.Sprintf("could not %s: %v", what, err))
+			b.lost = closedChan
+			return
+		}
+		b.lost = chromedp.FromContext(root).Browser.LostConnection
+		e.log.Info("browser ready", "endpoint", e.cfg.Endpoint, "exec", e.cfg.ExecPath)
+	}()
+	return b
+}
+
+// closeTimeout bounds a graceful browser close before it is killed.
+const closeTimeout = 5 * time.Second
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// NewSession creates a browser context with one page.
+func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (engine.Session, error) {
+	b, err := e.browser(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return newSession(ctx, b, opts)
+}
+
+// Close closes the browser we launched, or only detaches from one we
+// attached to; sessions' contexts close with it.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	b := e.cur
+	e.done = true
+	e.mu.Unlock()
+	if b == nil {
+		return nil
+	}
+	<-b.ready
+	if b.err == nil && e.cfg.Endpoint == "" {
+		// A graceful close lets Chromium flush and exit; cancel kills it if
+		// that does not happen in time.
+		tctx, cancel := context.WithTimeout(b.ctx, closeTimeout)
+		defer cancel()
+		if err := chromedp.Cancel(tctx); err != nil && !errors.Is(err, context.Canceled) {
+			e.log.Debug("browser close", "err", err)
+		}
+	}
+	b.cancel()
+	return nil
+}

@@ -1,0 +1,285 @@
+package cdp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// Defaults for element actions.
+const (
+	DefaultActionTimeout = 5 * time.Second
+	// settleQuiet is how long the network must stay quiet after requests an
+	// action started before the action returns.
+	settleQuiet = 50 * time.Millisecond
+	// settleNetworkMax bounds the wait for requests an action started.
+	settleNetworkMax = 2 * time.Second
+)
+
+// elemResult is what js/element.js returns.
+type elemResult struct {
+	X, Y      float64
+	OK        bool
+	Error     string
+	Reason    string
+	Element   string
+	CoveredBy string
+	Message   string
+}
+
+// resolve finds the target element in the page and prepares it for op
+// ("point" for a click, "focus" for typing), waiting up to timeout.
+func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg engine.Target, timeout time.Duration, force, clear bool) (elemResult, error) {
+	if tg.Ref != "" {
+		return elemResult{}, engine.Errorf(engine.Unsupported, "refs are not supported by this engine yet; use selector").With("field", "ref")
+	}
+	kind, expr := engine.ParseSelector(tg.Selector)
+	args := map[string]any{"op": op, "kind": "css", "sel": expr, "timeout": timeout.Milliseconds(), "force": force, "clear": clear}
+	if kind == engine.XPath {
+		args["kind"] = "xpath"
+	}
+	a, _ := json.Marshal(args)
+	var r elemResult
+	if err := evalJSON(ctx, t, "("+elementJS+")("+string(a)+")", &r); err != nil {
+		return r, err
+	}
+	return r, elemError(r, tg, timeout)
+}
+
+// elemError classifies a failed resolve.
+func elemError(r elemResult, tg engine.Target, timeout time.Duration) error {
+	var e *engine.Error
+	switch r.Error {
+	case "":
+		return nil
+	case "not_found":
+		e = engine.Errorf(engine.ElementNotFound, "no element matches %s (waited %d ms)", tg, timeout.Milliseconds()).
+			With("timeout", timeout.Milliseconds())
+	case "invalid_selector":
+		e = engine.Errorf(engine.InvalidParameters, "invalid selector %q: %s", tg.Selector, r.Message).
+			With("field", "selector").With("reason", r.Message).
+			Suggest("Use a valid CSS selector, or XPath starting with / or ( or xpath=.")
+	case "not_clickable":
+		msg := fmt.Sprintf("element %s is not clickable: %s", r.Element, reasonText(r.Reason))
+		if r.CoveredBy != "" {
+			msg = fmt.Sprintf("element %s is covered by %s, which would receive the click", r.Element, r.CoveredBy)
+		}
+		e = engine.Errorf(engine.ElementNotClickable, "%s", msg).With("reason", r.Reason).With("element", r.Element)
+		if r.CoveredBy != "" {
+			e.With("coveredBy", r.CoveredBy)
+		}
+	case "not_editable":
+		e = engine.Errorf(engine.ElementNotEditable, "element %s cannot be typed into: %s", r.Element, reasonText(r.Reason)).
+			With("reason", r.Reason).With("element", r.Element)
+	default:
+		e = engine.Errorf(engine.BrowserError, "unexpected element check result %q", r.Error)
+	}
+	if tg.Selector != "" {
+		e.With("selector", tg.Selector)
+	}
+	if tg.Ref != "" {
+		e.With("ref", tg.Ref)
+	}
+	return e
+}
+
+func reasonText(r string) string {
+	switch r {
+	case "hidden":
+		return "it is hidden"
+	case "zero_size":
+		return "it has zero size"
+	case "disabled":
+		return "it is disabled"
+	case "outside_viewport":
+		return "it is outside the viewport"
+	case "readonly":
+		return "it is read-only"
+	case "not_a_text_field":
+		return "it is not a text field, textarea or contenteditable element"
+	case "not_focusable":
+		return "it cannot take focus"
+	}
+	return r
+}
+
+// Click clicks the centre of the element's visible box with real mouse
+// events, after the element passes the hit test, then waits for what the
+// click started.
+func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.ActionResult, error) {
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultActionTimeout
+	}
+	if req.ClickCount <= 0 {
+		req.ClickCount = 1
+	}
+	var res engine.ActionResult
+	err := s.run(ctx, "click "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
+		m := s.st.mark()
+		rctx, cancel := context.WithTimeout(ctx, req.Timeout+2*time.Second)
+		r, err := s.resolve(rctx, t, "point", req.Target, req.Timeout, req.Force, false)
+		cancel()
+		if err != nil {
+			return err
+		}
+		if err := mouseClick(ctx, t, r.X, r.Y, req.ClickCount); err != nil {
+			return err
+		}
+		res, err = s.settle(ctx, t, m, req.NavigationTimeout)
+		return err
+	})
+	return res, err
+}
+
+func mouseClick(ctx context.Context, t *chromedp.Target, x, y float64, count int) error {
+	if _, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y}); err != nil {
+		return err
+	}
+	for i := 1; i <= count; i++ {
+		for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
+			if _, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+				Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttonsFor(typ), ClickCount: int64(i),
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func buttonsFor(t input.DispatchMouseEventType) int64 {
+	if t == input.DispatchMouseEventTypeMousePressed {
+		return 1
+	}
+	return 0
+}
+
+// Type focuses an editable element and types text with real key events.
+func (s *session) Type(ctx context.Context, req engine.TypeRequest) (engine.ActionResult, error) {
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultActionTimeout
+	}
+	var res engine.ActionResult
+	err := s.run(ctx, "type into "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
+		m := s.st.mark()
+		rctx, cancel := context.WithTimeout(ctx, req.Timeout+2*time.Second)
+		_, err := s.resolve(rctx, t, "focus", req.Target, req.Timeout, false, req.Clear)
+		cancel()
+		if err != nil {
+			return err
+		}
+		for i, r := range req.Text {
+			if i > 0 && req.Delay > 0 {
+				select {
+				case <-time.After(req.Delay):
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+			if err := typeRune(ctx, t, r); err != nil {
+				return err
+			}
+		}
+		res, err = s.settle(ctx, t, m, req.NavigationTimeout)
+		return err
+	})
+	return res, err
+}
+
+// typeRune sends one character as a key press; newline is the Enter key.
+func typeRune(ctx context.Context, t *chromedp.Target, r rune) error {
+	down := input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyDown, Key: string(r), Text: string(r), UnmodifiedText: string(r)}
+	if r == '\n' || r == '\r' {
+		down = input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyDown, Key: "Enter", Code: "Enter", Text: "\r", UnmodifiedText: "\r",
+			WindowsVirtualKeyCode: 13, NativeVirtualKeyCode: 13}
+	}
+	if _, err := cdp.Call(ctx, t, input.DispatchKeyEvent, down); err != nil {
+		return err
+	}
+	up := down
+	up.Type, up.Text, up.UnmodifiedText = input.DispatchKeyEventTypeKeyUp, "", ""
+	_, err := cdp.Call(ctx, t, input.DispatchKeyEvent, up)
+	return err
+}
+
+// settle waits for what an action started: a navigation of the page (until
+// its load, bounded by navTimeout), or network requests (until a short quiet
+// window, bounded). An action that started neither returns at once.
+func (s *session) settle(ctx context.Context, t *chromedp.Target, m mark, navTimeout time.Duration) (engine.ActionResult, error) {
+	if navTimeout <= 0 {
+		navTimeout = DefaultNavigationTimeout
+	}
+	// One round trip through the renderer: the events it sent while handling
+	// the action arrive before the reply.
+	if err := evalJSON(ctx, t, "0", nil); err != nil {
+		return engine.ActionResult{}, err
+	}
+	st := s.st
+	deadline := time.Now().Add(settleNetworkMax)
+	for {
+		st.mu.Lock()
+		nav := st.navRequested > m.navRequested || st.commits > m.commits
+		started := st.reqStarted - m.reqStarted
+		pending := 0
+		for _, seq := range st.inflight {
+			if seq > m.reqStarted {
+				pending++
+			}
+		}
+		quiet := time.Since(st.lastNet)
+		ch := st.changed
+		st.mu.Unlock()
+
+		if nav {
+			return s.settleNavigation(ctx, m, navTimeout)
+		}
+		if started == 0 || time.Now().After(deadline) || (pending == 0 && quiet >= settleQuiet) {
+			return engine.ActionResult{}, nil
+		}
+		wait := time.Until(deadline)
+		if pending == 0 {
+			wait = settleQuiet - quiet
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ch:
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return engine.ActionResult{}, ctx.Err()
+		}
+		timer.Stop()
+	}
+}
+
+// settleNavigation waits for a navigation that an action started to load.
+func (s *session) settleNavigation(ctx context.Context, m mark, navTimeout time.Duration) (engine.ActionResult, error) {
+	st := s.st
+	nctx, cancel := context.WithTimeout(ctx, navTimeout)
+	defer cancel()
+	err := st.waitFor(nctx, func() bool {
+		switch {
+		case st.commits > m.commits:
+			return st.lifecycle[st.loader]["load"]
+		case st.sameDoc > m.sameDoc:
+			return true
+		default:
+			// The navigation was cancelled, turned into a download, or
+			// answered 204: loading stopped with no new document.
+			return st.stops > m.stops
+		}
+	})
+	if err != nil && err != context.DeadlineExceeded {
+		return engine.ActionResult{}, err
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return engine.ActionResult{Navigated: st.commits > m.commits || st.sameDoc > m.sameDoc, URL: st.url}, nil
+}

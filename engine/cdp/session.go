@@ -1,0 +1,205 @@
+package cdp
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// session is one browser context with one page.
+type session struct {
+	b      *browserProc
+	tab    context.Context // the chromedp context of the page
+	cancel context.CancelFunc
+	st     *pageState
+	id     target.ID
+
+	closeOnce sync.Once
+}
+
+// newSession creates the browser context and its page. The tab's first Do
+// runs on the tab's own context, never on the caller's, because that call
+// binds the tab's event loop to its context.
+func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions) (*session, error) {
+	st := newPageState()
+	tab, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(st.onEvent))
+	s := &session{b: b, tab: tab, cancel: cancel, st: st}
+
+	done := make(chan error, 1)
+	go func() {
+		done <- chromedp.Do(tab, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			tree, err := cdp.Call(ctx, t, page.GetFrameTree, cdp.Empty{})
+			if err != nil {
+				return err
+			}
+			st.mu.Lock()
+			if st.mainFrame == "" {
+				st.mainFrame = tree.FrameTree.Frame.ID
+				st.url = tree.FrameTree.Frame.URL
+				st.loader = tree.FrameTree.Frame.LoaderID
+			}
+			st.mu.Unlock()
+			_, err = cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+				Width: int64(opts.Viewport.Width), Height: int64(opts.Viewport.Height), DeviceScaleFactor: 1,
+			})
+			return err
+		}))
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			cancel()
+			return nil, s.classify(err, "create the session's browser context")
+		}
+	case <-ctx.Done():
+		cancel()
+		return nil, engine.Wrap(engine.BrowserError, ctx.Err(), "creating the session was cancelled: "+ctx.Err().Error())
+	}
+	s.id = chromedp.FromContext(tab).Target.TargetID
+	return s, nil
+}
+
+// bind returns a context for one call: it carries the tab for chromedp and
+// ends with the caller's context (cancellation and deadline).
+func (s *session) bind(ctx context.Context) (context.Context, context.CancelFunc) {
+	var c context.Context
+	var cancel context.CancelFunc
+	if d, ok := ctx.Deadline(); ok {
+		c, cancel = context.WithDeadline(s.tab, d)
+	} else {
+		c, cancel = context.WithCancel(s.tab)
+	}
+	stop := context.AfterFunc(ctx, cancel)
+	return c, func() { stop(); cancel() }
+}
+
+// run runs f on the tab with the call's context, after checking the tab and
+// browser are alive, and classifies any error.
+func (s *session) run(ctx context.Context, what string, f func(ctx context.Context, t *chromedp.Target) error) error {
+	if err := s.alive(); err != nil {
+		return err
+	}
+	c, cancel := s.bind(ctx)
+	defer cancel()
+	err := chromedp.Do(c, chromedp.Func(f))
+	if err != nil {
+		return s.classify(err, what)
+	}
+	return nil
+}
+
+var errCrashed = errors.New("the page crashed")
+
+func (s *session) alive() error {
+	if s.b.isLost() {
+		return engine.Errorf(engine.BrowserCrashed, "the browser process is gone")
+	}
+	s.st.mu.Lock()
+	crashed := s.st.crashed
+	s.st.mu.Unlock()
+	if crashed {
+		return engine.Errorf(engine.BrowserCrashed, "the page's renderer crashed")
+	}
+	return nil
+}
+
+// classify turns a chromedp/CDP failure into an engine error.
+func (s *session) classify(err error, what string) error {
+	var e *engine.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if s.b.isLost() || errors.Is(err, errCrashed) {
+		return engine.Wrap(engine.BrowserCrashed, err, "the browser crashed while trying to "+what)
+	}
+	if errors.Is(err, chromedp.ErrTargetDetached) || errors.Is(err, chromedp.ErrChannelClosed) {
+		return engine.Wrap(engine.BrowserCrashed, err, "the page closed while trying to "+what)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return engine.Wrap(engine.Timeout, err, fmt.Sprintf("timed out trying to %s", what))
+	}
+	return engine.Wrap(engine.BrowserError, err, fmt.Sprintf("could not %s: %v", what, err))
+}
+
+// Info reads URL and title from the browser, not the tab, so it never waits
+// for a call running on the tab.
+func (s *session) Info(ctx context.Context) engine.PageInfo {
+	s.st.mu.Lock()
+	info := engine.PageInfo{URL: s.st.url}
+	s.st.mu.Unlock()
+	if s.b.isLost() {
+		return info
+	}
+	c, cancel := context.WithTimeout(s.b.ctx, 2*time.Second)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	if res, err := chromedp.CallBrowser(c, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: s.id}); err == nil {
+		info.URL, info.Title = res.TargetInfo.URL, res.TargetInfo.Title
+	}
+	return info
+}
+
+// Close closes the page and disposes of its browser context.
+func (s *session) Close(ctx context.Context) error {
+	s.closeOnce.Do(s.cancel)
+	return nil
+}
+
+//go:embed js/element.js
+var elementJS string
+
+// evalJSON evaluates expr (which may return a promise) and decodes its JSON
+// result into out. It retries when a navigation destroys the context.
+func evalJSON(ctx context.Context, t *chromedp.Target, expr string, out any) error {
+	for {
+		res, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{
+			Expression: expr, ReturnByValue: new(true), AwaitPromise: new(true), UserGesture: new(true),
+		})
+		if err != nil {
+			var ce *cdproto.Error
+			if errors.As(err, &ce) && isContextGone(ce.Message) && ctx.Err() == nil {
+				continue
+			}
+			return err
+		}
+		if ex := res.ExceptionDetails; ex != nil {
+			msg := ex.Text
+			if ex.Exception != nil && ex.Exception.Description != "" {
+				msg = ex.Exception.Description
+			}
+			if isContextGone(msg) && ctx.Err() == nil {
+				continue
+			}
+			return fmt.Errorf("page script failed: %s", msg)
+		}
+		if out == nil || res.Result == nil || len(res.Result.Value) == 0 {
+			return nil
+		}
+		return json.Unmarshal(res.Result.Value, out)
+	}
+}
+
+func isContextGone(msg string) bool {
+	for _, s := range []string{"Execution context was destroyed", "Cannot find context", "Inspected target navigated or closed"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}

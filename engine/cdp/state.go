@@ -1,0 +1,196 @@
+package cdp
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+)
+
+// pageState follows a tab's events so that actions can wait for exactly what
+// they started (a navigation, network requests) instead of sleeping. Its
+// handler runs on the tab's reader goroutine, so it only records and wakes.
+type pageState struct {
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced on every recorded change
+
+	mainFrame cdp.FrameID
+	url       string
+	loader    cdp.LoaderID               // committed main-frame document
+	lifecycle map[cdp.LoaderID]lifeSet   // lifecycle events per loader
+	docStatus map[cdp.LoaderID]docResult // main document response per loader
+
+	// Counters let an action compare before and after.
+	navRequested int // renderer asked to navigate the main frame
+	commits      int // main frame committed a new document
+	sameDoc      int // main frame navigated within the document
+	stops        int // main frame stopped loading
+	reqStarted   int // network requests started
+
+	inflight map[network.RequestID]int // request -> its reqStarted number
+	lastNet  time.Time
+
+	crashed bool
+}
+
+type lifeSet map[string]bool
+
+type docResult struct {
+	status int
+	url    string
+}
+
+func newPageState() *pageState {
+	return &pageState{
+		changed:   make(chan struct{}),
+		lifecycle: map[cdp.LoaderID]lifeSet{},
+		docStatus: map[cdp.LoaderID]docResult{},
+		inflight:  map[network.RequestID]int{},
+	}
+}
+
+// onEvent is the tab listener. It must return fast and never call CDP.
+func (s *pageState) onEvent(ev any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch ev := ev.(type) {
+	case *page.EventFrameNavigated:
+		if ev.Frame.ParentID != "" {
+			return
+		}
+		s.mainFrame = ev.Frame.ID
+		s.url = ev.Frame.URL + ev.Frame.URLFragment
+		if ev.Frame.LoaderID != s.loader {
+			s.loader = ev.Frame.LoaderID
+			s.commits++
+			s.gcLoaders()
+		}
+	case *page.EventNavigatedWithinDocument:
+		if ev.FrameID != s.mainFrame {
+			return
+		}
+		s.url = ev.URL
+		s.sameDoc++
+	case *page.EventFrameRequestedNavigation:
+		if ev.FrameID != s.mainFrame && s.mainFrame != "" {
+			return
+		}
+		s.navRequested++
+	case *page.EventFrameStartedNavigating:
+		if ev.FrameID != s.mainFrame && s.mainFrame != "" {
+			return
+		}
+		s.navRequested++
+	case *page.EventFrameStoppedLoading:
+		if ev.FrameID != s.mainFrame {
+			return
+		}
+		s.stops++
+	case *page.EventLifecycleEvent:
+		if ev.FrameID != s.mainFrame && s.mainFrame != "" {
+			return
+		}
+		set := s.lifecycle[ev.LoaderID]
+		if set == nil || ev.Name == "init" {
+			set = lifeSet{}
+			s.lifecycle[ev.LoaderID] = set
+		}
+		set[ev.Name] = true
+	case *network.EventRequestWillBeSent:
+		if ev.RedirectResponse != nil {
+			// Same request id, continued: it stays in flight.
+			s.lastNet = time.Now()
+			break
+		}
+		if ev.Type == network.ResourceTypeWebSocket || ev.Type == network.ResourceTypeEventSource {
+			return
+		}
+		s.reqStarted++
+		s.inflight[ev.RequestID] = s.reqStarted
+		s.lastNet = time.Now()
+	case *network.EventResponseReceived:
+		if ev.Type == network.ResourceTypeDocument && (ev.FrameID == s.mainFrame || s.mainFrame == "") {
+			s.docStatus[ev.LoaderID] = docResult{status: int(ev.Response.Status), url: ev.Response.URL}
+		}
+	case *network.EventLoadingFinished:
+		s.finish(ev.RequestID)
+	case *network.EventLoadingFailed:
+		s.finish(ev.RequestID)
+	case *inspector.EventTargetCrashed:
+		s.crashed = true
+	default:
+		return
+	}
+	s.wakeLocked()
+}
+
+func (s *pageState) finish(id network.RequestID) {
+	if _, ok := s.inflight[id]; ok {
+		delete(s.inflight, id)
+		s.lastNet = time.Now()
+	}
+}
+
+// gcLoaders forgets loaders other than the current one, bounding memory.
+func (s *pageState) gcLoaders() {
+	for id := range s.lifecycle {
+		if id != s.loader {
+			delete(s.lifecycle, id)
+		}
+	}
+	for id := range s.docStatus {
+		if id != s.loader {
+			delete(s.docStatus, id)
+		}
+	}
+}
+
+func (s *pageState) wakeLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// waitFor blocks until cond (called under the lock) is true, ctx ends, or
+// the tab crashes. It returns errCrashed or ctx.Err() on failure.
+func (s *pageState) waitFor(ctx context.Context, cond func() bool) error {
+	for {
+		s.mu.Lock()
+		if s.crashed {
+			s.mu.Unlock()
+			return errCrashed
+		}
+		if cond() {
+			s.mu.Unlock()
+			return nil
+		}
+		ch := s.changed
+		s.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// mark is a copy of the counters taken before an action.
+type mark struct {
+	navRequested, commits, sameDoc, stops, reqStarted int
+}
+
+func (s *pageState) mark() mark {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return mark{s.navRequested, s.commits, s.sameDoc, s.stops, s.reqStarted}
+}
+
+// lifecycleName maps a WaitUntil to Chromium's lifecycle event name.
+var lifecycleName = map[string]string{
+	"load":             "load",
+	"domcontentloaded": "DOMContentLoaded",
+	"networkidle":      "networkIdle",
+}

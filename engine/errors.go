@@ -1,0 +1,134 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a stable, machine-readable error code. Agents branch on it, so a
+// code never changes meaning once released.
+type Code string
+
+// The error codes. Each has a default retryability and suggestion in codeInfo.
+const (
+	SessionNotFound     Code = "SESSION_NOT_FOUND"
+	SessionExpired      Code = "SESSION_EXPIRED"
+	MaxSessionsReached  Code = "MAX_SESSIONS_REACHED"
+	NavigationFailed    Code = "NAVIGATION_FAILED"
+	NavigationBlocked   Code = "NAVIGATION_BLOCKED"
+	ElementNotFound     Code = "ELEMENT_NOT_FOUND"
+	ElementNotClickable Code = "ELEMENT_NOT_CLICKABLE"
+	ElementNotEditable  Code = "ELEMENT_NOT_EDITABLE"
+	InvalidParameters   Code = "INVALID_PARAMETERS"
+	DialogOpen          Code = "DIALOG_OPEN"
+	Unsupported         Code = "UNSUPPORTED"
+	Timeout             Code = "TIMEOUT"
+	BrowserCrashed      Code = "BROWSER_CRASHED"
+	BrowserError        Code = "BROWSER_ERROR"
+)
+
+type codeDefaults struct {
+	retryable  bool
+	suggestion string
+}
+
+// codeInfo gives every code its default retryability and the next step an
+// agent should take. Backends may override both on a single error.
+var codeInfo = map[Code]codeDefaults{
+	SessionNotFound:     {false, "Call create_session to get a new sessionId, or list_sessions to see the open ones."},
+	SessionExpired:      {false, "The session timed out from inactivity; call create_session and start again."},
+	MaxSessionsReached:  {true, "Close a session you no longer need with close_session, or wait for one to expire."},
+	NavigationFailed:    {true, "Check the URL and that the site is reachable; retry, or raise timeout for slow pages."},
+	NavigationBlocked:   {false, "The server's security policy forbids this URL; use an allowed domain."},
+	ElementNotFound:     {true, "Check the selector or ref; take a new snapshot, or wait for the element to appear."},
+	ElementNotClickable: {true, "Scroll, close the covering element, or wait until it is enabled; force:true skips the checks."},
+	ElementNotEditable:  {false, "Target an input, textarea, select or contenteditable element that is enabled and not read-only."},
+	InvalidParameters:   {false, "Fix the named parameter and call again."},
+	DialogOpen:          {false, "Call handle_dialog to accept or dismiss the dialog first."},
+	Unsupported:         {false, "This browser or engine does not offer this feature; use Chromium for it."},
+	Timeout:             {true, "Raise timeout, or wait for the page to settle and retry."},
+	BrowserCrashed:      {true, "The browser or tab crashed; call create_session to start a fresh session."},
+	BrowserError:        {true, "Retry; if it persists, create a new session."},
+}
+
+// Error is the one error type that crosses the engine/tool boundary. Backends
+// classify failures at their edge into an Error; the tool layer serialises it
+// as {errorCode, message, sessionId?, details?, retryable, suggestion?} and
+// never parses error text.
+type Error struct {
+	Code       Code
+	Message    string
+	SessionID  string
+	Details    map[string]any
+	Retryable  bool
+	Suggestion string
+	// Err is the underlying cause, kept for errors.Is/As and logs.
+	Err error
+}
+
+// Errorf builds an Error with the code's default retryability and suggestion.
+func Errorf(code Code, format string, args ...any) *Error {
+	d := codeInfo[code]
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Retryable: d.retryable, Suggestion: d.suggestion}
+}
+
+// Wrap builds an Error around a cause. The message is the cause's text unless
+// msg is given.
+func Wrap(code Code, err error, msg string) *Error {
+	if msg == "" && err != nil {
+		msg = err.Error()
+	}
+	e := Errorf(code, "%s", msg)
+	e.Err = err
+	return e
+}
+
+// With adds one detail and returns e for chaining.
+func (e *Error) With(key string, value any) *Error {
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details[key] = value
+	return e
+}
+
+// Suggest replaces the default suggestion.
+func (e *Error) Suggest(s string) *Error {
+	e.Suggestion = s
+	return e
+}
+
+func (e *Error) Error() string {
+	if e.SessionID != "" {
+		return fmt.Sprintf("%s: %s (session %s)", e.Code, e.Message, e.SessionID)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, &Error{Code: X}) match any Error with code X.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Message == "" && t.Code == e.Code
+}
+
+// CodeOf returns the code of err, or BrowserError when err is not an *Error.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return BrowserError
+}
+
+// AsError converts any error into an *Error. An unclassified error becomes a
+// BROWSER_ERROR that keeps the cause, so nothing reaches the agent without a
+// code.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return Wrap(BrowserError, err, "")
+}

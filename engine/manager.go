@@ -1,0 +1,377 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// DefaultSessionName is the name of the session a call uses when it gives no
+// sessionId.
+const DefaultSessionName = "default"
+
+// rememberExpired bounds how many expired ids the Manager remembers so they
+// answer SESSION_EXPIRED rather than SESSION_NOT_FOUND.
+const rememberExpired = 4096
+
+// ManagerConfig configures a Manager.
+type ManagerConfig struct {
+	// Timeout is how long a session lives after its last successful call.
+	Timeout time.Duration
+	// MaxSessions caps the open sessions, counting those being created.
+	MaxSessions int
+	// Defaults are applied to every new session's options where unset.
+	Defaults SessionOptions
+}
+
+// Manager gives sessions their ids, expiry and limits, and runs the calls on
+// one session one at a time while different sessions run in parallel. Its
+// lock guards only its maps; it is never held across browser I/O.
+type Manager struct {
+	eng Engine
+	cfg ManagerConfig
+
+	mu       sync.Mutex
+	sessions map[string]*managed
+	names    map[ownerName]*managed
+	pending  int
+	expired  map[string]string // id -> owner
+	expOrder []string
+	closed   bool
+}
+
+type ownerName struct{ owner, name string }
+
+type managed struct {
+	id, name, owner string
+	sess            Session
+	created         time.Time
+	expires         time.Time
+	timer           *time.Timer
+	busy            int
+	lock            chan struct{} // capacity 1: serialises calls
+	ctx             context.Context
+	cancel          context.CancelFunc
+}
+
+// Info describes one session.
+type Info struct {
+	ID        string
+	Name      string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	URL       string
+	Title     string
+}
+
+// NewManager returns a Manager over eng.
+func NewManager(eng Engine, cfg ManagerConfig) *Manager {
+	return &Manager{
+		eng:      eng,
+		cfg:      cfg,
+		sessions: map[string]*managed{},
+		names:    map[ownerName]*managed{},
+		expired:  map[string]string{},
+	}
+}
+
+type ownerKey struct{}
+
+// WithOwner marks ctx as acting for owner (an API key's identity). Sessions
+// created under an owner are invisible to every other owner.
+func WithOwner(ctx context.Context, owner string) context.Context {
+	return context.WithValue(ctx, ownerKey{}, owner)
+}
+
+func ownerOf(ctx context.Context) string {
+	o, _ := ctx.Value(ownerKey{}).(string)
+	return o
+}
+
+// Create opens a new session. A non-empty name must be unique for the owner
+// and can then be used wherever the id is.
+func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) (Info, error) {
+	owner := ownerOf(ctx)
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return Info{}, Errorf(BrowserError, "the server is shutting down")
+	}
+	if len(m.sessions)+m.pending >= m.cfg.MaxSessions {
+		m.mu.Unlock()
+		return Info{}, Errorf(MaxSessionsReached, "the server already has %d sessions, its maximum", m.cfg.MaxSessions).
+			With("maxSessions", m.cfg.MaxSessions)
+	}
+	if name != "" {
+		if _, taken := m.names[ownerName{owner, name}]; taken {
+			m.mu.Unlock()
+			return Info{}, Errorf(InvalidParameters, "a session named %q already exists", name).With("field", "name")
+		}
+	}
+	m.pending++
+	m.mu.Unlock()
+
+	sess, err := m.eng.NewSession(ctx, m.withDefaults(opts))
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.pending--
+	if err != nil {
+		return Info{}, err
+	}
+	if m.closed || (name != "" && m.names[ownerName{owner, name}] != nil) {
+		// Shutdown or a concurrent create of the same name won the race.
+		go sess.Close(context.Background())
+		if m.closed {
+			return Info{}, Errorf(BrowserError, "the server is shutting down")
+		}
+		return Info{}, Errorf(InvalidParameters, "a session named %q already exists", name).With("field", "name")
+	}
+	now := time.Now()
+	sctx, cancel := context.WithCancel(context.Background())
+	s := &managed{
+		id: uuid.NewString(), name: name, owner: owner, sess: sess,
+		created: now, expires: now.Add(m.cfg.Timeout),
+		lock: make(chan struct{}, 1), ctx: sctx, cancel: cancel,
+	}
+	s.timer = time.AfterFunc(m.cfg.Timeout, func() { m.expire(s) })
+	m.sessions[s.id] = s
+	if name != "" {
+		m.names[ownerName{owner, name}] = s
+	}
+	return s.info(), nil
+}
+
+func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
+	if o.Viewport.Width == 0 || o.Viewport.Height == 0 {
+		o.Viewport = m.cfg.Defaults.Viewport
+	}
+	return o
+}
+
+func (s *managed) info() Info {
+	return Info{ID: s.id, Name: s.name, CreatedAt: s.created, ExpiresAt: s.expires}
+}
+
+// lookup finds a session by id or name for the ctx's owner.
+func (m *Manager) lookup(ctx context.Context, ref string) (*managed, error) {
+	owner := ownerOf(ctx)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s, ok := m.sessions[ref]; ok && s.owner == owner {
+		return s, nil
+	}
+	if s, ok := m.names[ownerName{owner, ref}]; ok {
+		return s, nil
+	}
+	if o, ok := m.expired[ref]; ok && o == owner {
+		e := Errorf(SessionExpired, "session %s expired after %s without calls", ref, m.cfg.Timeout)
+		e.SessionID = ref
+		return nil, e
+	}
+	e := Errorf(SessionNotFound, "no session with id %q", ref)
+	e.SessionID = ref
+	return nil, e
+}
+
+// Use runs fn on the session named by ref (an id or a name) once no other
+// call on it is running. An empty ref means the owner's default session,
+// created on first use. On success the session's expiry slides to now +
+// timeout. Errors from fn carry the session id.
+func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Context, s Session) error) (Info, error) {
+	s, err := m.resolve(ctx, ref)
+	if err != nil {
+		return Info{}, err
+	}
+	// A close or expiry of the session aborts the call at once.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(s.ctx, cancel)
+	defer stop()
+
+	select {
+	case s.lock <- struct{}{}:
+	case <-ctx.Done():
+		return Info{}, m.abortErr(s, ctx)
+	}
+	m.mu.Lock()
+	s.busy++
+	m.mu.Unlock()
+
+	err = fn(ctx, s.sess)
+
+	m.mu.Lock()
+	s.busy--
+	if err == nil && m.sessions[s.id] == s {
+		s.expires = time.Now().Add(m.cfg.Timeout)
+		s.timer.Reset(m.cfg.Timeout)
+	}
+	info := s.info()
+	m.mu.Unlock()
+	<-s.lock
+
+	if err != nil {
+		if s.ctx.Err() != nil && ctx.Err() != nil {
+			return Info{}, m.abortErr(s, ctx)
+		}
+		e := AsError(err)
+		e.SessionID = s.id
+		return Info{}, e
+	}
+	return info, nil
+}
+
+// abortErr explains a call that ended because its session went away.
+func (m *Manager) abortErr(s *managed, ctx context.Context) error {
+	if s.ctx.Err() != nil {
+		m.mu.Lock()
+		_, exp := m.expired[s.id]
+		m.mu.Unlock()
+		code := SessionNotFound
+		if exp {
+			code = SessionExpired
+		}
+		e := Errorf(code, "session %s was closed while the call ran", s.id)
+		e.SessionID = s.id
+		return e
+	}
+	return ctx.Err()
+}
+
+func (m *Manager) resolve(ctx context.Context, ref string) (*managed, error) {
+	if ref != "" {
+		return m.lookup(ctx, ref)
+	}
+	if s, err := m.lookup(ctx, DefaultSessionName); err == nil {
+		return s, nil
+	}
+	if _, err := m.Create(ctx, DefaultSessionName, SessionOptions{}); err != nil {
+		var e *Error
+		// A concurrent call may have created it first.
+		if errors.As(err, &e) && e.Code == InvalidParameters {
+			return m.lookup(ctx, DefaultSessionName)
+		}
+		return nil, err
+	}
+	return m.lookup(ctx, DefaultSessionName)
+}
+
+// Close closes the session named by ref. A call running on it is aborted.
+func (m *Manager) Close(ctx context.Context, ref string) (Info, error) {
+	s, err := m.lookup(ctx, ref)
+	if err != nil {
+		return Info{}, err
+	}
+	if !m.remove(s, false) {
+		e := Errorf(SessionNotFound, "session %s is already closed", s.id)
+		e.SessionID = s.id
+		return Info{}, e
+	}
+	return s.info(), m.closeSession(ctx, s)
+}
+
+// remove takes s out of the maps; it reports false if s was already gone.
+func (m *Manager) remove(s *managed, expired bool) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.removeLocked(s, expired)
+}
+
+func (m *Manager) removeLocked(s *managed, expired bool) bool {
+	if m.sessions[s.id] != s {
+		return false
+	}
+	delete(m.sessions, s.id)
+	if s.name != "" {
+		delete(m.names, ownerName{s.owner, s.name})
+	}
+	s.timer.Stop()
+	if expired {
+		m.expired[s.id] = s.owner
+		m.expOrder = append(m.expOrder, s.id)
+		if len(m.expOrder) > rememberExpired {
+			delete(m.expired, m.expOrder[0])
+			m.expOrder = m.expOrder[1:]
+		}
+	}
+	return true
+}
+
+// closeSession aborts any running call, waits for it, and frees the browser
+// context.
+func (m *Manager) closeSession(ctx context.Context, s *managed) error {
+	s.cancel()
+	s.lock <- struct{}{}
+	defer func() { <-s.lock }()
+	return s.sess.Close(ctx)
+}
+
+// expire runs from the session's timer.
+func (m *Manager) expire(s *managed) {
+	m.mu.Lock()
+	if s.busy > 0 && m.sessions[s.id] == s {
+		// An agent mid-call must not lose its session: try again later.
+		s.timer.Reset(m.cfg.Timeout)
+		m.mu.Unlock()
+		return
+	}
+	removed := m.removeLocked(s, true)
+	m.mu.Unlock()
+	if removed {
+		_ = m.closeSession(context.Background(), s)
+	}
+}
+
+// List returns the owner's sessions, oldest first, with their page URL and
+// title. It does not wait for busy sessions.
+func (m *Manager) List(ctx context.Context) []Info {
+	owner := ownerOf(ctx)
+	m.mu.Lock()
+	var ss []*managed
+	for _, s := range m.sessions {
+		if s.owner == owner {
+			ss = append(ss, s)
+		}
+	}
+	infos := make([]Info, len(ss))
+	for i, s := range ss {
+		infos[i] = s.info()
+	}
+	m.mu.Unlock()
+	for i, s := range ss {
+		p := s.sess.Info(ctx)
+		infos[i].URL, infos[i].Title = p.URL, p.Title
+	}
+	sort.Slice(infos, func(i, j int) bool { return infos[i].CreatedAt.Before(infos[j].CreatedAt) })
+	return infos
+}
+
+// Len returns the number of open sessions of all owners.
+func (m *Manager) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.sessions)
+}
+
+// Shutdown closes every session; later calls fail. It does not close the
+// engine.
+func (m *Manager) Shutdown(ctx context.Context) {
+	m.mu.Lock()
+	m.closed = true
+	var all []*managed
+	for _, s := range m.sessions {
+		all = append(all, s)
+	}
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range all {
+		if m.remove(s, false) {
+			wg.Go(func() { _ = m.closeSession(ctx, s) })
+		}
+	}
+	wg.Wait()
+}

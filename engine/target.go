@@ -1,0 +1,42 @@
+package engine
+
+import "strings"
+
+// Target names one element: by Selector (CSS, or XPath) or by Ref, a handle
+// from a snapshot. Exactly one is set; the tool layer enforces that.
+type Target struct {
+	Selector string
+	Ref      string
+}
+
+// SelectorKind tells how a selector string is matched.
+type SelectorKind int
+
+// The selector kinds.
+const (
+	CSS SelectorKind = iota
+	XPath
+)
+
+// ParseSelector splits a selector into its kind and expression. A selector is
+// XPath when it starts with "/", "(" or "xpath="; "css=" forces CSS.
+func ParseSelector(s string) (SelectorKind, string) {
+	s = strings.TrimSpace(s)
+	switch {
+	case strings.HasPrefix(s, "xpath="):
+		return XPath, strings.TrimPrefix(s, "xpath=")
+	case strings.HasPrefix(s, "css="):
+		return CSS, strings.TrimPrefix(s, "css=")
+	case strings.HasPrefix(s, "/"), strings.HasPrefix(s, "("):
+		return XPath, s
+	}
+	return CSS, s
+}
+
+// String describes the target for messages.
+func (t Target) String() string {
+	if t.Ref != "" {
+		return "ref " + t.Ref
+	}
+	return "selector " + t.Selector
+}

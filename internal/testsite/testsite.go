@@ -1,0 +1,56 @@
+// Package testsite serves the pages under testdata/site on 127.0.0.1 for
+// browser tests, plus a few dynamic endpoints: /slow?ms=N (answers after N
+// ms), /redirect?to=PATH (302), /status?code=N, and /hang (never answers).
+package testsite
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"time"
+)
+
+// Dir is the absolute path of testdata/site.
+func Dir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "site")
+}
+
+// Handler serves the site.
+func Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir(Dir())))
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.URL.Query().Get("ms"))
+		select {
+		case <-time.After(time.Duration(n) * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte("<!doctype html><title>slow</title><p>done</p>"))
+	})
+	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	})
+	mux.HandleFunc("/status", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.URL.Query().Get("code"))
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(n)
+		w.Write([]byte("<!doctype html><title>status " + strconv.Itoa(n) + "</title>"))
+	})
+	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done()
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// Start serves the site on 127.0.0.1 until the returned server is closed.
+func Start() *httptest.Server {
+	return httptest.NewServer(Handler())
+}

@@ -1,0 +1,242 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// Deps is what tool constructors need.
+type Deps struct {
+	Sessions *engine.Manager
+	Log      *slog.Logger
+}
+
+// Tool is one MCP tool: its definition, its handler and the capability group
+// that enables it.
+type Tool struct {
+	Def     mcp.Tool
+	Handler server.ToolHandlerFunc
+	Group   Group
+}
+
+// Group is a capability group selectable with --caps.
+type Group string
+
+// The capability groups; Core is always on.
+const (
+	Core Group = "core"
+)
+
+// hints are the four MCP annotation hints. Every tool sets all four, because
+// mcp-go serialises unset hints as destructive and open-world.
+type hints struct{ readOnly, destructive, idempotent, openWorld bool }
+
+var (
+	// readOnly tools only observe the page.
+	readOnly = hints{readOnly: true, idempotent: true}
+	// pageAction tools act on the page, and through it on the web.
+	pageAction = hints{openWorld: true}
+	// local tools change server state only.
+	local = hints{}
+)
+
+func define[In, Out any](name, desc string, h hints) mcp.Tool {
+	return mcp.NewTool(name,
+		mcp.WithDescription(desc),
+		mcp.WithInputSchema[In](),
+		mcp.WithOutputSchema[Out](),
+		mcp.WithToolAnnotation(mcp.ToolAnnotation{
+			ReadOnlyHint:    new(h.readOnly),
+			DestructiveHint: new(h.destructive),
+			IdempotentHint:  new(h.idempotent),
+			OpenWorldHint:   new(h.openWorld),
+		}),
+	)
+}
+
+// SessionArg is embedded in the input of every session tool.
+type SessionArg struct {
+	SessionID string `json:"sessionId,omitempty" jsonschema:"Session id or name; omit to use the session named default"`
+}
+
+func (a SessionArg) sessionRef() string { return a.SessionID }
+
+type sessionRefer interface{ sessionRef() string }
+
+// SessionMeta is embedded in the output of every session tool: which session
+// answered and its new expiry.
+type SessionMeta struct {
+	SessionID string `json:"sessionId" jsonschema:"Session that ran the call"`
+	ExpiresAt int64  `json:"expiresAt" jsonschema:"Unix ms when the session expires unless used again"`
+}
+
+func (m *SessionMeta) setMeta(i engine.Info) {
+	m.SessionID, m.ExpiresAt = i.ID, i.ExpiresAt.UnixMilli()
+}
+
+type metaSetter interface{ setMeta(engine.Info) }
+
+// validator is implemented by inputs with rules beyond their schema.
+type validator interface{ validate() error }
+
+// sessionTool builds a tool that runs on one session. The adapter binds and
+// validates the arguments, finds the session (SESSION_NOT_FOUND /
+// SESSION_EXPIRED), runs fn while no other call uses that session, slides
+// its expiry, and turns the result or error into an MCP result. fn holds
+// only the browser work.
+func sessionTool[In sessionRefer, Out any](d *Deps, name, desc string, h hints,
+	fn func(ctx context.Context, s engine.Session, in In) (Out, error)) Tool {
+	def := define[In, Out](name, desc, h)
+	required := requiredOf(def)
+	return Tool{Def: def, Group: Core, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		in, err := bind[In](req, required)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		var out Out
+		info, err := d.Sessions.Use(ctx, in.sessionRef(), func(ctx context.Context, s engine.Session) error {
+			var err error
+			out, err = fn(ctx, s, in)
+			return err
+		})
+		if err != nil {
+			d.Log.Debug("tool failed", "tool", name, "err", err)
+			return errorResult(err), nil
+		}
+		if m, ok := any(&out).(metaSetter); ok {
+			m.setMeta(info)
+		}
+		return result(out), nil
+	}}
+}
+
+// serverTool builds a tool that does not run on one session.
+func serverTool[In, Out any](name, desc string, h hints, fn func(ctx context.Context, in In) (Out, error)) Tool {
+	def := define[In, Out](name, desc, h)
+	required := requiredOf(def)
+	return Tool{Def: def, Group: Core, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		in, err := bind[In](req, required)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		out, err := fn(ctx, in)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		return result(out), nil
+	}}
+}
+
+// requiredOf lists the required properties of a tool's input schema.
+func requiredOf(t mcp.Tool) []string {
+	var s struct {
+		Required []string `json:"required"`
+	}
+	_ = json.Unmarshal(t.RawInputSchema, &s)
+	return s.Required
+}
+
+// bind decodes and validates the arguments into In. Every failure is an
+// INVALID_PARAMETERS error naming the field.
+func bind[In any](req mcp.CallToolRequest, required []string) (In, error) {
+	var in In
+	args, _ := req.Params.Arguments.(map[string]any)
+	if req.Params.Arguments != nil && args == nil {
+		return in, engine.Errorf(engine.InvalidParameters, "arguments must be a JSON object")
+	}
+	for _, f := range required {
+		if v, ok := args[f]; !ok || v == nil {
+			return in, engine.Errorf(engine.InvalidParameters, "missing required parameter %q", f).With("field", f)
+		}
+	}
+	raw, _ := json.Marshal(args)
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	if err := dec.Decode(&in); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return in, engine.Errorf(engine.InvalidParameters, "parameter %q must be %s, not %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value).
+				With("field", te.Field)
+		}
+		return in, engine.Wrap(engine.InvalidParameters, err, "invalid arguments: "+err.Error())
+	}
+	if v, ok := any(in).(validator); ok {
+		if err := v.validate(); err != nil {
+			return in, err
+		}
+	}
+	return in, nil
+}
+
+func jsonKind(goKind string) string {
+	switch {
+	case strings.HasPrefix(goKind, "int"), strings.HasPrefix(goKind, "uint"), strings.HasPrefix(goKind, "float"):
+		return "a number"
+	case goKind == "bool":
+		return "a boolean"
+	case goKind == "string":
+		return "a string"
+	case goKind == "slice":
+		return "an array"
+	}
+	return "an object"
+}
+
+// invalid is a shorthand for an INVALID_PARAMETERS error on one field.
+func invalid(field, format string, args ...any) error {
+	return engine.Errorf(engine.InvalidParameters, format, args...).With("field", field)
+}
+
+// oneOf checks that v is one of allowed (empty allowed when optional).
+func oneOf(field, v string, allowed ...string) error {
+	if v == "" || slices.Contains(allowed, v) {
+		return nil
+	}
+	return invalid(field, "%s must be one of %s, not %q", field, strings.Join(allowed, ", "), v)
+}
+
+// nonNegative checks a numeric parameter.
+func nonNegative(field string, v int) error {
+	if v < 0 {
+		return invalid(field, "%s must not be negative, got %d", field, v)
+	}
+	return nil
+}
+
+// result renders a success: structuredContent plus the same JSON as text.
+func result(out any) *mcp.CallToolResult {
+	b, err := json.Marshal(out)
+	if err != nil {
+		return errorResult(fmt.Errorf("encoding the result: %w", err))
+	}
+	return mcp.NewToolResultStructured(json.RawMessage(b), string(b))
+}
+
+// ErrorBody is the JSON an agent gets for every failure.
+type ErrorBody struct {
+	ErrorCode  engine.Code    `json:"errorCode"`
+	Message    string         `json:"message"`
+	SessionID  string         `json:"sessionId,omitempty"`
+	Details    map[string]any `json:"details,omitempty"`
+	Retryable  bool           `json:"retryable"`
+	Suggestion string         `json:"suggestion,omitempty"`
+}
+
+// errorResult renders a failure as an isError result.
+func errorResult(err error) *mcp.CallToolResult {
+	e := engine.AsError(err)
+	body := ErrorBody{ErrorCode: e.Code, Message: e.Message, SessionID: e.SessionID, Details: e.Details, Retryable: e.Retryable, Suggestion: e.Suggestion}
+	b, _ := json.Marshal(body)
+	r := mcp.NewToolResultStructured(json.RawMessage(b), string(b))
+	r.IsError = true
+	return r
+}

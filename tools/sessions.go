@@ -1,0 +1,93 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// CreateSessionIn is the input of create_session.
+type CreateSessionIn struct{}
+
+// CreateSessionOut is the result of create_session.
+type CreateSessionOut struct {
+	SessionID string `json:"sessionId" jsonschema:"Pass this to every page tool"`
+	ExpiresAt int64  `json:"expiresAt" jsonschema:"Unix ms; each call on the session extends it"`
+	Message   string `json:"message"`
+}
+
+func createSession(d *Deps) Tool {
+	return serverTool("create_session",
+		"Open an isolated browser session (own cookies, storage, page). Returns sessionId.",
+		local,
+		func(ctx context.Context, in CreateSessionIn) (CreateSessionOut, error) {
+			info, err := d.Sessions.Create(ctx, "", engine.SessionOptions{})
+			if err != nil {
+				return CreateSessionOut{}, err
+			}
+			return CreateSessionOut{
+				SessionID: info.ID,
+				ExpiresAt: info.ExpiresAt.UnixMilli(),
+				Message:   fmt.Sprintf("Session created; it expires %s after its last call.", info.ExpiresAt.Sub(info.CreatedAt)),
+			}, nil
+		})
+}
+
+// CloseSessionIn is the input of close_session.
+type CloseSessionIn struct {
+	SessionID string `json:"sessionId" jsonschema:"Session id or name"`
+}
+
+// SuccessOut is the result of tools that only succeed or fail.
+type SuccessOut struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+}
+
+func closeSession(d *Deps) Tool {
+	return serverTool("close_session", "Close a session and free its browser context.",
+		hints{destructive: true, idempotent: false},
+		func(ctx context.Context, in CloseSessionIn) (SuccessOut, error) {
+			if in.SessionID == "" {
+				return SuccessOut{}, invalid("sessionId", "sessionId must not be empty")
+			}
+			info, err := d.Sessions.Close(ctx, in.SessionID)
+			if err != nil {
+				return SuccessOut{}, err
+			}
+			return SuccessOut{Success: true, Message: "Session " + info.ID + " closed."}, nil
+		})
+}
+
+// ListSessionsIn is the input of list_sessions.
+type ListSessionsIn struct{}
+
+// SessionItem describes one open session.
+type SessionItem struct {
+	SessionID string `json:"sessionId"`
+	Name      string `json:"name,omitempty"`
+	CreatedAt int64  `json:"createdAt" jsonschema:"Unix ms"`
+	ExpiresAt int64  `json:"expiresAt" jsonschema:"Unix ms"`
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+}
+
+// ListSessionsOut is the result of list_sessions.
+type ListSessionsOut struct {
+	Sessions []SessionItem `json:"sessions"`
+}
+
+func listSessions(d *Deps) Tool {
+	return serverTool("list_sessions", "List your open sessions with their page URL, title and expiry.", readOnly,
+		func(ctx context.Context, in ListSessionsIn) (ListSessionsOut, error) {
+			out := ListSessionsOut{Sessions: []SessionItem{}}
+			for _, i := range d.Sessions.List(ctx) {
+				out.Sessions = append(out.Sessions, SessionItem{
+					SessionID: i.ID, Name: i.Name, CreatedAt: i.CreatedAt.UnixMilli(), ExpiresAt: i.ExpiresAt.UnixMilli(),
+					URL: i.URL, Title: i.Title,
+				})
+			}
+			return out, nil
+		})
+}
