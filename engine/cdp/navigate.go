@@ -31,6 +31,7 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 
 	var res engine.NavigateResult
 	err := s.run(ctx, "navigate to "+req.URL, func(ctx context.Context, t *chromedp.Target) error {
+		before := s.st.mark()
 		nav, err := cdp.Call(ctx, t, page.Navigate, page.NavigateParams{URL: req.URL})
 		if err != nil {
 			var ce *cdproto.Error
@@ -43,7 +44,7 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 			return navFailed(req.URL, nav.ErrorText, nil)
 		}
 		if nav.LoaderID != "" {
-			if err := s.waitLoaded(ctx, lifecycleName[string(req.WaitUntil)]); err != nil {
+			if err := s.waitLoaded(ctx, before, lifecycleName[string(req.WaitUntil)]); err != nil {
 				return s.navErr(req, err)
 			}
 		}
@@ -59,11 +60,12 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 	return res, err
 }
 
-// waitLoaded waits until the current main-frame document has fired the
-// lifecycle event name.
-func (s *session) waitLoaded(ctx context.Context, name string) error {
+// waitLoaded waits until a main-frame document committed after m has fired
+// the lifecycle event name. Page.navigate can answer before the commit, when
+// the old document is still current, so the commit count is what tells.
+func (s *session) waitLoaded(ctx context.Context, m mark, name string) error {
 	st := s.st
-	return st.waitFor(ctx, func() bool { return st.lifecycle[st.loader][name] })
+	return st.waitFor(ctx, func() bool { return st.commits > m.commits && st.lifecycle[st.loader][name] })
 }
 
 func pageTitle(ctx context.Context, t *chromedp.Target) (string, error) {

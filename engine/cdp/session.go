@@ -84,7 +84,13 @@ func (s *session) bind(ctx context.Context) (context.Context, context.CancelFunc
 	} else {
 		c, cancel = context.WithCancel(s.tab)
 	}
-	stop := context.AfterFunc(ctx, cancel)
+	// A deadline ends c through its own timer, so that c reports
+	// DeadlineExceeded rather than the cancellation this would cause.
+	stop := context.AfterFunc(ctx, func() {
+		if ctx.Err() != context.DeadlineExceeded {
+			cancel()
+		}
+	})
 	return c, func() { stop(); cancel() }
 }
 

@@ -1,0 +1,404 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// fakeEngine stands in for a browser in the Manager's unit tests, so that
+// timers run under synctest's fake clock. Browser behaviour is tested
+// against real browsers elsewhere.
+type fakeEngine struct {
+	mu      sync.Mutex
+	open    int
+	created int
+	block   chan struct{} // when set, NewSession waits for it
+}
+
+func (f *fakeEngine) Name() string { return "fake" }
+func (f *fakeEngine) Start()       {}
+func (f *fakeEngine) Close() error { return nil }
+func (f *fakeEngine) NewSession(ctx context.Context, _ engine.SessionOptions) (engine.Session, error) {
+	if f.block != nil {
+		<-f.block
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.open++
+	f.created++
+	return &fakeSession{f: f}, nil
+}
+
+func (f *fakeEngine) openSessions() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.open
+}
+
+type fakeSession struct {
+	f       *fakeEngine
+	closed  atomic.Bool
+	running atomic.Int32
+	maxRun  atomic.Int32
+}
+
+func (s *fakeSession) Navigate(ctx context.Context, r engine.NavigateRequest) (engine.NavigateResult, error) {
+	n := s.running.Add(1)
+	defer s.running.Add(-1)
+	if n > s.maxRun.Load() {
+		s.maxRun.Store(n)
+	}
+	select {
+	case <-time.After(r.Timeout):
+		return engine.NavigateResult{URL: r.URL}, nil
+	case <-ctx.Done():
+		return engine.NavigateResult{}, ctx.Err()
+	}
+}
+func (s *fakeSession) Click(context.Context, engine.ClickRequest) (engine.ActionResult, error) {
+	return engine.ActionResult{}, engine.Errorf(engine.ElementNotFound, "no such element")
+}
+func (s *fakeSession) Type(context.Context, engine.TypeRequest) (engine.ActionResult, error) {
+	return engine.ActionResult{}, nil
+}
+func (s *fakeSession) Info(context.Context) engine.PageInfo { return engine.PageInfo{URL: "about:blank"} }
+func (s *fakeSession) Close(context.Context) error {
+	if !s.closed.Swap(true) {
+		s.f.mu.Lock()
+		s.f.open--
+		s.f.mu.Unlock()
+	}
+	return nil
+}
+
+func newManager(f *fakeEngine, timeout time.Duration, max int) *engine.Manager {
+	return engine.NewManager(f, engine.ManagerConfig{Timeout: timeout, MaxSessions: max})
+}
+
+func code(err error) engine.Code {
+	var e *engine.Error
+	if !errors.As(err, &e) {
+		return ""
+	}
+	return e.Code
+}
+
+func nav(d time.Duration) func(context.Context, engine.Session) error {
+	return func(ctx context.Context, s engine.Session) error {
+		_, err := s.Navigate(ctx, engine.NavigateRequest{URL: "x", Timeout: d})
+		return err
+	}
+}
+
+func TestCreateGivesUUIDv4AndExpiry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := newManager(&fakeEngine{}, time.Minute, 10)
+		ids := map[string]bool{}
+		for range 5 {
+			info, err := m.Create(t.Context(), "", engine.SessionOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			u, err := uuid.Parse(info.ID)
+			if err != nil || u.Version() != 4 {
+				t.Fatalf("id %q is not a UUID v4", info.ID)
+			}
+			if ids[info.ID] {
+				t.Fatalf("duplicate id %s", info.ID)
+			}
+			ids[info.ID] = true
+			if got := info.ExpiresAt.Sub(info.CreatedAt); got != time.Minute {
+				t.Fatalf("expiresAt - createdAt = %v, want 1m", got)
+			}
+		}
+	})
+}
+
+func TestExpiryClosesSessionAndAnswersExpired(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeEngine{}
+		m := newManager(f, time.Minute, 10)
+		info, _ := m.Create(t.Context(), "", engine.SessionOptions{})
+		time.Sleep(59 * time.Second)
+		synctest.Wait()
+		if f.openSessions() != 1 {
+			t.Fatal("session closed before its expiry")
+		}
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		if f.openSessions() != 0 {
+			t.Fatal("expired session's browser context was not freed")
+		}
+		_, err := m.Use(t.Context(), info.ID, nav(time.Millisecond))
+		if code(err) != engine.SessionExpired {
+			t.Fatalf("call on expired session: %v, want SESSION_EXPIRED", err)
+		}
+		var e *engine.Error
+		if errors.As(err, &e); e.SessionID != info.ID || e.Suggestion == "" {
+			t.Fatalf("expired error lacks sessionId or suggestion: %+v", e)
+		}
+		if _, err := m.Close(t.Context(), info.ID); code(err) != engine.SessionExpired {
+			t.Fatalf("close of expired session: %v", err)
+		}
+	})
+}
+
+func TestSuccessfulCallsSlideExpiry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeEngine{}
+		m := newManager(f, time.Minute, 10)
+		info, _ := m.Create(t.Context(), "", engine.SessionOptions{})
+		for range 5 {
+			time.Sleep(50 * time.Second)
+			got, err := m.Use(t.Context(), info.ID, nav(time.Millisecond))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := time.Now().Add(time.Minute); !got.ExpiresAt.Equal(want) {
+				t.Fatalf("expiresAt = %v, want now+timeout %v", got.ExpiresAt, want)
+			}
+		}
+		// A failed call does not extend the session.
+		time.Sleep(50 * time.Second)
+		if _, err := m.Use(t.Context(), info.ID, func(ctx context.Context, s engine.Session) error {
+			_, err := s.Click(ctx, engine.ClickRequest{})
+			return err
+		}); code(err) != engine.ElementNotFound {
+			t.Fatalf("click error = %v", err)
+		}
+		time.Sleep(11 * time.Second)
+		synctest.Wait()
+		if f.openSessions() != 0 {
+			t.Fatal("a failed call extended the session")
+		}
+	})
+}
+
+func TestBusySessionIsNotExpiredMidCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeEngine{}
+		m := newManager(f, time.Minute, 10)
+		info, _ := m.Create(t.Context(), "", engine.SessionOptions{})
+		// A call that runs past the expiry keeps the session alive.
+		if _, err := m.Use(t.Context(), info.ID, nav(90*time.Second)); err != nil {
+			t.Fatalf("long call failed: %v", err)
+		}
+		if f.openSessions() != 1 {
+			t.Fatal("session expired during a call")
+		}
+	})
+}
+
+func TestClosedIDIsNotFound(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeEngine{}
+		m := newManager(f, time.Minute, 10)
+		info, _ := m.Create(t.Context(), "", engine.SessionOptions{})
+		if _, err := m.Close(t.Context(), info.ID); err != nil {
+			t.Fatal(err)
+		}
+		if f.openSessions() != 0 {
+			t.Fatal("close did not free the browser context")
+		}
+		if _, err := m.Use(t.Context(), info.ID, nav(0)); code(err) != engine.SessionNotFound {
+			t.Fatalf("after close: %v, want SESSION_NOT_FOUND", err)
+		}
+		if _, err := m.Close(t.Context(), info.ID); code(err) != engine.SessionNotFound {
+			t.Fatalf("second close: %v, want SESSION_NOT_FOUND", err)
+		}
+		if _, err := m.Use(t.Context(), "no-such-id", nav(0)); code(err) != engine.SessionNotFound {
+			t.Fatalf("unknown id: %v", err)
+		}
+	})
+}
+
+func TestMaxSessionsCountsPendingCreates(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeEngine{block: make(chan struct{})}
+		m := newManager(f, time.Minute, 2)
+		var wg sync.WaitGroup
+		errs := make(chan error, 3)
+		for range 3 {
+			wg.Go(func() {
+				_, err := m.Create(t.Context(), "", engine.SessionOptions{})
+				errs <- err
+			})
+		}
+		synctest.Wait()
+		close(f.block)
+		wg.Wait()
+		close(errs)
+		var ok, full int
+		for err := range errs {
+			switch code(err) {
+			case "":
+				ok++
+			case engine.MaxSessionsReached:
+				full++
+			default:
+				t.Fatal(err)
+			}
+		}
+		if ok != 2 || full != 1 {
+			t.Fatalf("ok=%d full=%d, want 2 and 1", ok, full)
+		}
+		// Closing one frees a slot.
+		infos := m.List(t.Context())
+		m.Close(t.Context(), infos[0].ID)
+		if _, err := m.Create(t.Context(), "", engine.SessionOptions{}); err != nil {
+			t.Fatalf("create after close: %v", err)
+		}
+	})
+}
+
+func TestCallsOnOneSessionAreSerialisedAcrossSessionsParallel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeEngine{}
+		m := newManager(f, time.Hour, 10)
+		a, _ := m.Create(t.Context(), "", engine.SessionOptions{})
+		b, _ := m.Create(t.Context(), "", engine.SessionOptions{})
+		var sa, sb *fakeSession
+		m.Use(t.Context(), a.ID, func(_ context.Context, s engine.Session) error { sa = s.(*fakeSession); return nil })
+		m.Use(t.Context(), b.ID, func(_ context.Context, s engine.Session) error { sb = s.(*fakeSession); return nil })
+		start := time.Now()
+		var wg sync.WaitGroup
+		for _, id := range []string{a.ID, a.ID, a.ID, b.ID, b.ID, b.ID} {
+			wg.Go(func() { m.Use(t.Context(), id, nav(time.Second)) })
+		}
+		wg.Wait()
+		if sa.maxRun.Load() != 1 || sb.maxRun.Load() != 1 {
+			t.Fatalf("concurrent calls on one session: %d, %d", sa.maxRun.Load(), sb.maxRun.Load())
+		}
+		// Three calls per session one after another, both sessions at once.
+		if d := time.Since(start); d != 3*time.Second {
+			t.Fatalf("took %v, want 3s (serial per session, parallel across)", d)
+		}
+	})
+}
+
+func TestCloseAbortsRunningCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := newManager(&fakeEngine{}, time.Hour, 10)
+		info, _ := m.Create(t.Context(), "", engine.SessionOptions{})
+		done := make(chan error)
+		go func() {
+			_, err := m.Use(t.Context(), info.ID, nav(time.Hour))
+			done <- err
+		}()
+		synctest.Wait()
+		if _, err := m.Close(t.Context(), info.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; code(err) != engine.SessionNotFound {
+			t.Fatalf("aborted call: %v, want SESSION_NOT_FOUND", err)
+		}
+	})
+}
+
+func TestDefaultSessionAndNames(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeEngine{}
+		m := newManager(f, time.Hour, 2)
+		var first engine.Info
+		var err error
+		for range 3 {
+			info, err2 := m.Use(t.Context(), "", nav(0))
+			if err2 != nil {
+				t.Fatal(err2)
+			}
+			if first.ID == "" {
+				first = info
+			} else if info.ID != first.ID {
+				t.Fatal("omitted sessionId did not reuse the default session")
+			}
+		}
+		if f.created != 1 {
+			t.Fatalf("created %d sessions, want 1", f.created)
+		}
+		// The default counts toward the limit and answers to its name.
+		if _, err = m.Use(t.Context(), engine.DefaultSessionName, nav(0)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err = m.Create(t.Context(), "work", engine.SessionOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err = m.Create(t.Context(), "more", engine.SessionOptions{}); code(err) != engine.MaxSessionsReached {
+			t.Fatalf("third session: %v", err)
+		}
+		m.Close(t.Context(), "work")
+		if _, err = m.Create(t.Context(), engine.DefaultSessionName, engine.SessionOptions{}); code(err) != engine.InvalidParameters {
+			t.Fatalf("duplicate name: %v", err)
+		}
+	})
+}
+
+func TestOwnersAreIsolated(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := newManager(&fakeEngine{}, time.Hour, 10)
+		alice := engine.WithOwner(t.Context(), "alice")
+		bob := engine.WithOwner(t.Context(), "bob")
+		a, _ := m.Create(alice, "", engine.SessionOptions{})
+		if _, err := m.Use(bob, a.ID, nav(0)); code(err) != engine.SessionNotFound {
+			t.Fatalf("bob used alice's session: %v", err)
+		}
+		if _, err := m.Close(bob, a.ID); code(err) != engine.SessionNotFound {
+			t.Fatalf("bob closed alice's session: %v", err)
+		}
+		if n := len(m.List(bob)); n != 0 {
+			t.Fatalf("bob sees %d sessions", n)
+		}
+		if n := len(m.List(alice)); n != 1 {
+			t.Fatalf("alice sees %d sessions", n)
+		}
+		// Each owner has its own default session.
+		ia, _ := m.Use(alice, "", nav(0))
+		ib, _ := m.Use(bob, "", nav(0))
+		if ia.ID == ib.ID {
+			t.Fatal("owners share a default session")
+		}
+	})
+}
+
+func TestShutdownClosesEverything(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeEngine{}
+		m := newManager(f, time.Hour, 10)
+		for range 3 {
+			m.Create(t.Context(), "", engine.SessionOptions{})
+		}
+		m.Shutdown(t.Context())
+		if f.openSessions() != 0 || m.Len() != 0 {
+			t.Fatalf("open after shutdown: %d", f.openSessions())
+		}
+		if _, err := m.Create(t.Context(), "", engine.SessionOptions{}); err == nil {
+			t.Fatal("create after shutdown succeeded")
+		}
+	})
+}
+
+func TestRememberedExpiredIDsAreBounded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := newManager(&fakeEngine{}, time.Second, 10000)
+		first, _ := m.Create(t.Context(), "", engine.SessionOptions{})
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		for range 4100 {
+			m.Create(t.Context(), "", engine.SessionOptions{})
+		}
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		// The oldest expired id has been forgotten: it is now unknown.
+		if _, err := m.Use(t.Context(), first.ID, nav(0)); code(err) != engine.SessionNotFound {
+			t.Fatalf("oldest expired id: %v, want SESSION_NOT_FOUND once forgotten", err)
+		}
+	})
+}
