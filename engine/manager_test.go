@@ -70,7 +70,9 @@ func (s *fakeSession) Click(context.Context, engine.ClickRequest) (engine.Action
 func (s *fakeSession) Type(context.Context, engine.TypeRequest) (engine.ActionResult, error) {
 	return engine.ActionResult{}, nil
 }
-func (s *fakeSession) Info(context.Context) engine.PageInfo { return engine.PageInfo{URL: "about:blank"} }
+func (s *fakeSession) Info(context.Context) engine.PageInfo {
+	return engine.PageInfo{URL: "about:blank"}
+}
 func (s *fakeSession) Close(context.Context) error {
 	if !s.closed.Swap(true) {
 		s.f.mu.Lock()
