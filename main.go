@@ -142,15 +142,17 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.ExecutablePath, "executable-path", "", "browser binary `path` (default: $"+cdp.EnvExecutablePath+", then PATH)")
 	fs.StringVar(&viewport, "viewport-size", viewport, "page size `WxH`")
 	fs.BoolVar(&showVersion, "version", false, "print the version and exit")
-	fs.Usage = func() {
+	usage := func() {
 		fmt.Fprintf(stdout, "Usage: browsermcp [flags]\n\nAn MCP server (stdio) that drives real browsers in isolated sessions.\n\nFlags:\n")
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
 	}
+	// The flag package prints usage on every error; only --help should.
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.Usage()
+			usage()
 			return cfg, err
 		}
 		return cfg, fmt.Errorf("%w: %v", errUsage, err)
