@@ -46,14 +46,14 @@ func TestMain(m *testing.M) {
 }
 
 type env struct {
-	t   *testing.T
+	t   testing.TB
 	c   *client.Client
 	mgr *engine.Manager
 }
 
 // newEnv returns an MCP client, connected in-process, to a server with its
 // own session manager on the shared browser.
-func newEnv(t *testing.T, cfg engine.ManagerConfig) *env {
+func newEnv(t testing.TB, cfg engine.ManagerConfig) *env {
 	t.Helper()
 	if sharedEngine == nil {
 		testenv.NoBrowser(t, browserErr)
@@ -97,7 +97,7 @@ func (e *env) call(name string, args map[string]any) (map[string]any, bool) {
 	return decode(e.t, res), res.IsError
 }
 
-func decode(t *testing.T, res *mcp.CallToolResult) map[string]any {
+func decode(t testing.TB, res *mcp.CallToolResult) map[string]any {
 	t.Helper()
 	var text string
 	if len(res.Content) > 0 {
