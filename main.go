@@ -103,6 +103,10 @@ func newEngine(cfg config, stderr io.Writer, log *slog.Logger) (engine.Engine, e
 		return nil, fmt.Errorf("--browser %s is not available yet: this build drives Chromium only; use --browser chromium", cfg.Browser)
 	}
 	c := cdp.Config{Endpoint: cfg.CDPEndpoint, Headless: cfg.Headless, Viewport: cfg.Viewport, Logger: log}
+	// For tests and slow machines; not a documented flag.
+	if d, err := time.ParseDuration(os.Getenv("BROWSERMCP_LAUNCH_TIMEOUT")); err == nil && d > 0 {
+		c.LaunchTimeout = d
+	}
 	if cfg.CDPEndpoint == "" {
 		if !cfg.Headless && noDisplay() {
 			c.Headless = true

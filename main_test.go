@@ -457,3 +457,33 @@ func wsEndpoint(t *testing.T, endpoint string) string {
 	}
 	return v.WS
 }
+
+func TestBrowserThatNeverStartsFailsCreateSession(t *testing.T) {
+	testenv.Chromium(t)
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "dead-browser")
+	os.WriteFile(fake, []byte("#!/bin/sh\nsleep 60\n"), 0o755)
+	bin, err := binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.NewStdioMCPClient(bin, []string{"BROWSERMCP_LAUNCH_TIMEOUT=1s"}, "--headless", "--executable-path", fake)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c.Start(ctx)
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "create_session"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if !res.IsError || !strings.Contains(string(b), `"errorCode":"BROWSER_ERROR"`) || !strings.Contains(string(b), "did not start") {
+		t.Fatalf("create_session with a dead browser: %s", b)
+	}
+}

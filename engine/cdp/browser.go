@@ -35,6 +35,8 @@ type Config struct {
 	Endpoint string
 	// Viewport is the default page size.
 	Viewport engine.Viewport
+	// LaunchTimeout bounds the wait for the browser to start (default 60s).
+	LaunchTimeout time.Duration
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
 }
@@ -169,10 +171,8 @@ func (e *Engine) browser(ctx context.Context) (*browserProc, error) {
 	b := e.cur
 	e.mu.Unlock()
 
-	select {
-	case <-b.ready:
-	case <-ctx.Done():
-		return nil, engine.Wrap(engine.BrowserError, ctx.Err(), "waiting for the browser to start: "+ctx.Err().Error())
+	if err := e.waitReady(ctx, b); err != nil {
+		return nil, err
 	}
 	if b.err == nil && !b.isLost() {
 		return b, nil
@@ -186,15 +186,43 @@ func (e *Engine) browser(ctx context.Context) (*browserProc, error) {
 	}
 	nb := e.cur
 	e.mu.Unlock()
-	select {
-	case <-nb.ready:
-	case <-ctx.Done():
-		return nil, engine.Wrap(engine.BrowserError, ctx.Err(), "waiting for the browser to start: "+ctx.Err().Error())
+	if err := e.waitReady(ctx, nb); err != nil {
+		return nil, err
 	}
 	if nb.err != nil {
 		return nil, nb.err
 	}
 	return nb, nil
+}
+
+// DefaultLaunchTimeout bounds how long a session waits for the browser to
+// start. The launch itself has no timeout, because its context bounds the
+// browser's life; a launch that does not finish in time is abandoned and
+// killed.
+const DefaultLaunchTimeout = 60 * time.Second
+
+func (e *Engine) waitReady(ctx context.Context, b *browserProc) error {
+	limit := e.cfg.LaunchTimeout
+	if limit <= 0 {
+		limit = DefaultLaunchTimeout
+	}
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case <-b.ready:
+		return nil
+	case <-ctx.Done():
+		return engine.Wrap(engine.BrowserError, ctx.Err(), "waiting for the browser to start: "+ctx.Err().Error())
+	case <-timer.C:
+		e.mu.Lock()
+		if e.cur == b {
+			e.cur = nil
+		}
+		e.mu.Unlock()
+		b.cancel()
+		return engine.Errorf(engine.BrowserError, "the browser did not start within %s", limit).
+			Suggest("Check --executable-path points at a working Chrome or Chromium; run it by hand with --headless to see why it fails.")
+	}
 }
 
 func (b *browserProc) isLost() bool {
