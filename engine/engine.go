@@ -12,6 +12,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -41,6 +42,12 @@ type Session interface {
 	Info(ctx context.Context) PageInfo
 	// Close frees the browser context. It is idempotent.
 	Close(ctx context.Context) error
+
+	Pager
+	// Evaluate runs a function in the page and returns its JSON result.
+	Evaluate(ctx context.Context, req EvalRequest) (json.RawMessage, error)
+	// Screenshot returns a PNG or JPEG image.
+	Screenshot(ctx context.Context, req ScreenshotRequest) ([]byte, error)
 }
 
 // SessionOptions configure a new session.
@@ -109,4 +116,43 @@ type ActionResult struct {
 type PageInfo struct {
 	URL   string
 	Title string
+}
+
+// EvalRequest runs a JavaScript function in the page. With a Target, the
+// function gets the element (or, with All, the array of matching elements)
+// as its first argument, followed by Args; without one it gets only Args.
+type EvalRequest struct {
+	Target *Target
+	All    bool
+	// Function is JavaScript source of a function, e.g. "el => el.textContent".
+	Function string
+	// Expression, when set instead of Function, is evaluated like a console
+	// line: statements allowed, the last expression's value is the result.
+	Expression string
+	Args     []any
+	// Timeout is how long to wait for the target to appear; 0 does not wait.
+	Timeout time.Duration
+	// State, if set, waits until the first match is "attached", "detached",
+	// "visible" or "hidden" (TIMEOUT otherwise); Function then gets the
+	// match, or null.
+	State string
+}
+
+// ScreenshotRequest asks for an image of the page or of one element.
+type ScreenshotRequest struct {
+	Target   *Target
+	FullPage bool
+	Format   string // "png" or "jpeg"
+	Quality  int    // jpeg only, 1-100
+	// Scale shrinks the image (0 < Scale <= 1); 0 means 1.
+	Scale float64
+}
+
+// Pager is the part of a session that moves through history.
+type Pager interface {
+	// History goes back (delta -1) or forward (+1) and waits for the load.
+	History(ctx context.Context, delta int, timeout time.Duration) (NavigateResult, error)
+	Reload(ctx context.Context, ignoreCache bool, timeout time.Duration) (NavigateResult, error)
+	// WaitForLoad waits until the current document reaches state.
+	WaitForLoad(ctx context.Context, state WaitUntil, timeout time.Duration) (NavigateResult, error)
 }

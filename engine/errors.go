@@ -22,6 +22,7 @@ const (
 	InvalidParameters   Code = "INVALID_PARAMETERS"
 	DialogOpen          Code = "DIALOG_OPEN"
 	Unsupported         Code = "UNSUPPORTED"
+	ScriptError         Code = "SCRIPT_ERROR"
 	Timeout             Code = "TIMEOUT"
 	BrowserCrashed      Code = "BROWSER_CRASHED"
 	BrowserError        Code = "BROWSER_ERROR"
@@ -45,6 +46,7 @@ var codeInfo = map[Code]codeDefaults{
 	ElementNotEditable:  {false, "Target an input, textarea, select or contenteditable element that is enabled and not read-only."},
 	InvalidParameters:   {false, "Fix the named parameter and call again."},
 	DialogOpen:          {false, "Call handle_dialog to accept or dismiss the dialog first."},
+	ScriptError:         {false, "Fix the script: it threw, or returned something that is not JSON (a DOM node, a function, a cycle)."},
 	Unsupported:         {false, "This browser or engine does not offer this feature; use Chromium for it."},
 	Timeout:             {true, "Raise timeout, or wait for the page to settle and retry."},
 	BrowserCrashed:      {true, "The browser or tab crashed; call create_session to start a fresh session."},

@@ -45,10 +45,11 @@ func (f *fakeEngine) openSessions() int {
 }
 
 type fakeSession struct {
-	f       *fakeEngine
-	closed  atomic.Bool
-	running atomic.Int32
-	maxRun  atomic.Int32
+	engine.Session // methods the Manager never calls
+	f              *fakeEngine
+	closed         atomic.Bool
+	running        atomic.Int32
+	maxRun         atomic.Int32
 }
 
 func (s *fakeSession) Navigate(ctx context.Context, r engine.NavigateRequest) (engine.NavigateResult, error) {

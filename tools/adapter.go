@@ -19,6 +19,8 @@ import (
 type Deps struct {
 	Sessions *engine.Manager
 	Log      *slog.Logger
+	// MaxScreenshotBytes caps images returned to the agent (default 2 MiB).
+	MaxScreenshotBytes int
 }
 
 // Tool is one MCP tool: its definition, its handler and the capability group
@@ -71,6 +73,11 @@ type SessionArg struct {
 
 func (a SessionArg) sessionRef() string { return a.SessionID }
 
+// PageIn is the input of tools that take only the session.
+type PageIn struct {
+	SessionArg
+}
+
 type sessionRefer interface{ sessionRef() string }
 
 // SessionMeta is embedded in the output of every session tool: which session
@@ -97,13 +104,26 @@ type validator interface{ validate() error }
 func sessionTool[In sessionRefer, Out any](d *Deps, name, desc string, h hints,
 	fn func(ctx context.Context, s engine.Session, in In) (Out, error)) Tool {
 	def := define[In, Out](name, desc, h)
+	return Tool{Def: def, Group: Core, Handler: onSession(d, name, def, fn, func(out Out, info engine.Info) *mcp.CallToolResult {
+		if m, ok := any(&out).(metaSetter); ok {
+			m.setMeta(info)
+		}
+		return result(out)
+	})}
+}
+
+// onSession is the handler behind every session tool; render turns fn's
+// value and the session's new state into the MCP result.
+func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
+	fn func(ctx context.Context, s engine.Session, in In) (R, error),
+	render func(R, engine.Info) *mcp.CallToolResult) server.ToolHandlerFunc {
 	required := requiredOf(def)
-	return Tool{Def: def, Group: Core, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		in, err := bind[In](req, required)
 		if err != nil {
 			return errorResult(err), nil
 		}
-		var out Out
+		var out R
 		info, err := d.Sessions.Use(ctx, in.sessionRef(), func(ctx context.Context, s engine.Session) error {
 			var err error
 			out, err = fn(ctx, s, in)
@@ -113,11 +133,8 @@ func sessionTool[In sessionRefer, Out any](d *Deps, name, desc string, h hints,
 			d.Log.Debug("tool failed", "tool", name, "err", err)
 			return errorResult(err), nil
 		}
-		if m, ok := any(&out).(metaSetter); ok {
-			m.setMeta(info)
-		}
-		return result(out), nil
-	}}
+		return render(out, info), nil
+	}
 }
 
 // serverTool builds a tool that does not run on one session.

@@ -54,6 +54,10 @@ type env struct {
 // newEnv returns an MCP client, connected in-process, to a server with its
 // own session manager on the shared browser.
 func newEnv(t testing.TB, cfg engine.ManagerConfig) *env {
+	return newEnvWith(t, cfg, tools.Options{Version: "test"})
+}
+
+func newEnvWith(t testing.TB, cfg engine.ManagerConfig, opts tools.Options) *env {
 	t.Helper()
 	if sharedEngine == nil {
 		testenv.NoBrowser(t, browserErr)
@@ -66,7 +70,7 @@ func newEnv(t testing.TB, cfg engine.ManagerConfig) *env {
 	}
 	cfg.Defaults.Viewport = engine.Viewport{Width: 1280, Height: 720}
 	mgr := engine.NewManager(sharedEngine, cfg)
-	srv := tools.NewServer(mgr, tools.Options{Version: "test"})
+	srv := tools.NewServer(mgr, opts)
 	c, err := client.NewInProcessClient(srv)
 	if err != nil {
 		t.Fatal(err)
@@ -177,3 +181,5 @@ func (e *env) title(id string) string {
 	e.t.Fatalf("session %s not listed", id)
 	return ""
 }
+
+var jsonMarshal = json.Marshal

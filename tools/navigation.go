@@ -48,3 +48,70 @@ func navigate(d *Deps) Tool {
 }
 
 func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+
+// HistoryIn is the input of go_back, go_forward and wait_for_load.
+type HistoryIn struct {
+	SessionArg
+	Timeout int `json:"timeout,omitempty" jsonschema:"Milliseconds (default 30000)"`
+}
+
+func (in HistoryIn) validate() error { return nonNegative("timeout", in.Timeout) }
+
+func navOut(r engine.NavigateResult) NavigateOut {
+	return NavigateOut{Success: true, Title: r.Title, URL: r.URL, Status: r.Status}
+}
+
+func goBack(d *Deps) Tool {
+	return sessionTool(d, "go_back", "Go back in history.", pageAction,
+		func(ctx context.Context, s engine.Session, in HistoryIn) (NavigateOut, error) {
+			r, err := s.History(ctx, -1, ms(in.Timeout))
+			return navOut(r), err
+		})
+}
+
+func goForward(d *Deps) Tool {
+	return sessionTool(d, "go_forward", "Go forward in history.", pageAction,
+		func(ctx context.Context, s engine.Session, in HistoryIn) (NavigateOut, error) {
+			r, err := s.History(ctx, 1, ms(in.Timeout))
+			return navOut(r), err
+		})
+}
+
+// ReloadIn is the input of reload.
+type ReloadIn struct {
+	SessionArg
+	IgnoreCache bool `json:"ignoreCache,omitempty"`
+	Timeout     int  `json:"timeout,omitempty" jsonschema:"Milliseconds (default 30000)"`
+}
+
+func (in ReloadIn) validate() error { return nonNegative("timeout", in.Timeout) }
+
+func reload(d *Deps) Tool {
+	return sessionTool(d, "reload", "Reload the page.", pageAction,
+		func(ctx context.Context, s engine.Session, in ReloadIn) (NavigateOut, error) {
+			r, err := s.Reload(ctx, in.IgnoreCache, ms(in.Timeout))
+			return navOut(r), err
+		})
+}
+
+// WaitForLoadIn is the input of wait_for_load.
+type WaitForLoadIn struct {
+	SessionArg
+	State   string `json:"state,omitempty" jsonschema:"Default load,enum=load,enum=domcontentloaded,enum=networkidle"`
+	Timeout int    `json:"timeout,omitempty" jsonschema:"Milliseconds (default 30000)"`
+}
+
+func (in WaitForLoadIn) validate() error {
+	if err := oneOf("state", in.State, "load", "domcontentloaded", "networkidle"); err != nil {
+		return err
+	}
+	return nonNegative("timeout", in.Timeout)
+}
+
+func waitForLoad(d *Deps) Tool {
+	return sessionTool(d, "wait_for_load", "Wait until the page reaches a load state.", readOnly,
+		func(ctx context.Context, s engine.Session, in WaitForLoadIn) (NavigateOut, error) {
+			r, err := s.WaitForLoad(ctx, engine.WaitUntil(in.State), ms(in.Timeout))
+			return navOut(r), err
+		})
+}

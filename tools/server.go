@@ -21,8 +21,33 @@ func registry(d *Deps) []Tool {
 		closeSession(d),
 		listSessions(d),
 		navigate(d),
+		goBack(d),
+		goForward(d),
+		reload(d),
+		waitForLoad(d),
 		click(d),
 		typeText(d),
+		fill(d),
+		selectOption(d),
+		check(d),
+		uncheck(d),
+		scroll(d),
+		getText(d),
+		getAllText(d),
+		getAttribute(d),
+		getValue(d),
+		screenshot(d),
+		screenshotElement(d),
+		extractTable(d),
+		extractLinks(d),
+		getPageMetadata(d),
+		evaluate(d),
+		findElement(d),
+		findElements(d),
+		elementExists(d),
+		isVisible(d),
+		isEnabled(d),
+		waitForSelector(d),
 	}
 }
 
@@ -30,6 +55,8 @@ func registry(d *Deps) []Tool {
 type Options struct {
 	Version string
 	Log     *slog.Logger
+	// MaxScreenshotBytes caps returned images (default 2 MiB).
+	MaxScreenshotBytes int
 }
 
 // NewServer returns an MCP server with every tool registered.
@@ -43,7 +70,7 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 		server.WithRecovery(),
 		server.WithInstructions("Browser automation with isolated sessions. create_session returns a sessionId for every page tool; omit sessionId to use one shared session named default."),
 	)
-	for _, t := range Tools(&Deps{Sessions: m, Log: log}) {
+	for _, t := range Tools(&Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes}) {
 		s.AddTool(t.Def, t.Handler)
 	}
 	return s

@@ -1,0 +1,146 @@
+package cdp
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+//go:embed js/eval.js
+var evalJS string
+
+// evalOut is what js/eval.js returns.
+type evalOut struct {
+	JSON    *string `json:"json"`
+	Error   string  `json:"error"`
+	Message string  `json:"message"`
+	Type    string  `json:"type"`
+	Timeout bool    `json:"timeout"`
+}
+
+// Evaluate runs a function on the page or on the target element(s).
+func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.RawMessage, error) {
+	if req.Expression != "" {
+		return s.evaluateExpression(ctx, req.Expression)
+	}
+	var out json.RawMessage
+	err := s.run(ctx, "evaluate a script", func(ctx context.Context, t *chromedp.Target) error {
+		a := map[string]any{"kind": "", "all": req.All, "timeout": req.Timeout.Milliseconds(), "args": req.Args, "state": req.State}
+		if req.Args == nil {
+			a["args"] = []any{}
+		}
+		var tg engine.Target
+		if req.Target != nil {
+			tg = *req.Target
+			if tg.Ref != "" {
+				return engine.Errorf(engine.Unsupported, "refs are not supported by this engine yet; use selector").With("field", "ref")
+			}
+			kind, expr := engine.ParseSelector(tg.Selector)
+			a["kind"], a["sel"] = "css", expr
+			if kind == engine.XPath {
+				a["kind"] = "xpath"
+			}
+		}
+		args, err := json.Marshal(a)
+		if err != nil {
+			return engine.Wrap(engine.InvalidParameters, err, "args must be JSON values: "+err.Error()).With("field", "args")
+		}
+		ectx, cancel := context.WithTimeout(ctx, req.Timeout+30*time.Second)
+		defer cancel()
+		var r evalOut
+		if err := evalJSON(ectx, t, "("+evalJS+")("+string(args)+", ("+req.Function+"))", &r); err != nil {
+			return scriptErr(err)
+		}
+		out, err = decodeEval(r, tg, req.Timeout)
+		return err
+	})
+	return out, err
+}
+
+func decodeEval(r evalOut, tg engine.Target, timeout time.Duration) (json.RawMessage, error) {
+	if r.Timeout {
+		return nil, engine.Errorf(engine.Timeout, "%s did not become the requested state within %d ms", tg, timeout.Milliseconds()).
+			With("timeout", timeout.Milliseconds())
+	}
+	switch r.Error {
+	case "":
+		if r.JSON == nil {
+			return json.RawMessage("null"), nil
+		}
+		return json.RawMessage(*r.JSON), nil
+	case "not_found", "invalid_selector":
+		return nil, elemError(elemResult{Error: r.Error, Message: r.Message}, tg, timeout)
+	case "not_serializable":
+		return nil, engine.Errorf(engine.ScriptError, "the script returned a %s, which is not JSON", r.Type).
+			With("reason", "not_serializable").With("type", r.Type)
+	default:
+		return nil, engine.Errorf(engine.ScriptError, "the script threw: %s", r.Message).With("reason", "exception")
+	}
+}
+
+// scriptErr classifies a script that did not even run (a syntax error).
+func scriptErr(err error) error {
+	if _, ok := err.(*engine.Error); ok {
+		return err
+	}
+	return engine.Wrap(engine.ScriptError, err, err.Error()).With("reason", "syntax")
+}
+
+// evaluateExpression evaluates a user expression or statements (REPL
+// semantics: the value of the last expression, top-level await allowed) and
+// returns its JSON value.
+func (s *session) evaluateExpression(ctx context.Context, expr string) (json.RawMessage, error) {
+	var out json.RawMessage
+	err := s.run(ctx, "evaluate a script", func(ctx context.Context, t *chromedp.Target) error {
+		res, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{
+			Expression: expr, ReplMode: new(true), AwaitPromise: new(true), UserGesture: new(true),
+		})
+		if err != nil {
+			return err
+		}
+		if ex := res.ExceptionDetails; ex != nil {
+			msg := ex.Text
+			if ex.Exception != nil && ex.Exception.Description != "" {
+				msg = ex.Exception.Description
+			}
+			return engine.Errorf(engine.ScriptError, "the script threw: %s", msg).With("reason", "exception")
+		}
+		ro := res.Result
+		if ro.ObjectID == "" {
+			if ro.UnserializableValue != "" {
+				return engine.Errorf(engine.ScriptError, "the script returned %s, which is not JSON", ro.UnserializableValue).
+					With("reason", "not_serializable").With("type", string(ro.UnserializableValue))
+			}
+			if ro.Type == runtime.RemoteObjectTypeUndefined || len(ro.Value) == 0 {
+				out = json.RawMessage("null")
+				return nil
+			}
+			out = json.RawMessage(ro.Value)
+			return nil
+		}
+		defer cdp.Call(ctx, t, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: ro.ObjectID})
+		enc, err := cdp.Call(ctx, t, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: "function(){return (" + evalJS + ")({kind:'',args:[]}, () => this)}",
+			ObjectID:            ro.ObjectID, ReturnByValue: new(true), AwaitPromise: new(true),
+		})
+		if err != nil {
+			return err
+		}
+		var r evalOut
+		if enc.Result != nil && len(enc.Result.Value) > 0 {
+			if err := json.Unmarshal(enc.Result.Value, &r); err != nil {
+				return err
+			}
+		}
+		out, err = decodeEval(r, engine.Target{}, 0)
+		return err
+	})
+	return out, err
+}

@@ -1,0 +1,92 @@
+// Runs fn in the page, on the target element(s) when a selector is given,
+// and returns {json} (the JSON text of the result) or {error, ...}. It waits
+// up to a.timeout for the target to appear, retrying on animation frames.
+//
+// With a.state ("attached", "detached", "visible" or "hidden") it first
+// waits until the first match is in that state, and returns {timeout: true}
+// when it is not by the deadline; fn then gets the match or null.
+//
+// a = {kind: ""|"css"|"xpath", sel, all, timeout, args, state}
+async (a, fn) => {
+  const deadline = Date.now() + (a.timeout || 0);
+  const find = () => {
+    if (a.kind === "xpath") {
+      const r = document.evaluate(a.sel, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+      const out = [];
+      for (let i = 0; i < r.snapshotLength; i++) {
+        let n = r.snapshotItem(i);
+        if (n && n.nodeType !== 1) n = n.parentElement;
+        if (n) out.push(n);
+      }
+      return out;
+    }
+    return [...document.querySelectorAll(a.sel)];
+  };
+  const next = () => new Promise((res) => {
+    let done = false;
+    const f = () => { if (!done) { done = true; res(); } };
+    requestAnimationFrame(f);
+    setTimeout(f, 50);
+  });
+  const visible = (el) => {
+    const r = el.getBoundingClientRect(), st = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && st.visibility !== "hidden";
+  };
+  const reached = (el) => {
+    switch (a.state) {
+      case "attached": return !!el;
+      case "detached": return !el;
+      case "visible": return !!el && visible(el);
+      case "hidden": return !el || !visible(el);
+    }
+  };
+  let target;
+  if (a.kind && a.state) {
+    for (;;) {
+      let el;
+      try {
+        el = find()[0] || null;
+      } catch (e) {
+        return { error: "invalid_selector", message: String((e && e.message) || e) };
+      }
+      if (reached(el)) { target = el; break; }
+      if (Date.now() >= deadline) return { timeout: true };
+      await next();
+    }
+  } else if (a.kind) {
+    for (;;) {
+      let els;
+      try {
+        els = find();
+      } catch (e) {
+        return { error: "invalid_selector", message: String((e && e.message) || e) };
+      }
+      if (els.length > 0 || Date.now() >= deadline) {
+        if (els.length === 0 && !a.all) return { error: "not_found" };
+        target = a.all ? els : els[0];
+        break;
+      }
+      await next();
+    }
+  }
+  let v;
+  try {
+    v = a.kind ? await fn(target, ...(a.args || [])) : await fn(...(a.args || []));
+  } catch (e) {
+    return { error: "script", message: String((e && e.stack) || e) };
+  }
+  return encode(v);
+
+  function encode(v) {
+    if (v === undefined) return { json: "null" };
+    const t = typeof v;
+    if (t === "function" || t === "symbol" || t === "bigint") return { error: "not_serializable", type: t };
+    if (t === "number" && !isFinite(v)) return { error: "not_serializable", type: String(v) };
+    if (v instanceof Node || v === window) return { error: "not_serializable", type: v === window ? "Window" : v.constructor.name };
+    try {
+      return { json: JSON.stringify(v) };
+    } catch (e) {
+      return { error: "not_serializable", type: t, message: String((e && e.message) || e) };
+    }
+  }
+}

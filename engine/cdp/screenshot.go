@@ -1,0 +1,72 @@
+package cdp
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// Screenshot captures the viewport, the full page, or one element.
+func (s *session) Screenshot(ctx context.Context, req engine.ScreenshotRequest) ([]byte, error) {
+	var clip *page.Viewport
+	scale := req.Scale
+	if scale <= 0 || scale > 1 {
+		scale = 1
+	}
+	if req.Target != nil {
+		// Scroll the element into view and read its box in page coordinates.
+		box, err := s.Evaluate(ctx, engine.EvalRequest{Target: req.Target, Timeout: DefaultActionTimeout,
+			Function: `el => { el.scrollIntoView({block: "center", inline: "center", behavior: "instant"});
+				const r = el.getBoundingClientRect();
+				return {x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height}; }`})
+		if err != nil {
+			return nil, err
+		}
+		var b struct{ X, Y, W, H float64 }
+		if err := json.Unmarshal(box, &b); err != nil {
+			return nil, err
+		}
+		if b.W == 0 || b.H == 0 {
+			return nil, engine.Errorf(engine.ElementNotFound, "element %s has no visible box to capture", req.Target).With("reason", "zero_size")
+		}
+		clip = &page.Viewport{X: b.X, Y: b.Y, Width: math.Ceil(b.W), Height: math.Ceil(b.H), Scale: scale}
+	}
+	var img []byte
+	err := s.run(ctx, "take a screenshot", func(ctx context.Context, t *chromedp.Target) error {
+		p := page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, CaptureBeyondViewport: new(false)}
+		if req.Format == "jpeg" {
+			p.Format = page.CaptureScreenshotFormatJpeg
+			q := int64(req.Quality)
+			if q <= 0 {
+				q = 80
+			}
+			p.Quality = &q
+		}
+		if clip == nil && (req.FullPage || scale != 1) {
+			m, err := cdp.Call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
+			if err != nil {
+				return err
+			}
+			w, h := m.CSSLayoutViewport.ClientWidth, m.CSSLayoutViewport.ClientHeight
+			x, y := float64(m.CSSVisualViewport.PageX), float64(m.CSSVisualViewport.PageY)
+			if req.FullPage {
+				w, h, x, y = int64(math.Ceil(m.CSSContentSize.Width)), int64(math.Ceil(m.CSSContentSize.Height)), 0, 0
+			}
+			clip = &page.Viewport{X: x, Y: y, Width: float64(w), Height: float64(h), Scale: scale}
+		}
+		if clip != nil {
+			p.Clip = clip
+			p.CaptureBeyondViewport = new(req.FullPage || req.Target != nil)
+		}
+		res, err := cdp.Call(ctx, t, page.CaptureScreenshot, p)
+		img = res.Data
+		return err
+	})
+	return img, err
+}

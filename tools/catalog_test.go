@@ -1,0 +1,269 @@
+package tools_test
+
+import (
+	"encoding/base64"
+	"image"
+	_ "image/jpeg"
+	_ "image/png"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/tools"
+)
+
+func TestHistoryAndReload(t *testing.T) {
+	e := newEnv(t, engine.ManagerConfig{})
+	id := e.open("/form.html")
+	e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/catalog.html"})
+	if out := e.ok("go_back", map[string]any{"sessionId": id}); out["title"] != "Sign in" {
+		t.Fatalf("go_back: %v", out)
+	}
+	if out := e.ok("go_forward", map[string]any{"sessionId": id}); out["title"] != "Catalog" {
+		t.Fatalf("go_forward: %v", out)
+	}
+	body := e.fail(engine.NavigationFailed, "go_forward", map[string]any{"sessionId": id})
+	if body["details"].(map[string]any)["reason"] != "no_history" {
+		t.Fatalf("forward at the end: %v", body)
+	}
+	if out := e.ok("reload", map[string]any{"sessionId": id, "ignoreCache": true}); out["title"] != "Catalog" || out["status"].(float64) != 200 {
+		t.Fatalf("reload: %v", out)
+	}
+	if out := e.ok("wait_for_load", map[string]any{"sessionId": id, "state": "networkidle"}); out["title"] != "Catalog" {
+		t.Fatalf("wait_for_load: %v", out)
+	}
+	e.fail(engine.InvalidParameters, "wait_for_load", map[string]any{"sessionId": id, "state": "done"})
+}
+
+func TestExtraction(t *testing.T) {
+	e := newEnv(t, engine.ManagerConfig{})
+	id := e.open("/catalog.html")
+	args := func(kv ...any) map[string]any {
+		m := map[string]any{"sessionId": id}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	if out := e.ok("get_text", args("selector", "h1")); out["text"] != "Catalog" {
+		t.Fatalf("get_text: %v", out)
+	}
+	if out := e.ok("get_all_text", args("selector", ".item")); out["count"].(float64) != 3 || out["texts"].([]any)[1] != "Second" {
+		t.Fatalf("get_all_text: %v", out)
+	}
+	if out := e.ok("get_attribute", args("selector", "#head", "name", "data-kind")); out["value"] != "main" || out["exists"] != true {
+		t.Fatalf("get_attribute: %v", out)
+	}
+	if out := e.ok("get_attribute", args("selector", "#head", "name", "nope")); out["value"] != nil || out["exists"] != false {
+		t.Fatalf("missing attribute: %v", out)
+	}
+	if out := e.ok("get_value", args("selector", "#name")); out["value"] != "initial" {
+		t.Fatalf("get_value: %v", out)
+	}
+	out := e.ok("extract_table", args("selector", "#people"))
+	rows := out["rows"].([]any)
+	if len(rows) != 2 || rows[1].(map[string]any)["Name"] != "Alan" || rows[0].(map[string]any)["Age"] != "36" {
+		t.Fatalf("extract_table with header: %v", out)
+	}
+	out = e.ok("extract_table", args("selector", "#plain"))
+	if rows := out["rows"].([]any); len(rows) != 2 || rows[1].([]any)[0] != "c" {
+		t.Fatalf("extract_table without header: %v", out)
+	}
+	e.fail(engine.ElementNotFound, "extract_table", args("selector", "h1"))
+	out = e.ok("extract_links", args("selector", "#links"))
+	links := out["links"].([]any)
+	if len(links) != 3 || links[1].(map[string]any)["href"] != site.URL+"/welcome.html?user=l" || links[0].(map[string]any)["text"] != "Form" {
+		t.Fatalf("extract_links: %v", out)
+	}
+	if out := e.ok("extract_links", args("limit", 1)); out["total"].(float64) != 4 || len(out["links"].([]any)) != 1 {
+		t.Fatalf("extract_links page-wide with limit: %v", out)
+	}
+	out = e.ok("get_page_metadata", args())
+	og := out["openGraph"].(map[string]any)
+	if out["title"] != "Catalog" || out["lang"] != "en-GB" || out["description"] != "A page with one of everything" ||
+		out["canonical"] != site.URL+"/catalog.html" || og["title"] != "Catalog OG" {
+		t.Fatalf("get_page_metadata: %v", out)
+	}
+}
+
+func TestEvaluate(t *testing.T) {
+	e := newEnv(t, engine.ManagerConfig{})
+	id := e.open("/catalog.html")
+	for script, want := range map[string]any{
+		"document.title":                     "Catalog",
+		"1 + 2":                              3.0,
+		"const a = 20; a * 2":                40.0,
+		"await new Promise(r => r('async'))": "async",
+		"() => ({n: document.querySelectorAll('.item').length})": map[string]any{"n": 3.0},
+	} {
+		out := e.ok("evaluate", map[string]any{"sessionId": id, "script": script})
+		if got := out["result"]; strings.TrimSpace(strings.ReplaceAll(jsonString(got), " ", "")) != strings.ReplaceAll(jsonString(want), " ", "") {
+			t.Errorf("evaluate %q = %v, want %v", script, got, want)
+		}
+	}
+	out := e.ok("evaluate", map[string]any{"sessionId": id, "script": "(a, b) => a + b", "args": []any{2, 5}})
+	if out["result"].(float64) != 7 {
+		t.Fatalf("function with args: %v", out)
+	}
+	for script, reason := range map[string]string{
+		"throw new Error('boom')":                   "exception",
+		"document.body":                             "not_serializable",
+		"() => document.body":                       "not_serializable",
+		"() => { const o = {}; o.o = o; return o }": "not_serializable",
+		"() => { throw new TypeError('x') }":        "exception",
+		"this is not js":                            "exception",
+	} {
+		body := e.fail(engine.ScriptError, "evaluate", map[string]any{"sessionId": id, "script": script})
+		if body["details"].(map[string]any)["reason"] != reason {
+			t.Errorf("evaluate %q: %v, want reason %s", script, body, reason)
+		}
+	}
+	e.fail(engine.InvalidParameters, "evaluate", map[string]any{"sessionId": id, "script": "1", "args": []any{1}})
+}
+
+func TestElementTools(t *testing.T) {
+	e := newEnv(t, engine.ManagerConfig{})
+	id := e.open("/catalog.html")
+	out := e.ok("find_element", map[string]any{"sessionId": id, "selector": "#head"})
+	if out["tag"] != "h1" || out["text"] != "Catalog" || out["visible"] != true || out["enabled"] != true ||
+		out["attributes"].(map[string]any)["data-kind"] != "main" || out["box"].(map[string]any)["width"].(float64) <= 0 {
+		t.Fatalf("find_element: %v", out)
+	}
+	e.fail(engine.ElementNotFound, "find_element", map[string]any{"sessionId": id, "selector": "#none", "timeout": 100})
+	out = e.ok("find_elements", map[string]any{"sessionId": id, "selector": ".item", "limit": 2})
+	if out["total"].(float64) != 3 || len(out["elements"].([]any)) != 2 {
+		t.Fatalf("find_elements: %v", out)
+	}
+	if out := e.ok("element_exists", map[string]any{"sessionId": id, "selector": "//p[@class='item']"}); out["exists"] != true || out["count"].(float64) != 3 {
+		t.Fatalf("element_exists: %v", out)
+	}
+	if out := e.ok("element_exists", map[string]any{"sessionId": id, "selector": "#none"}); out["exists"] != false {
+		t.Fatalf("element_exists none: %v", out)
+	}
+	if out := e.ok("is_visible", map[string]any{"sessionId": id, "selector": "#later"}); out["value"] != false || out["exists"] != true {
+		t.Fatalf("is_visible hidden: %v", out)
+	}
+	if out := e.ok("is_enabled", map[string]any{"sessionId": id, "selector": "#gone"}); out["value"] != false {
+		t.Fatalf("is_enabled disabled: %v", out)
+	}
+	e.ok("click", map[string]any{"sessionId": id, "selector": "#show"})
+	e.ok("wait_for_selector", map[string]any{"sessionId": id, "selector": "#later", "state": "visible"})
+	e.ok("click", map[string]any{"sessionId": id, "selector": "#remove"})
+	e.ok("wait_for_selector", map[string]any{"sessionId": id, "selector": "#head", "state": "detached", "timeout": 3000})
+	body := e.fail(engine.Timeout, "wait_for_selector", map[string]any{"sessionId": id, "selector": "#never", "state": "attached", "timeout": 200})
+	if body["details"].(map[string]any)["state"] != "attached" {
+		t.Fatalf("wait timeout: %v", body)
+	}
+	e.fail(engine.InvalidParameters, "wait_for_selector", map[string]any{"sessionId": id, "selector": "#x", "state": "gone"})
+	e.fail(engine.InvalidParameters, "get_text", map[string]any{"sessionId": id, "selector": "[[["})
+}
+
+func TestFormTools(t *testing.T) {
+	e := newEnv(t, engine.ManagerConfig{})
+	id := e.open("/catalog.html")
+	e.ok("fill", map[string]any{"sessionId": id, "selector": "#name", "value": "replaced"})
+	if out := e.ok("get_value", map[string]any{"sessionId": id, "selector": "#name"}); out["value"] != "replaced" {
+		t.Fatalf("fill: %v", out)
+	}
+	if b := e.fail(engine.ElementNotEditable, "fill", map[string]any{"sessionId": id, "selector": "#gone", "value": "x"}); b["details"].(map[string]any)["reason"] != "disabled" {
+		t.Fatalf("fill disabled: %v", b)
+	}
+	out := e.ok("select", map[string]any{"sessionId": id, "selector": "#color", "values": []any{"Green"}})
+	if sel := out["selected"].([]any); len(sel) != 1 || sel[0].(map[string]any)["value"] != "g" {
+		t.Fatalf("select by label: %v", out)
+	}
+	out = e.ok("select", map[string]any{"sessionId": id, "selector": "#many", "values": []any{"1", "Three"}})
+	if sel := out["selected"].([]any); len(sel) != 2 {
+		t.Fatalf("multi select: %v", out)
+	}
+	body := e.fail(engine.InvalidParameters, "select", map[string]any{"sessionId": id, "selector": "#color", "values": []any{"purple"}})
+	if len(body["details"].(map[string]any)["options"].([]any)) != 3 {
+		t.Fatalf("no match lists options: %v", body)
+	}
+	e.fail(engine.ElementNotEditable, "select", map[string]any{"sessionId": id, "selector": "#name", "values": []any{"x"}})
+	e.ok("check", map[string]any{"sessionId": id, "selector": "#agree"})
+	if out := e.ok("get_value", map[string]any{"sessionId": id, "selector": "#agree"}); out["checked"] != true {
+		t.Fatalf("check: %v", out)
+	}
+	if out := e.ok("check", map[string]any{"sessionId": id, "selector": "#agree"}); !strings.Contains(out["message"].(string), "already") {
+		t.Fatalf("check twice: %v", out)
+	}
+	e.ok("uncheck", map[string]any{"sessionId": id, "selector": "#agree"})
+	if out := e.ok("get_value", map[string]any{"sessionId": id, "selector": "#agree"}); out["checked"] != false {
+		t.Fatalf("uncheck: %v", out)
+	}
+	if b := e.fail(engine.ElementNotClickable, "check", map[string]any{"sessionId": id, "selector": "#stuck"}); b["details"].(map[string]any)["reason"] != "state_unchanged" {
+		t.Fatalf("check prevented: %v", b)
+	}
+	e.fail(engine.ElementNotEditable, "check", map[string]any{"sessionId": id, "selector": "h1"})
+	if out := e.ok("scroll", map[string]any{"sessionId": id, "y": 500}); out["scrollY"].(float64) != 500 {
+		t.Fatalf("scroll by: %v", out)
+	}
+	if out := e.ok("scroll", map[string]any{"sessionId": id, "selector": "#bottom"}); out["scrollY"].(float64) <= 500 {
+		t.Fatalf("scroll into view: %v", out)
+	}
+}
+
+func TestScreenshots(t *testing.T) {
+	e := newEnv(t, engine.ManagerConfig{})
+	id := e.open("/catalog.html")
+	shot := func(name string, args map[string]any) (image.Config, string, map[string]any) {
+		t.Helper()
+		args["sessionId"] = id
+		res, err := e.c.CallTool(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %v", name, err, res)
+		}
+		meta := decode(t, res)
+		img, ok := mcp.AsImageContent(res.Content[len(res.Content)-1])
+		if !ok {
+			t.Fatalf("%s returned no image content", name)
+		}
+		b, _ := base64.StdEncoding.DecodeString(img.Data)
+		cfg, format, err := image.DecodeConfig(strings.NewReader(string(b)))
+		if err != nil {
+			t.Fatalf("%s: not an image: %v", name, err)
+		}
+		if img.MIMEType != "image/"+format || int(meta["bytes"].(float64)) != len(b) {
+			t.Fatalf("%s: mime %s for %s, meta %v", name, img.MIMEType, format, meta)
+		}
+		return cfg, format, meta
+	}
+	if c, f, _ := shot("screenshot", map[string]any{}); c.Width != 1280 || c.Height != 720 || f != "png" {
+		t.Fatalf("viewport shot: %dx%d %s", c.Width, c.Height, f)
+	}
+	if c, _, _ := shot("screenshot", map[string]any{"fullPage": true}); c.Height <= 3000 {
+		t.Fatalf("full page shot is %d high", c.Height)
+	}
+	if _, f, _ := shot("screenshot", map[string]any{"type": "jpeg", "quality": 50}); f != "jpeg" {
+		t.Fatalf("jpeg shot is %s", f)
+	}
+	if c, _, _ := shot("screenshot_element", map[string]any{"selector": "#people"}); c.Width > 400 || c.Height > 200 {
+		t.Fatalf("element shot is %dx%d", c.Width, c.Height)
+	}
+	e.fail(engine.ElementNotFound, "screenshot_element", map[string]any{"sessionId": id, "selector": "#none"})
+	e.fail(engine.InvalidParameters, "screenshot", map[string]any{"sessionId": id, "type": "gif"})
+}
+
+func jsonString(v any) string {
+	b, _ := jsonMarshal(v)
+	return string(b)
+}
+
+func TestScreenshotSizeCapRecompresses(t *testing.T) {
+	e := newEnvWith(t, engine.ManagerConfig{}, tools.Options{MaxScreenshotBytes: 30 << 10})
+	id := e.open("/catalog.html")
+	res, err := e.c.CallTool(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "screenshot",
+		Arguments: map[string]any{"sessionId": id, "fullPage": true}}})
+	if err != nil || res.IsError {
+		t.Fatalf("capped screenshot failed: %v %v", err, res)
+	}
+	meta := decode(t, res)
+	img, _ := mcp.AsImageContent(res.Content[len(res.Content)-1])
+	b, _ := base64.StdEncoding.DecodeString(img.Data)
+	if len(b) > 30<<10 || img.MIMEType != "image/jpeg" || !strings.Contains(meta["note"].(string), "cap") {
+		t.Fatalf("capped screenshot: %d bytes, %s, %v", len(b), img.MIMEType, meta)
+	}
+}

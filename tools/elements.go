@@ -1,0 +1,297 @@
+package tools
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// describeFn describes an element for find_element(s).
+const describeFn = `el => { const r = el.getBoundingClientRect(), st = getComputedStyle(el);
+	const attrs = {}; for (const a of el.attributes) attrs[a.name] = a.value;
+	return {tag: el.tagName.toLowerCase(), text: (el.innerText ?? el.textContent ?? "").trim().slice(0, 200), attributes: attrs,
+		visible: r.width > 0 && r.height > 0 && st.visibility !== "hidden", enabled: !el.matches(":disabled") && el.getAttribute("aria-disabled") !== "true",
+		box: {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height}}; }`
+
+// ElementInfo describes one element.
+type ElementInfo struct {
+	Tag        string            `json:"tag"`
+	Text       string            `json:"text" jsonschema:"First 200 characters"`
+	Attributes map[string]string `json:"attributes"`
+	Visible    bool              `json:"visible"`
+	Enabled    bool              `json:"enabled"`
+	Box        struct {
+		X      float64 `json:"x"`
+		Y      float64 `json:"y"`
+		Width  float64 `json:"width"`
+		Height float64 `json:"height"`
+	} `json:"box" jsonschema:"Bounding box in page CSS pixels"`
+}
+
+// FindElementOut is the result of find_element.
+type FindElementOut struct {
+	ElementInfo
+	SessionMeta
+}
+
+func findElement(d *Deps) Tool {
+	return sessionTool(d, "find_element", "Describe the first matching element: tag, text, attributes, visible, enabled, box.", readOnly,
+		func(ctx context.Context, s engine.Session, in ElementIn) (FindElementOut, error) {
+			i, err := evalInto[ElementInfo](ctx, s, in.req(describeFn))
+			return FindElementOut{ElementInfo: i}, err
+		})
+}
+
+// FindElementsIn is the input of find_elements.
+type FindElementsIn struct {
+	SessionArg
+	TargetArg
+	Limit int `json:"limit,omitempty" jsonschema:"Default 20"`
+}
+
+func (in FindElementsIn) validate() error {
+	if err := in.TargetArg.validate(); err != nil {
+		return err
+	}
+	return nonNegative("limit", in.Limit)
+}
+
+// FindElementsOut is the result of find_elements.
+type FindElementsOut struct {
+	Elements []ElementInfo `json:"elements"`
+	Total    int           `json:"total" jsonschema:"Matches before the limit"`
+	SessionMeta
+}
+
+func findElements(d *Deps) Tool {
+	return sessionTool(d, "find_elements", "Describe all matching elements (up to limit).", readOnly,
+		func(ctx context.Context, s engine.Session, in FindElementsIn) (FindElementsOut, error) {
+			limit := in.Limit
+			if limit == 0 {
+				limit = 20
+			}
+			tg := in.target()
+			out, err := evalInto[FindElementsOut](ctx, s, engine.EvalRequest{Target: &tg, All: true, Args: []any{limit},
+				Function: `(els, limit) => ({total: els.length, elements: els.slice(0, limit).map(` + describeFn + `)})`})
+			if out.Elements == nil {
+				out.Elements = []ElementInfo{}
+			}
+			return out, err
+		})
+}
+
+// ExistsOut is the result of element_exists.
+type ExistsOut struct {
+	Exists bool `json:"exists"`
+	Count  int  `json:"count"`
+	SessionMeta
+}
+
+func elementExists(d *Deps) Tool {
+	return sessionTool(d, "element_exists", "Check whether any element matches, without waiting.", readOnly,
+		func(ctx context.Context, s engine.Session, in struct {
+			SessionArg
+			TargetArg
+		}) (ExistsOut, error) {
+			tg := in.target()
+			n, err := evalInto[int](ctx, s, engine.EvalRequest{Target: &tg, All: true, Function: `els => els.length`})
+			return ExistsOut{Exists: n > 0, Count: n}, err
+		})
+}
+
+// StateOut is the result of is_visible and is_enabled.
+type StateOut struct {
+	Value  bool `json:"value"`
+	Exists bool `json:"exists"`
+	SessionMeta
+}
+
+func stateTool(d *Deps, name, desc, fn string) Tool {
+	return sessionTool(d, name, desc, readOnly,
+		func(ctx context.Context, s engine.Session, in struct {
+			SessionArg
+			TargetArg
+		}) (StateOut, error) {
+			tg := in.target()
+			r, err := evalInto[[]bool](ctx, s, engine.EvalRequest{Target: &tg, All: true,
+				Function: `els => els.length ? [true, (` + fn + `)(els[0])] : [false, false]`})
+			if err != nil {
+				return StateOut{}, err
+			}
+			return StateOut{Exists: r[0], Value: r[1]}, nil
+		})
+}
+
+const visibleFn = `el => { const r = el.getBoundingClientRect(), st = getComputedStyle(el); return r.width > 0 && r.height > 0 && st.visibility !== "hidden"; }`
+
+func isVisible(d *Deps) Tool {
+	return stateTool(d, "is_visible", "Check whether the first match is visible (false if none), without waiting.", visibleFn)
+}
+
+func isEnabled(d *Deps) Tool {
+	return stateTool(d, "is_enabled", "Check whether the first match is enabled (false if none), without waiting.",
+		`el => !el.matches(":disabled") && el.getAttribute("aria-disabled") !== "true"`)
+}
+
+// WaitForSelectorIn is the input of wait_for_selector.
+type WaitForSelectorIn struct {
+	SessionArg
+	TargetArg
+	State   string `json:"state,omitempty" jsonschema:"Default visible,enum=attached,enum=detached,enum=visible,enum=hidden"`
+	Timeout int    `json:"timeout,omitempty" jsonschema:"Milliseconds (default 5000)"`
+}
+
+func (in WaitForSelectorIn) validate() error {
+	if err := in.TargetArg.validate(); err != nil {
+		return err
+	}
+	if err := oneOf("state", in.State, "attached", "detached", "visible", "hidden"); err != nil {
+		return err
+	}
+	return nonNegative("timeout", in.Timeout)
+}
+
+func waitForSelector(d *Deps) Tool {
+	return sessionTool(d, "wait_for_selector", "Wait until an element is attached, detached, visible or hidden.", readOnly,
+		func(ctx context.Context, s engine.Session, in WaitForSelectorIn) (SuccessOut, error) {
+			state, timeout := in.State, in.Timeout
+			if state == "" {
+				state = "visible"
+			}
+			if timeout == 0 {
+				timeout = 5000
+			}
+			tg := in.target()
+			_, err := s.Evaluate(ctx, engine.EvalRequest{Target: &tg, State: state, Timeout: ms(timeout), Function: "() => true"})
+			if err != nil {
+				if e := engine.AsError(err); e.Code == engine.Timeout {
+					e.Message = fmt.Sprintf("%s did not become %s within %d ms", tg, state, timeout)
+					e.With("state", state).With("selector", tg.Selector)
+				}
+				return SuccessOut{}, err
+			}
+			return SuccessOut{Success: true, Message: fmt.Sprintf("%s is %s", tg, state)}, nil
+		})
+}
+
+// ScreenshotIn is the input of screenshot.
+type ScreenshotIn struct {
+	SessionArg
+	FullPage bool   `json:"fullPage,omitempty"`
+	Type     string `json:"type,omitempty" jsonschema:"Default png,enum=png,enum=jpeg"`
+	Quality  int    `json:"quality,omitempty" jsonschema:"JPEG quality 1-100"`
+}
+
+func (in ScreenshotIn) validate() error {
+	if err := oneOf("type", in.Type, "png", "jpeg"); err != nil {
+		return err
+	}
+	if in.Quality < 0 || in.Quality > 100 {
+		return invalid("quality", "quality must be 1-100, got %d", in.Quality)
+	}
+	return nil
+}
+
+// ElementShotIn is the input of screenshot_element.
+type ElementShotIn struct {
+	SessionArg
+	TargetArg
+	Type    string `json:"type,omitempty" jsonschema:"Default png,enum=png,enum=jpeg"`
+	Quality int    `json:"quality,omitempty" jsonschema:"JPEG quality 1-100"`
+}
+
+func (in ElementShotIn) validate() error {
+	if err := in.TargetArg.validate(); err != nil {
+		return err
+	}
+	return ScreenshotIn{Type: in.Type, Quality: in.Quality}.validate()
+}
+
+// ImageOut describes a returned image.
+type ImageOut struct {
+	MimeType string `json:"mimeType"`
+	Bytes    int    `json:"bytes"`
+	Note     string `json:"note,omitempty"`
+	SessionMeta
+}
+
+// DefaultMaxScreenshotBytes caps an image returned to the agent.
+const DefaultMaxScreenshotBytes = 2 << 20
+
+// capture takes a screenshot within the size cap: over the cap it retries as
+// JPEG at lower quality, then at smaller scales, rather than failing.
+func capture(ctx context.Context, s engine.Session, req engine.ScreenshotRequest, max int) ([]byte, string, string, error) {
+	if max <= 0 {
+		max = DefaultMaxScreenshotBytes
+	}
+	mime := "image/" + req.Format
+	img, err := s.Screenshot(ctx, req)
+	if err != nil || len(img) <= max {
+		return img, mime, "", err
+	}
+	orig := len(img)
+	req.Format, mime = "jpeg", "image/jpeg"
+	for _, step := range []struct {
+		q     int
+		scale float64
+	}{{80, 1}, {60, 1}, {60, 0.75}, {50, 0.5}, {40, 0.35}, {30, 0.25}, {30, 0.15}, {30, 0.1}} {
+		req.Quality, req.Scale = step.q, step.scale
+		if img, err = s.Screenshot(ctx, req); err != nil {
+			return nil, "", "", err
+		}
+		if len(img) <= max {
+			return img, mime, fmt.Sprintf("%d-byte image exceeded the %d-byte cap; re-encoded as JPEG quality %d at scale %.2f", orig, max, step.q, step.scale), nil
+		}
+	}
+	return nil, "", "", engine.Errorf(engine.BrowserError, "the screenshot stays over the %d-byte cap even shrunk", max)
+}
+
+func imageResult(img []byte, mime, note string, info engine.Info) *mcp.CallToolResult {
+	out := ImageOut{MimeType: mime, Bytes: len(img), Note: note}
+	out.setMeta(info)
+	r := result(out)
+	r.Content = append(r.Content, mcp.NewImageContent(base64.StdEncoding.EncodeToString(img), mime))
+	return r
+}
+
+func screenshot(d *Deps) Tool {
+	return imageTool(d, "screenshot", "Screenshot the viewport or full page (image content).",
+		func(ctx context.Context, s engine.Session, in ScreenshotIn) ([]byte, string, string, error) {
+			f := in.Type
+			if f == "" {
+				f = "png"
+			}
+			return capture(ctx, s, engine.ScreenshotRequest{FullPage: in.FullPage, Format: f, Quality: in.Quality}, d.MaxScreenshotBytes)
+		})
+}
+
+func screenshotElement(d *Deps) Tool {
+	return imageTool(d, "screenshot_element", "Screenshot one element (image content).",
+		func(ctx context.Context, s engine.Session, in ElementShotIn) ([]byte, string, string, error) {
+			f := in.Type
+			if f == "" {
+				f = "png"
+			}
+			tg := in.target()
+			return capture(ctx, s, engine.ScreenshotRequest{Target: &tg, Format: f, Quality: in.Quality}, d.MaxScreenshotBytes)
+		})
+}
+
+// imageTool is a session tool whose result carries an image as content.
+func imageTool[In sessionRefer](d *Deps, name, desc string, fn func(context.Context, engine.Session, In) ([]byte, string, string, error)) Tool {
+	type shot struct {
+		img        []byte
+		mime, note string
+	}
+	def := define[In, ImageOut](name, desc, readOnly)
+	return Tool{Def: def, Group: Core, Handler: onSession(d, name, def,
+		func(ctx context.Context, s engine.Session, in In) (shot, error) {
+			img, mime, note, err := fn(ctx, s, in)
+			return shot{img, mime, note}, err
+		},
+		func(r shot, info engine.Info) *mcp.CallToolResult { return imageResult(r.img, r.mime, r.note, info) })}
+}

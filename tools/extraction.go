@@ -1,0 +1,271 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// evalInto runs an engine Evaluate and decodes its JSON result.
+func evalInto[T any](ctx context.Context, s engine.Session, req engine.EvalRequest) (T, error) {
+	var out T
+	raw, err := s.Evaluate(ctx, req)
+	if err != nil {
+		return out, err
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return out, engine.Wrap(engine.BrowserError, err, "decoding the page's answer: "+err.Error())
+	}
+	return out, nil
+}
+
+// ElementIn targets one element.
+type ElementIn struct {
+	SessionArg
+	TargetArg
+	Timeout int `json:"timeout,omitempty" jsonschema:"Milliseconds to wait for the element (default 5000)"`
+}
+
+func (in ElementIn) validate() error {
+	if err := in.TargetArg.validate(); err != nil {
+		return err
+	}
+	return nonNegative("timeout", in.Timeout)
+}
+
+// req builds an element Evaluate with the default 5 s wait.
+func (in ElementIn) req(fn string, args ...any) engine.EvalRequest {
+	tg := in.target()
+	t := ms(in.Timeout)
+	if in.Timeout == 0 {
+		t = ms(5000)
+	}
+	return engine.EvalRequest{Target: &tg, Function: fn, Args: args, Timeout: t}
+}
+
+// TextOut is the result of get_text.
+type TextOut struct {
+	Text string `json:"text"`
+	SessionMeta
+}
+
+const textFn = `el => (el.innerText ?? el.textContent ?? "").trim()`
+
+func getText(d *Deps) Tool {
+	return sessionTool(d, "get_text", "Get an element's visible text.", readOnly,
+		func(ctx context.Context, s engine.Session, in ElementIn) (TextOut, error) {
+			t, err := evalInto[string](ctx, s, in.req(textFn))
+			return TextOut{Text: t}, err
+		})
+}
+
+// AllTextOut is the result of get_all_text.
+type AllTextOut struct {
+	Texts []string `json:"texts"`
+	Count int      `json:"count"`
+	SessionMeta
+}
+
+func getAllText(d *Deps) Tool {
+	return sessionTool(d, "get_all_text", "Get the text of every element matching the selector.", readOnly,
+		func(ctx context.Context, s engine.Session, in ElementIn) (AllTextOut, error) {
+			r := in.req(`els => els.map(el => (el.innerText ?? el.textContent ?? "").trim())`)
+			r.All = true
+			t, err := evalInto[[]string](ctx, s, r)
+			return AllTextOut{Texts: t, Count: len(t)}, err
+		})
+}
+
+// AttributeIn is the input of get_attribute.
+type AttributeIn struct {
+	ElementIn
+	Name string `json:"name" jsonschema:"Attribute name"`
+}
+
+func (in AttributeIn) validate() error {
+	if in.Name == "" {
+		return invalid("name", "name must not be empty")
+	}
+	return in.ElementIn.validate()
+}
+
+// AttributeOut is the result of get_attribute.
+type AttributeOut struct {
+	Value  *string `json:"value" jsonschema:"null when the attribute is absent"`
+	Exists bool    `json:"exists"`
+	SessionMeta
+}
+
+func getAttribute(d *Deps) Tool {
+	return sessionTool(d, "get_attribute", "Get an element's attribute.", readOnly,
+		func(ctx context.Context, s engine.Session, in AttributeIn) (AttributeOut, error) {
+			v, err := evalInto[*string](ctx, s, in.req(`(el, n) => el.getAttribute(n)`, in.Name))
+			return AttributeOut{Value: v, Exists: v != nil}, err
+		})
+}
+
+// ValueOut is the result of get_value.
+type ValueOut struct {
+	Value   any   `json:"value" jsonschema:"String; array for multi-selects; null if the element has no value"`
+	Checked *bool `json:"checked,omitempty" jsonschema:"For checkboxes and radios"`
+	SessionMeta
+}
+
+func getValue(d *Deps) Tool {
+	return sessionTool(d, "get_value", "Get the current value of an input, textarea, select or contenteditable.", readOnly,
+		func(ctx context.Context, s engine.Session, in ElementIn) (ValueOut, error) {
+			return evalInto[ValueOut](ctx, s, in.req(`el => {
+				if (el.tagName === "SELECT" && el.multiple) return {value: [...el.selectedOptions].map(o => o.value)};
+				if (el.type === "checkbox" || el.type === "radio") return {value: el.value, checked: el.checked};
+				if ("value" in el && el.tagName !== "BUTTON" && el.tagName !== "LI") return {value: el.value};
+				if (el.isContentEditable) return {value: el.innerText};
+				return {value: null};
+			}`))
+		})
+}
+
+// TableIn is the input of extract_table.
+type TableIn struct {
+	ElementIn
+}
+
+// TableOut is the result of extract_table.
+type TableOut struct {
+	Headers []string `json:"headers,omitempty"`
+	Rows    []any    `json:"rows" jsonschema:"Objects keyed by header when the table has one, else arrays of cell texts"`
+	SessionMeta
+}
+
+func extractTable(d *Deps) Tool {
+	return sessionTool(d, "extract_table", "Extract a table's rows (objects keyed by header when it has one).", readOnly,
+		func(ctx context.Context, s engine.Session, in TableIn) (TableOut, error) {
+			out, err := evalInto[TableOut](ctx, s, in.req(`el => {
+				const t = el.closest("table") || el.querySelector("table");
+				if (!t) return {error: "not a table"};
+				const text = c => (c.innerText ?? c.textContent).trim();
+				const rows = [...t.rows];
+				let headers = [];
+				const head = t.tHead && t.tHead.rows[0] || (rows[0] && [...rows[0].cells].every(c => c.tagName === "TH") ? rows[0] : null);
+				if (head) headers = [...head.cells].map(text);
+				const body = rows.filter(r => r !== head && !(t.tHead && t.tHead.contains(r)));
+				return {headers, rows: body.map(r => {
+					const cells = [...r.cells].map(text);
+					if (!headers.length) return cells;
+					const o = {};
+					cells.forEach((c, i) => { o[headers[i] || ("column" + (i + 1))] = c; });
+					return o;
+				})};
+			}`))
+			if err == nil && out.Rows == nil {
+				err = engine.Errorf(engine.ElementNotFound, "%s is not and does not contain a table", in.target()).With("reason", "not_a_table")
+			}
+			return out, err
+		})
+}
+
+// LinksIn is the input of extract_links.
+type LinksIn struct {
+	SessionArg
+	Selector string `json:"selector,omitempty" jsonschema:"Only links inside this element"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"Default 500"`
+}
+
+func (in LinksIn) validate() error { return nonNegative("limit", in.Limit) }
+
+// Link is one extracted link.
+type Link struct {
+	Text string `json:"text"`
+	Href string `json:"href" jsonschema:"Absolute URL"`
+}
+
+// LinksOut is the result of extract_links.
+type LinksOut struct {
+	Links []Link `json:"links"`
+	Total int    `json:"total" jsonschema:"Links found before the limit"`
+	SessionMeta
+}
+
+func extractLinks(d *Deps) Tool {
+	return sessionTool(d, "extract_links", "List links (text and absolute href).", readOnly,
+		func(ctx context.Context, s engine.Session, in LinksIn) (LinksOut, error) {
+			limit := in.Limit
+			if limit == 0 {
+				limit = 500
+			}
+			fn := `(el, limit) => { const a = [...el.querySelectorAll("a[href]")];
+				return {total: a.length, links: a.slice(0, limit).map(x => ({text: (x.innerText || x.textContent || x.title || "").trim().replace(/\s+/g, " "), href: x.href}))}; }`
+			req := engine.EvalRequest{Function: "(limit) => (" + fn + ")(document, limit)", Args: []any{limit}}
+			if in.Selector != "" {
+				tg := engine.Target{Selector: in.Selector}
+				req = engine.EvalRequest{Target: &tg, Function: fn, Args: []any{limit}, Timeout: ms(5000)}
+			}
+			out, err := evalInto[LinksOut](ctx, s, req)
+			if out.Links == nil {
+				out.Links = []Link{}
+			}
+			return out, err
+		})
+}
+
+// MetadataOut is the result of get_page_metadata.
+type MetadataOut struct {
+	Title       string            `json:"title"`
+	URL         string            `json:"url"`
+	Description string            `json:"description,omitempty"`
+	Canonical   string            `json:"canonical,omitempty"`
+	Lang        string            `json:"lang,omitempty"`
+	OpenGraph   map[string]string `json:"openGraph,omitempty" jsonschema:"og:* properties without the og: prefix"`
+	SessionMeta
+}
+
+func getPageMetadata(d *Deps) Tool {
+	return sessionTool(d, "get_page_metadata", "Get title, URL, description, canonical, lang and Open Graph data.", readOnly,
+		func(ctx context.Context, s engine.Session, in PageIn) (MetadataOut, error) {
+			return evalInto[MetadataOut](ctx, s, engine.EvalRequest{Function: `() => {
+				const meta = n => document.querySelector('meta[name="' + n + '"]')?.content || "";
+				const og = {};
+				for (const m of document.querySelectorAll('meta[property^="og:"]')) og[m.getAttribute("property").slice(3)] = m.content;
+				return {title: document.title, url: location.href, description: meta("description"),
+					canonical: document.querySelector('link[rel="canonical"]')?.href || "", lang: document.documentElement.lang, openGraph: og};
+			}`})
+		})
+}
+
+// EvaluateIn is the input of evaluate.
+type EvaluateIn struct {
+	SessionArg
+	Script string `json:"script" jsonschema:"JS expression/statements, or a function called with args"`
+	Args   []any  `json:"args,omitempty" jsonschema:"JSON arguments for a function script"`
+}
+
+var functionSource = regexp.MustCompile(`^\s*(async\s+)?(function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)`)
+
+func (in EvaluateIn) validate() error {
+	if in.Script == "" {
+		return invalid("script", "script must not be empty")
+	}
+	if len(in.Args) > 0 && !functionSource.MatchString(in.Script) {
+		return invalid("args", "args need a function script, e.g. (a, b) => a + b")
+	}
+	return nil
+}
+
+// EvaluateOut is the result of evaluate.
+type EvaluateOut struct {
+	Result any `json:"result" jsonschema:"The JSON value the script returned"`
+	SessionMeta
+}
+
+func evaluate(d *Deps) Tool {
+	return sessionTool(d, "evaluate", "Run JavaScript in the page; returns its JSON result (awaits promises).", pageAction,
+		func(ctx context.Context, s engine.Session, in EvaluateIn) (EvaluateOut, error) {
+			req := engine.EvalRequest{Expression: in.Script}
+			if functionSource.MatchString(in.Script) {
+				req = engine.EvalRequest{Function: in.Script, Args: in.Args}
+			}
+			v, err := evalInto[any](ctx, s, req)
+			return EvaluateOut{Result: v}, err
+		})
+}

@@ -1,0 +1,173 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// FillIn is the input of fill.
+type FillIn struct {
+	ElementIn
+	Value string `json:"value"`
+}
+
+// fillFn sets a field's value the way a paste would (native setter, so
+// frameworks see it) and fires input and change.
+const fillFn = `(el, v) => {
+	const tag = el.tagName, type = (el.getAttribute("type") || "").toLowerCase();
+	const text = ["", "text", "search", "email", "url", "tel", "password", "number", "date", "datetime-local", "month", "time", "week", "color", "range"];
+	if (el.matches(":disabled")) return {error: "disabled"};
+	if (el.readOnly) return {error: "readonly"};
+	if (el.isContentEditable) { el.focus(); el.textContent = v; }
+	else if ((tag === "INPUT" && text.includes(type)) || tag === "TEXTAREA") {
+		el.focus();
+		Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), "value").set.call(el, v);
+	} else return {error: "not_a_text_field"};
+	el.dispatchEvent(new Event("input", {bubbles: true}));
+	el.dispatchEvent(new Event("change", {bubbles: true}));
+	return {};
+}`
+
+// formResult is what the form functions answer.
+type formResult struct {
+	Error    string   `json:"error"`
+	Selected []Option `json:"selected"`
+	Options  []Option `json:"options"`
+	Checked  bool     `json:"checked"`
+}
+
+func notEditable(tg engine.Target, reason string) error {
+	return engine.Errorf(engine.ElementNotEditable, "%s cannot take a value: %s", tg, reason).With("reason", reason).With("selector", tg.Selector)
+}
+
+func fill(d *Deps) Tool {
+	return sessionTool(d, "fill", "Replace a field's value (fires input and change).", pageAction,
+		func(ctx context.Context, s engine.Session, in FillIn) (ActionOut, error) {
+			r, err := evalInto[formResult](ctx, s, in.req(fillFn, in.Value))
+			if err == nil && r.Error != "" {
+				err = notEditable(in.target(), r.Error)
+			}
+			return ActionOut{Success: err == nil, Message: "Filled " + in.target().String()}, err
+		})
+}
+
+// Option is one <option>.
+type Option struct {
+	Value string `json:"value"`
+	Label string `json:"label"`
+}
+
+// SelectIn is the input of select.
+type SelectIn struct {
+	ElementIn
+	Values []string `json:"values" jsonschema:"Option values or labels"`
+}
+
+func (in SelectIn) validate() error {
+	if len(in.Values) == 0 {
+		return invalid("values", "values must list at least one option value or label")
+	}
+	return in.ElementIn.validate()
+}
+
+// SelectOut is the result of select.
+type SelectOut struct {
+	Selected []Option `json:"selected"`
+	SessionMeta
+}
+
+func selectOption(d *Deps) Tool {
+	return sessionTool(d, "select", "Select options of a <select> by value or label; reports the selection.", pageAction,
+		func(ctx context.Context, s engine.Session, in SelectIn) (SelectOut, error) {
+			r, err := evalInto[formResult](ctx, s, in.req(`(el, want) => {
+				if (el.tagName !== "SELECT") return {error: "not_a_select"};
+				if (el.matches(":disabled")) return {error: "disabled"};
+				const opts = [...el.options], all = opts.map(o => ({value: o.value, label: o.label}));
+				const pick = opts.filter(o => want.includes(o.value) || want.includes(o.label));
+				if (pick.length === 0 || (!el.multiple && pick.length > 1 && want.length > 1)) return {error: "no_match", options: all};
+				for (const o of opts) o.selected = el.multiple ? pick.includes(o) : o === pick[0];
+				el.dispatchEvent(new Event("input", {bubbles: true}));
+				el.dispatchEvent(new Event("change", {bubbles: true}));
+				return {selected: [...el.selectedOptions].map(o => ({value: o.value, label: o.label}))};
+			}`, in.Values))
+			switch {
+			case err != nil:
+				return SelectOut{}, err
+			case r.Error == "no_match":
+				return SelectOut{}, engine.Errorf(engine.InvalidParameters, "no option of %s has value or label %q", in.target(), in.Values).
+					With("field", "values").With("options", r.Options)
+			case r.Error != "":
+				return SelectOut{}, notEditable(in.target(), r.Error)
+			}
+			return SelectOut{Selected: r.Selected}, nil
+		})
+}
+
+// checkTool clicks a checkbox or radio like a user when its state differs
+// from want, then verifies the new state.
+func checkTool(d *Deps, name, desc string, want bool) Tool {
+	return sessionTool(d, name, desc, pageAction,
+		func(ctx context.Context, s engine.Session, in ElementIn) (ActionOut, error) {
+			tg := in.target()
+			state := `el => { const c = el.matches("input[type=checkbox],input[type=radio]") ? el : el.querySelector("input[type=checkbox],input[type=radio]");
+				return c ? {checked: c.checked} : {error: "not_a_checkbox"}; }`
+			r, err := evalInto[formResult](ctx, s, in.req(state))
+			if err != nil {
+				return ActionOut{}, err
+			}
+			if r.Error != "" {
+				return ActionOut{}, notEditable(tg, r.Error)
+			}
+			if r.Checked == want {
+				return ActionOut{Success: true, Message: fmt.Sprintf("%s was already %s", tg, name+"ed")}, nil
+			}
+			if _, err := s.Click(ctx, engine.ClickRequest{Target: tg, Timeout: ms(in.Timeout)}); err != nil {
+				return ActionOut{}, err
+			}
+			if r, err = evalInto[formResult](ctx, s, in.req(state)); err != nil {
+				return ActionOut{}, err
+			}
+			if r.Checked != want {
+				return ActionOut{}, engine.Errorf(engine.ElementNotClickable, "clicking %s did not %s it (the page prevented it)", tg, name).
+					With("reason", "state_unchanged").With("selector", tg.Selector)
+			}
+			return ActionOut{Success: true, Message: fmt.Sprintf("%sed %s", name, tg)}, nil
+		})
+}
+
+func check(d *Deps) Tool {
+	return checkTool(d, "check", "Check a checkbox or radio (clicks it if needed).", true)
+}
+func uncheck(d *Deps) Tool {
+	return checkTool(d, "uncheck", "Uncheck a checkbox (clicks it if needed).", false)
+}
+
+// ScrollIn is the input of scroll.
+type ScrollIn struct {
+	SessionArg
+	Selector string `json:"selector,omitempty" jsonschema:"Scroll this element into view instead"`
+	X        int    `json:"x,omitempty" jsonschema:"Pixels right (negative: left)"`
+	Y        int    `json:"y,omitempty" jsonschema:"Pixels down (negative: up)"`
+}
+
+// ScrollOut is the result of scroll.
+type ScrollOut struct {
+	ScrollX float64 `json:"scrollX"`
+	ScrollY float64 `json:"scrollY"`
+	SessionMeta
+}
+
+func scroll(d *Deps) Tool {
+	return sessionTool(d, "scroll", "Scroll the page by x,y pixels, or an element into view.", pageAction,
+		func(ctx context.Context, s engine.Session, in ScrollIn) (ScrollOut, error) {
+			req := engine.EvalRequest{Function: `(x, y) => { scrollBy(x, y); return {scrollX, scrollY}; }`, Args: []any{in.X, in.Y}}
+			if in.Selector != "" {
+				tg := engine.Target{Selector: in.Selector}
+				req = engine.EvalRequest{Target: &tg, Timeout: ms(5000),
+					Function: `el => { el.scrollIntoView({block: "center", inline: "center", behavior: "instant"}); return {scrollX, scrollY}; }`}
+			}
+			return evalInto[ScrollOut](ctx, s, req)
+		})
+}
