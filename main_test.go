@@ -359,10 +359,12 @@ func TestAttachToRunningChromium(t *testing.T) {
 		args = append(args, "--no-sandbox")
 	}
 	browser := exec.Command(chromium, args...)
+	// Debian's launchers are shell scripts that do not exec: kill the group.
+	browser.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := browser.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { browser.Process.Kill(); browser.Wait() }()
+	defer func() { syscall.Kill(-browser.Process.Pid, syscall.SIGKILL); browser.Wait() }()
 	var port string
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if b, err := os.ReadFile(filepath.Join(profile, "DevToolsActivePort")); err == nil {

@@ -68,11 +68,27 @@ func FindBrowser(flag string, headless bool) (string, error) {
 	}
 	for _, n := range names {
 		if p, err := exec.LookPath(n); err == nil {
-			return p, nil
+			return unwrap(p), nil
 		}
 	}
 	return "", fmt.Errorf("no Chromium found in PATH (looked for %s): install one with `apt-get install -y chromium` (Debian/Ubuntu), or point --executable-path or %s at a Chrome or Chromium binary",
 		strings.Join(names, ", "), EnvExecutablePath)
+}
+
+// debianWrappers maps Debian launcher scripts that do not exec to the
+// binaries they run. Launching the binary directly saves a shell and lets
+// the parent-death signal reach the browser itself.
+var debianWrappers = map[string]string{
+	"/usr/bin/chromium-headless-shell": "/usr/lib/chromium/chromium-headless-shell",
+}
+
+func unwrap(p string) string {
+	if real, ok := debianWrappers[p]; ok {
+		if _, err := os.Stat(real); err == nil {
+			return real
+		}
+	}
+	return p
 }
 
 func lookExec(p, source string) (string, error) {
