@@ -44,6 +44,7 @@ type Session interface {
 	Close(ctx context.Context) error
 
 	Pager
+	Interactor
 	// Evaluate runs a function in the page and returns its JSON result.
 	Evaluate(ctx context.Context, req EvalRequest) (json.RawMessage, error)
 	// Screenshot returns a PNG or JPEG image.

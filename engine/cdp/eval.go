@@ -32,36 +32,42 @@ func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.Ra
 	}
 	var out json.RawMessage
 	err := s.run(ctx, "evaluate a script", func(ctx context.Context, t *chromedp.Target) error {
-		a := map[string]any{"kind": "", "all": req.All, "timeout": req.Timeout.Milliseconds(), "args": req.Args, "state": req.State}
-		if req.Args == nil {
-			a["args"] = []any{}
-		}
-		var tg engine.Target
-		if req.Target != nil {
-			tg = *req.Target
-			if tg.Ref != "" {
-				return engine.Errorf(engine.Unsupported, "refs are not supported by this engine yet; use selector").With("field", "ref")
-			}
-			kind, expr := engine.ParseSelector(tg.Selector)
-			a["kind"], a["sel"] = "css", expr
-			if kind == engine.XPath {
-				a["kind"] = "xpath"
-			}
-		}
-		args, err := json.Marshal(a)
-		if err != nil {
-			return engine.Wrap(engine.InvalidParameters, err, "args must be JSON values: "+err.Error()).With("field", "args")
-		}
-		ectx, cancel := context.WithTimeout(ctx, req.Timeout+30*time.Second)
-		defer cancel()
-		var r evalOut
-		if err := evalJSON(ectx, t, "("+evalJS+")("+string(args)+", ("+req.Function+"))", &r); err != nil {
-			return scriptErr(err)
-		}
-		out, err = decodeEval(r, tg, req.Timeout)
+		var err error
+		out, err = s.evalOn(ctx, t, req)
 		return err
 	})
 	return out, err
+}
+
+// evalOn is Evaluate on a tab the caller already holds.
+func (s *session) evalOn(ctx context.Context, t *chromedp.Target, req engine.EvalRequest) (json.RawMessage, error) {
+	a := map[string]any{"kind": "", "all": req.All, "timeout": req.Timeout.Milliseconds(), "args": req.Args, "state": req.State}
+	if req.Args == nil {
+		a["args"] = []any{}
+	}
+	var tg engine.Target
+	if req.Target != nil {
+		tg = *req.Target
+		if tg.Ref != "" {
+			return nil, engine.Errorf(engine.Unsupported, "refs are not supported by this engine yet; use selector").With("field", "ref")
+		}
+		kind, expr := engine.ParseSelector(tg.Selector)
+		a["kind"], a["sel"] = "css", expr
+		if kind == engine.XPath {
+			a["kind"] = "xpath"
+		}
+	}
+	args, err := json.Marshal(a)
+	if err != nil {
+		return nil, engine.Wrap(engine.InvalidParameters, err, "args must be JSON values: "+err.Error()).With("field", "args")
+	}
+	ectx, cancel := context.WithTimeout(ctx, req.Timeout+30*time.Second)
+	defer cancel()
+	var r evalOut
+	if err := evalJSON(ectx, t, "("+evalJS+")("+string(args)+", ("+req.Function+"))", &r); err != nil {
+		return nil, scriptErr(err)
+	}
+	return decodeEval(r, tg, req.Timeout)
 }
 
 func decodeEval(r evalOut, tg engine.Target, timeout time.Duration) (json.RawMessage, error) {

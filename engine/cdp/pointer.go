@@ -1,0 +1,144 @@
+package cdp
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// Hover moves the mouse to the element's visible centre after the same
+// checks as a click.
+func (s *session) Hover(ctx context.Context, req engine.HoverRequest) (engine.ActionResult, error) {
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultActionTimeout
+	}
+	var res engine.ActionResult
+	err := s.run(ctx, "hover over "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
+		m := s.st.mark()
+		r, err := s.resolve(ctx, t, "point", req.Target, req.Timeout, false, false)
+		if err != nil {
+			return err
+		}
+		if _, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: r.X, Y: r.Y}); err != nil {
+			return err
+		}
+		res, err = s.settle(ctx, t, m, 0)
+		return err
+	})
+	return res, err
+}
+
+// Drag presses the mouse on the source, moves to the target in steps and
+// releases; pages that use HTML5 drag and drop get a real drag session.
+func (s *session) Drag(ctx context.Context, req engine.DragRequest) (engine.ActionResult, error) {
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultActionTimeout
+	}
+	var res engine.ActionResult
+	err := s.run(ctx, "drag "+req.Source.String(), func(ctx context.Context, t *chromedp.Target) error {
+		m := s.st.mark()
+		from, err := s.resolve(ctx, t, "point", req.Source, req.Timeout, false, false)
+		if err != nil {
+			return err
+		}
+		// Point at the target without scrolling the source away: both must
+		// be in view at once for a drag.
+		to, err := s.resolve(ctx, t, "point", req.Target, req.Timeout, true, false)
+		if err != nil {
+			return err
+		}
+		if err := evalJSON(ctx, t, "0", nil); err != nil {
+			return err
+		}
+		if _, err := chromedp.DragAndDropXY(from.X, from.Y, to.X, to.Y)(ctx, t); err != nil {
+			if err == chromedp.ErrDragOutsideViewport {
+				return engine.Errorf(engine.ElementNotClickable, "%s and %s are not both in the viewport", req.Source, req.Target).
+					With("reason", "outside_viewport")
+			}
+			return err
+		}
+		res, err = s.settle(ctx, t, m, 0)
+		return err
+	})
+	return res, err
+}
+
+// Upload sets the files of an <input type=file> and fires its events.
+func (s *session) Upload(ctx context.Context, req engine.UploadRequest) (engine.ActionResult, error) {
+	for _, f := range req.Files {
+		if st, err := os.Stat(f); err != nil || st.IsDir() {
+			return engine.ActionResult{}, engine.Errorf(engine.InvalidParameters, "file %q does not exist or is not a regular file", f).
+				With("field", "files").With("path", f)
+		}
+	}
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultActionTimeout
+	}
+	var res engine.ActionResult
+	err := s.run(ctx, "upload to "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
+		m := s.st.mark()
+		obj, err := s.elementObject(ctx, t, req.Target, req.Timeout,
+			`el => el.tagName === "INPUT" && el.type === "file" ? (el.disabled ? "disabled" : el.multiple ? "multiple" : "single") : "not_a_file_input"`)
+		if err != nil {
+			return err
+		}
+		defer cdp.Call(ctx, t, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj.id})
+		switch {
+		case obj.check == "not_a_file_input" || obj.check == "disabled":
+			return engine.Errorf(engine.ElementNotEditable, "%s is not an enabled file input", req.Target).With("reason", obj.check)
+		case obj.check == "single" && len(req.Files) > 1:
+			return engine.Errorf(engine.InvalidParameters, "%s takes one file, got %d", req.Target, len(req.Files)).With("field", "files")
+		}
+		if _, err := cdp.Call(ctx, t, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: req.Files, ObjectID: obj.id}); err != nil {
+			return err
+		}
+		res, err = s.settle(ctx, t, m, 0)
+		return err
+	})
+	return res, err
+}
+
+type elemObject struct {
+	id    runtime.RemoteObjectID
+	check string
+}
+
+// elementObject finds the target (waiting up to timeout, like every element
+// tool) and returns a handle to it with the result of check(el).
+func (s *session) elementObject(ctx context.Context, t *chromedp.Target, tg engine.Target, timeout time.Duration, check string) (elemObject, error) {
+	// Wait for presence with the shared in-page lookup, then take a handle.
+	if _, err := s.evalOn(ctx, t, engine.EvalRequest{Target: &tg, Timeout: timeout, Function: "el => true"}); err != nil {
+		return elemObject{}, err
+	}
+	kind, expr := engine.ParseSelector(tg.Selector)
+	q, _ := json.Marshal(expr)
+	find := "document.querySelector(" + string(q) + ")"
+	if kind == engine.XPath {
+		find = "document.evaluate(" + string(q) + ", document, null, 9, null).singleNodeValue"
+	}
+	res, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: find})
+	if err != nil {
+		return elemObject{}, err
+	}
+	if res.Result == nil || res.Result.ObjectID == "" {
+		return elemObject{}, elemError(elemResult{Error: "not_found"}, tg, timeout)
+	}
+	c, err := cdp.Call(ctx, t, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: "function() { return (" + check + ")(this) }", ObjectID: res.Result.ObjectID, ReturnByValue: new(true)})
+	if err != nil {
+		return elemObject{}, err
+	}
+	var out elemObject
+	out.id = res.Result.ObjectID
+	json.Unmarshal(c.Result.Value, &out.check)
+	return out, nil
+}

@@ -1,0 +1,45 @@
+package engine
+
+import (
+	"context"
+	"time"
+)
+
+// Interactor holds the user-input actions beyond click and type. Each acts
+// like a user (real input events), then waits for what it started.
+type Interactor interface {
+	Hover(ctx context.Context, req HoverRequest) (ActionResult, error)
+	Press(ctx context.Context, req PressRequest) (ActionResult, error)
+	Drag(ctx context.Context, req DragRequest) (ActionResult, error)
+	Upload(ctx context.Context, req UploadRequest) (ActionResult, error)
+}
+
+// HoverRequest moves the mouse over an element.
+type HoverRequest struct {
+	Target  Target
+	Timeout time.Duration
+}
+
+// PressRequest presses a key, e.g. "Enter", "ArrowDown", "a", with
+// modifiers such as "Control" or "Shift". Key may also carry them:
+// "Control+A". With a Target the element is focused first.
+type PressRequest struct {
+	Target    *Target
+	Key       string
+	Modifiers []string
+	Timeout   time.Duration
+}
+
+// DragRequest drags Source onto Target with the mouse (and HTML5 drag and
+// drop where the page uses it).
+type DragRequest struct {
+	Source, Target Target
+	Timeout        time.Duration
+}
+
+// UploadRequest sets the files of a file input. Paths must exist.
+type UploadRequest struct {
+	Target  Target
+	Files   []string
+	Timeout time.Duration
+}

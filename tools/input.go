@@ -1,0 +1,92 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+func hover(d *Deps) Tool {
+	return sessionTool(d, "hover", "Move the mouse over an element.", pageAction,
+		func(ctx context.Context, s engine.Session, in ElementIn) (ActionOut, error) {
+			r, err := s.Hover(ctx, engine.HoverRequest{Target: in.target(), Timeout: ms(in.Timeout)})
+			return actionOut("Hovered over "+in.target().String(), r), err
+		})
+}
+
+// PressIn is the input of press.
+type PressIn struct {
+	SessionArg
+	Key       string   `json:"key" jsonschema:"Key name or combo: Enter, Tab, ArrowDown, Escape, a, Control+A"`
+	Modifiers []string `json:"modifiers,omitempty" jsonschema:"Alt, Control, Meta, Shift"`
+	Selector  string   `json:"selector,omitempty" jsonschema:"Focus this element first; default: the focused element"`
+}
+
+func (in PressIn) validate() error {
+	if in.Key == "" {
+		return invalid("key", "key must not be empty")
+	}
+	return nil
+}
+
+func press(d *Deps) Tool {
+	return sessionTool(d, "press", "Press a key or key combination.", pageAction,
+		func(ctx context.Context, s engine.Session, in PressIn) (ActionOut, error) {
+			req := engine.PressRequest{Key: in.Key, Modifiers: in.Modifiers}
+			if in.Selector != "" {
+				req.Target = &engine.Target{Selector: in.Selector}
+			}
+			r, err := s.Press(ctx, req)
+			return actionOut("Pressed "+strings.Join(append(append([]string{}, in.Modifiers...), in.Key), "+"), r), err
+		})
+}
+
+// DragIn is the input of drag_and_drop.
+type DragIn struct {
+	SessionArg
+	Source  string `json:"source" jsonschema:"Selector of the element to drag"`
+	Target  string `json:"target" jsonschema:"Selector of the drop target"`
+	Timeout int    `json:"timeout,omitempty" jsonschema:"Milliseconds to wait for the elements (default 5000)"`
+}
+
+func (in DragIn) validate() error {
+	if in.Source == "" {
+		return invalid("source", "source must not be empty")
+	}
+	if in.Target == "" {
+		return invalid("target", "target must not be empty")
+	}
+	return nonNegative("timeout", in.Timeout)
+}
+
+func dragAndDrop(d *Deps) Tool {
+	return sessionTool(d, "drag_and_drop", "Drag one element onto another with the mouse.", pageAction,
+		func(ctx context.Context, s engine.Session, in DragIn) (ActionOut, error) {
+			src, dst := engine.Target{Selector: in.Source}, engine.Target{Selector: in.Target}
+			r, err := s.Drag(ctx, engine.DragRequest{Source: src, Target: dst, Timeout: ms(in.Timeout)})
+			return actionOut(fmt.Sprintf("Dragged %s onto %s", src, dst), r), err
+		})
+}
+
+// UploadIn is the input of upload_file.
+type UploadIn struct {
+	ElementIn
+	Files []string `json:"files" jsonschema:"Absolute paths of existing files"`
+}
+
+func (in UploadIn) validate() error {
+	if len(in.Files) == 0 {
+		return invalid("files", "files must list at least one path")
+	}
+	return in.ElementIn.validate()
+}
+
+func uploadFile(d *Deps) Tool {
+	return sessionTool(d, "upload_file", "Set the files of a file input.", pageAction,
+		func(ctx context.Context, s engine.Session, in UploadIn) (ActionOut, error) {
+			r, err := s.Upload(ctx, engine.UploadRequest{Target: in.target(), Files: in.Files, Timeout: ms(in.Timeout)})
+			return actionOut(fmt.Sprintf("Set %d file(s) on %s", len(in.Files), in.target()), r), err
+		})
+}
