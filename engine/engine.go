@@ -130,7 +130,7 @@ type EvalRequest struct {
 	// Expression, when set instead of Function, is evaluated like a console
 	// line: statements allowed, the last expression's value is the result.
 	Expression string
-	Args     []any
+	Args       []any
 	// Timeout is how long to wait for the target to appear; 0 does not wait.
 	Timeout time.Duration
 	// State, if set, waits until the first match is "attached", "detached",
