@@ -45,6 +45,7 @@ type Session interface {
 
 	Pager
 	Interactor
+	Stater
 	// Evaluate runs a function in the page and returns its JSON result.
 	Evaluate(ctx context.Context, req EvalRequest) (json.RawMessage, error)
 	// Screenshot returns a PNG or JPEG image.
@@ -53,7 +54,15 @@ type Session interface {
 
 // SessionOptions configure a new session.
 type SessionOptions struct {
-	Viewport Viewport
+	Viewport         Viewport
+	UserAgent        string
+	Locale           string // e.g. "de-DE": navigator.language, Accept-Language, Intl
+	TimezoneID       string // IANA name, e.g. "Europe/Berlin"
+	ExtraHTTPHeaders map[string]string
+	// Proxy is a proxy server for this session only, e.g.
+	// "http://proxy:3128" or "socks5://proxy:1080".
+	Proxy        string
+	StorageState *StorageState
 }
 
 // Viewport is a page size in CSS pixels.

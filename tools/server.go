@@ -52,6 +52,10 @@ func registry(d *Deps) []Tool {
 		isVisible(d),
 		isEnabled(d),
 		waitForSelector(d),
+		getCookies(d),
+		setCookies(d),
+		saveState(d),
+		restoreState(d),
 	}
 }
 

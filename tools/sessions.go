@@ -8,7 +8,38 @@ import (
 )
 
 // CreateSessionIn is the input of create_session.
-type CreateSessionIn struct{}
+type CreateSessionIn struct {
+	Name             string               `json:"name,omitempty" jsonschema:"Unique name usable as sessionId"`
+	UserAgent        string               `json:"userAgent,omitempty"`
+	Viewport         *ViewportArg         `json:"viewport,omitempty"`
+	Locale           string               `json:"locale,omitempty" jsonschema:"e.g. de-DE"`
+	TimezoneID       string               `json:"timezoneId,omitempty" jsonschema:"IANA zone, e.g. Europe/Berlin"`
+	ExtraHTTPHeaders map[string]string    `json:"extraHTTPHeaders,omitempty"`
+	Proxy            string               `json:"proxy,omitempty" jsonschema:"http://host:port or socks5://host:port"`
+	StorageState     *engine.StorageState `json:"storageState,omitempty" jsonschema:"From save_state: logs the session back in"`
+}
+
+// ViewportArg is a page size.
+type ViewportArg struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+func (in CreateSessionIn) validate() error {
+	if v := in.Viewport; v != nil && (v.Width <= 0 || v.Height <= 0 || v.Width > 10000 || v.Height > 10000) {
+		return invalid("viewport", "viewport must be between 1x1 and 10000x10000, got %dx%d", v.Width, v.Height)
+	}
+	return nil
+}
+
+func (in CreateSessionIn) options() engine.SessionOptions {
+	o := engine.SessionOptions{UserAgent: in.UserAgent, Locale: in.Locale, TimezoneID: in.TimezoneID,
+		ExtraHTTPHeaders: in.ExtraHTTPHeaders, Proxy: in.Proxy, StorageState: in.StorageState}
+	if in.Viewport != nil {
+		o.Viewport = engine.Viewport{Width: in.Viewport.Width, Height: in.Viewport.Height}
+	}
+	return o
+}
 
 // CreateSessionOut is the result of create_session.
 type CreateSessionOut struct {
@@ -22,7 +53,7 @@ func createSession(d *Deps) Tool {
 		"Open an isolated browser session (own cookies, storage, page). Returns sessionId.",
 		local,
 		func(ctx context.Context, in CreateSessionIn) (CreateSessionOut, error) {
-			info, err := d.Sessions.Create(ctx, "", engine.SessionOptions{})
+			info, err := d.Sessions.Create(ctx, in.Name, in.options())
 			if err != nil {
 				return CreateSessionOut{}, err
 			}

@@ -37,7 +37,11 @@ type session struct {
 // binds the tab's event loop to its context.
 func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions) (*session, error) {
 	st := newPageState()
-	tab, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(st.onEvent))
+	bctx, err := contextOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	tab, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(bctx), chromedp.WithListener(st.onEvent))
 	s := &session{b: b, tab: tab, cancel: cancel, st: st}
 
 	done := make(chan error, 1)
@@ -57,7 +61,10 @@ func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions)
 			_, err = cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 				Width: int64(opts.Viewport.Width), Height: int64(opts.Viewport.Height), DeviceScaleFactor: 1,
 			})
-			return err
+			if err != nil {
+				return err
+			}
+			return applyOptions(ctx, t, opts)
 		}))
 	}()
 	select {
@@ -71,6 +78,12 @@ func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions)
 		return nil, engine.Wrap(engine.BrowserError, ctx.Err(), "creating the session was cancelled: "+ctx.Err().Error())
 	}
 	s.id = chromedp.FromContext(tab).Target.TargetID
+	if opts.StorageState != nil {
+		if err := s.RestoreState(ctx, *opts.StorageState); err != nil {
+			cancel()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 

@@ -2,6 +2,7 @@ package cdp
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,6 +36,10 @@ type pageState struct {
 	lastNet  time.Time
 
 	crashed bool
+
+	// origins are the web origins the session's frames have loaded, for
+	// saving their localStorage.
+	origins map[string]bool
 }
 
 type lifeSet map[string]bool
@@ -50,6 +55,7 @@ func newPageState() *pageState {
 		lifecycle: map[cdp.LoaderID]lifeSet{},
 		docStatus: map[cdp.LoaderID]docResult{},
 		inflight:  map[network.RequestID]int{},
+		origins:   map[string]bool{},
 	}
 }
 
@@ -59,6 +65,9 @@ func (s *pageState) onEvent(ev any) {
 	defer s.mu.Unlock()
 	switch ev := ev.(type) {
 	case *page.EventFrameNavigated:
+		if o := ev.Frame.SecurityOrigin; strings.HasPrefix(o, "http") {
+			s.origins[o] = true
+		}
 		if ev.Frame.ParentID != "" {
 			return
 		}

@@ -41,6 +41,26 @@ func Handler() http.Handler {
 		w.WriteHeader(n)
 		w.Write([]byte("<!doctype html><title>status " + strconv.Itoa(n) + "</title>"))
 	})
+	// /login?user=U sets an HttpOnly session cookie; the page also keeps a
+	// token in localStorage. /members greets a logged-in user by both.
+	mux.HandleFunc("/login", func(w http.ResponseWriter, r *http.Request) {
+		u := r.URL.Query().Get("user")
+		http.SetCookie(w, &http.Cookie{Name: "sid", Value: "s-" + u, Path: "/", HttpOnly: true})
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><title>logged in</title><script>localStorage.setItem("token", "t-` + u + `")</script>`))
+	})
+	mux.HandleFunc("/members", func(w http.ResponseWriter, r *http.Request) {
+		who := "anonymous"
+		if c, err := r.Cookie("sid"); err == nil {
+			who = c.Value
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><title>members</title><script>document.title = "` + who + ` " + (localStorage.getItem("token") || "no-token") + " " + navigator.language + " " + Intl.DateTimeFormat().resolvedOptions().timeZone</script>`))
+	})
+	mux.HandleFunc("/headers", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><title>` + r.Header.Get("X-Test") + "|" + r.UserAgent() + `</title>`))
+	})
 	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
 	})

@@ -1,0 +1,75 @@
+package cdp
+
+import (
+	"context"
+	"errors"
+	"net/url"
+
+	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// contextOptions configure the browser context itself (before its page).
+func contextOptions(opts engine.SessionOptions) (chromedp.CreateBrowserContextOption, error) {
+	if opts.Proxy == "" {
+		return func(*target.CreateBrowserContextParams) {}, nil
+	}
+	u, err := url.Parse(opts.Proxy)
+	if err != nil || u.Host == "" {
+		return nil, engine.Errorf(engine.InvalidParameters, "proxy %q is not a URL like http://host:port or socks5://host:port", opts.Proxy).With("field", "proxy")
+	}
+	return func(p *target.CreateBrowserContextParams) { p.ProxyServer = opts.Proxy }, nil
+}
+
+// applyOptions sets the per-session emulation on a new page.
+func applyOptions(ctx context.Context, t *chromedp.Target, opts engine.SessionOptions) error {
+	if opts.UserAgent != "" || opts.Locale != "" {
+		ua := opts.UserAgent
+		if ua == "" {
+			v, err := cdp.Call(ctx, t, browser.GetVersion, cdp.Empty{})
+			if err != nil {
+				return err
+			}
+			ua = v.UserAgent
+		}
+		if _, err := cdp.Call(ctx, t, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua, AcceptLanguage: opts.Locale}); err != nil {
+			return err
+		}
+	}
+	if opts.Locale != "" {
+		if _, err := cdp.Call(ctx, t, emulation.SetLocaleOverride, emulation.SetLocaleOverrideParams{Locale: opts.Locale}); err != nil {
+			return badOption(err, "locale", opts.Locale)
+		}
+	}
+	if opts.TimezoneID != "" {
+		if _, err := cdp.Call(ctx, t, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: opts.TimezoneID}); err != nil {
+			return badOption(err, "timezoneId", opts.TimezoneID)
+		}
+	}
+	if len(opts.ExtraHTTPHeaders) > 0 {
+		h := network.Headers{}
+		for k, v := range opts.ExtraHTTPHeaders {
+			h[k] = v
+		}
+		if _, err := cdp.Call(ctx, t, network.SetExtraHTTPHeaders, network.SetExtraHTTPHeadersParams{Headers: h}); err != nil {
+			return badOption(err, "extraHTTPHeaders", "")
+		}
+	}
+	return nil
+}
+
+// badOption turns the browser's refusal of an option into INVALID_PARAMETERS.
+func badOption(err error, field, value string) error {
+	var ce *cdproto.Error
+	if errors.As(err, &ce) {
+		return engine.Wrap(engine.InvalidParameters, err, "invalid "+field+" "+value+": "+ce.Message).With("field", field)
+	}
+	return err
+}

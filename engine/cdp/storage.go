@@ -1,0 +1,192 @@
+package cdp
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/domstorage"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/storage"
+	"github.com/chromedp/chromedp"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+func (s *session) contextID() cdp.BrowserContextID {
+	return chromedp.FromContext(s.tab).BrowserContextID
+}
+
+// Cookies returns the browser context's cookies, filtered to those sent to
+// urls when any are given.
+func (s *session) Cookies(ctx context.Context, urls []string) ([]engine.Cookie, error) {
+	var out []engine.Cookie
+	err := s.run(ctx, "read cookies", func(ctx context.Context, t *chromedp.Target) error {
+		var cs []*network.Cookie
+		if len(urls) > 0 {
+			for _, u := range urls {
+				if p, err := url.Parse(u); err != nil || p.Host == "" {
+					return engine.Errorf(engine.InvalidParameters, "%q is not an absolute URL", u).With("field", "urls")
+				}
+			}
+			res, err := cdp.Call(ctx, t, network.GetCookies, network.GetCookiesParams{URLs: urls})
+			if err != nil {
+				return err
+			}
+			cs = res.Cookies
+		} else {
+			res, err := chromedp.CallBrowser(s.b.ctx, storage.GetCookies, storage.GetCookiesParams{BrowserContextID: s.contextID()})
+			if err != nil {
+				return err
+			}
+			cs = res.Cookies
+		}
+		out = make([]engine.Cookie, 0, len(cs))
+		for _, c := range cs {
+			e := engine.Cookie{Name: c.Name, Value: c.Value, Domain: c.Domain, Path: c.Path, HTTPOnly: c.HTTPOnly,
+				Secure: c.Secure, SameSite: string(c.SameSite)}
+			if !c.Session {
+				e.Expires = c.Expires
+			}
+			out = append(out, e)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// SetCookies adds or replaces cookies in the browser context.
+func (s *session) SetCookies(ctx context.Context, cookies []engine.Cookie) error {
+	params := make([]*network.CookieParam, 0, len(cookies))
+	for i, c := range cookies {
+		if c.Name == "" || (c.URL == "" && c.Domain == "") {
+			return engine.Errorf(engine.InvalidParameters, "cookie %d needs a name and a url or domain", i).With("field", "cookies")
+		}
+		p := &network.CookieParam{Name: c.Name, Value: c.Value, URL: c.URL, Domain: c.Domain, Path: c.Path,
+			Secure: c.Secure, HTTPOnly: c.HTTPOnly, SameSite: network.CookieSameSite(c.SameSite)}
+		if c.Expires > 0 {
+			p.Expires = cdp.TimeSinceEpoch(c.Expires)
+		}
+		if p.Path == "" && p.URL == "" {
+			p.Path = "/"
+		}
+		params = append(params, p)
+	}
+	return s.run(ctx, "set cookies", func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.CallBrowser(s.b.ctx, storage.SetCookies, storage.SetCookiesParams{Cookies: params, BrowserContextID: s.contextID()})
+		if err != nil {
+			return engine.Wrap(engine.InvalidParameters, err, "the browser rejected the cookies: "+err.Error()).With("field", "cookies")
+		}
+		return nil
+	})
+}
+
+// SaveState returns the cookies and the localStorage of every origin the
+// session has loaded.
+func (s *session) SaveState(ctx context.Context) (engine.StorageState, error) {
+	cookies, err := s.Cookies(ctx, nil)
+	if err != nil {
+		return engine.StorageState{}, err
+	}
+	st := engine.StorageState{Cookies: cookies, Origins: []engine.OriginStorage{}}
+	s.st.mu.Lock()
+	origins := make([]string, 0, len(s.st.origins))
+	for o := range s.st.origins {
+		origins = append(origins, o)
+	}
+	s.st.mu.Unlock()
+	slices.Sort(origins)
+	err = s.run(ctx, "read localStorage", func(ctx context.Context, t *chromedp.Target) error {
+		for _, o := range origins {
+			res, err := cdp.Call(ctx, t, domstorage.GetDOMStorageItems, domstorage.GetDOMStorageItemsParams{
+				StorageID: &domstorage.StorageID{StorageKey: storageKey(o), IsLocalStorage: true}})
+			if err != nil {
+				return err
+			}
+			if len(res.Entries) == 0 {
+				continue
+			}
+			os := engine.OriginStorage{Origin: o}
+			for _, item := range res.Entries {
+				if len(item) == 2 {
+					os.LocalStorage = append(os.LocalStorage, engine.NameValue{Name: item[0], Value: item[1]})
+				}
+			}
+			st.Origins = append(st.Origins, os)
+		}
+		return nil
+	})
+	return st, err
+}
+
+// RestoreState adds the cookies and localStorage items of st. localStorage
+// can only be written from a document of its origin, so a temporary tab in
+// the session's browser context opens each origin, answered by an empty
+// document that never reaches the network, and writes the items there.
+func (s *session) RestoreState(ctx context.Context, st engine.StorageState) error {
+	for _, o := range st.Origins {
+		u, err := url.Parse(o.Origin)
+		if err != nil || !strings.HasPrefix(u.Scheme, "http") || u.Host == "" {
+			return engine.Errorf(engine.InvalidParameters, "origin %q is not an http(s) origin", o.Origin).With("field", "state.origins")
+		}
+	}
+	if len(st.Cookies) > 0 {
+		if err := s.SetCookies(ctx, st.Cookies); err != nil {
+			return err
+		}
+	}
+	if len(st.Origins) == 0 {
+		return nil
+	}
+	if err := s.alive(); err != nil {
+		return err
+	}
+	// A child of the tab's context opens a new tab in the same browser
+	// context; its first Do binds its loop to tmp itself, never to ctx.
+	tmp, cancel := chromedp.NewContext(s.tab)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	err := chromedp.Do(tmp, chromedp.Func(func(c context.Context, t *chromedp.Target) error {
+		paused := chromedp.Events(c, fetch.RequestPaused)
+		go func() {
+			for ev, err := range paused {
+				if err != nil {
+					return
+				}
+				cdp.Call(c, t, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: 200,
+					ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: "text/html"}}, Body: []byte("<!doctype html>")})
+			}
+		}()
+		if _, err := cdp.Call(c, t, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*", ResourceType: network.ResourceTypeDocument}}}); err != nil {
+			return err
+		}
+		defer cdp.Call(c, t, fetch.Disable, cdp.Empty{})
+		for _, o := range st.Origins {
+			if _, err := chromedp.Navigate(strings.TrimSuffix(o.Origin, "/")+"/")(c, t); err != nil {
+				return err
+			}
+			items, _ := json.Marshal(o.LocalStorage)
+			if err := evalJSON(c, t, "for (const i of "+string(items)+") localStorage.setItem(i.name, i.value)", nil); err != nil {
+				return err
+			}
+			s.st.mu.Lock()
+			s.st.origins[o.Origin] = true
+			s.st.mu.Unlock()
+		}
+		return nil
+	}))
+	if err != nil {
+		return s.classify(err, "restore localStorage")
+	}
+	return nil
+}
+
+// storageKey is Chromium's serialized storage key of a first-party origin.
+func storageKey(origin string) domstorage.SerializedStorageKey {
+	return domstorage.SerializedStorageKey(strings.TrimSuffix(origin, "/") + "/")
+}

@@ -1,0 +1,124 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// State is the opt-in capability group of cookie and login-state tools.
+const State Group = "state"
+
+// GetCookiesIn is the input of get_cookies.
+type GetCookiesIn struct {
+	SessionArg
+	URLs []string `json:"urls,omitempty" jsonschema:"Only cookies sent to these URLs"`
+}
+
+// CookiesOut is the result of get_cookies.
+type CookiesOut struct {
+	Cookies []engine.Cookie `json:"cookies"`
+	SessionMeta
+}
+
+func inGroup(g Group, t Tool) Tool {
+	t.Group = g
+	return t
+}
+
+func getCookies(d *Deps) Tool {
+	return inGroup(State, sessionTool(d, "get_cookies", "List the session's cookies.", readOnly,
+		func(ctx context.Context, s engine.Session, in GetCookiesIn) (CookiesOut, error) {
+			c, err := s.Cookies(ctx, in.URLs)
+			return CookiesOut{Cookies: c}, err
+		}))
+}
+
+// SetCookiesIn is the input of set_cookies.
+type SetCookiesIn struct {
+	SessionArg
+	Cookies []engine.Cookie `json:"cookies" jsonschema:"Each needs name, value and url or domain"`
+}
+
+func (in SetCookiesIn) validate() error {
+	if len(in.Cookies) == 0 {
+		return invalid("cookies", "cookies must not be empty")
+	}
+	return nil
+}
+
+func setCookies(d *Deps) Tool {
+	return inGroup(State, sessionTool(d, "set_cookies", "Add or replace cookies in the session.", pageAction,
+		func(ctx context.Context, s engine.Session, in SetCookiesIn) (SuccessOut, error) {
+			err := s.SetCookies(ctx, in.Cookies)
+			return SuccessOut{Success: err == nil, Message: fmt.Sprintf("Set %d cookies.", len(in.Cookies))}, err
+		}))
+}
+
+// SaveStateIn is the input of save_state.
+type SaveStateIn struct {
+	SessionArg
+	Path string `json:"path,omitempty" jsonschema:"Also write the state to this JSON file"`
+}
+
+// SavedStateOut is the result of save_state.
+type SavedStateOut struct {
+	State engine.StorageState `json:"state" jsonschema:"Pass to restore_state or create_session.storageState"`
+	Path  string              `json:"path,omitempty"`
+	SessionMeta
+}
+
+func saveState(d *Deps) Tool {
+	return inGroup(State, sessionTool(d, "save_state", "Save cookies and localStorage (a login) as JSON.", readOnly,
+		func(ctx context.Context, s engine.Session, in SaveStateIn) (SavedStateOut, error) {
+			st, err := s.SaveState(ctx)
+			if err != nil {
+				return SavedStateOut{}, err
+			}
+			if in.Path != "" {
+				b, _ := json.MarshalIndent(st, "", "  ")
+				if err := os.WriteFile(in.Path, b, 0o600); err != nil {
+					return SavedStateOut{}, engine.Wrap(engine.InvalidParameters, err, "cannot write "+in.Path+": "+err.Error()).With("field", "path")
+				}
+			}
+			return SavedStateOut{State: st, Path: in.Path}, nil
+		}))
+}
+
+// RestoreStateIn is the input of restore_state.
+type RestoreStateIn struct {
+	SessionArg
+	State *engine.StorageState `json:"state,omitempty" jsonschema:"From save_state"`
+	Path  string               `json:"path,omitempty" jsonschema:"Or read it from this file"`
+}
+
+func (in RestoreStateIn) validate() error {
+	if (in.State == nil) == (in.Path == "") {
+		return invalid("state", "give exactly one of state or path")
+	}
+	return nil
+}
+
+func restoreState(d *Deps) Tool {
+	return inGroup(State, sessionTool(d, "restore_state", "Restore saved cookies and localStorage into the session.", pageAction,
+		func(ctx context.Context, s engine.Session, in RestoreStateIn) (SuccessOut, error) {
+			st := in.State
+			if in.Path != "" {
+				b, err := os.ReadFile(in.Path)
+				if err != nil {
+					return SuccessOut{}, engine.Wrap(engine.InvalidParameters, err, "cannot read "+in.Path+": "+err.Error()).With("field", "path")
+				}
+				st = &engine.StorageState{}
+				if err := json.Unmarshal(b, st); err != nil {
+					return SuccessOut{}, engine.Wrap(engine.InvalidParameters, err, in.Path+" is not a saved state: "+err.Error()).With("field", "path")
+				}
+			}
+			if err := s.RestoreState(ctx, *st); err != nil {
+				return SuccessOut{}, err
+			}
+			return SuccessOut{Success: true, Message: fmt.Sprintf("Restored %d cookies and %d origins' localStorage.", len(st.Cookies), len(st.Origins))}, nil
+		}))
+}
