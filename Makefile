@@ -4,7 +4,7 @@ BIN     ?= bin/browsermcp
 ARGS    ?=
 export GOFLAGS ?= -mod=mod
 
-.PHONY: build run test browser vet bench clean
+.PHONY: build run test browser vet bench bench-peers clean
 
 build:
 	$(GO) build -o $(BIN) .
@@ -30,6 +30,11 @@ test: browser vet
 
 bench: browser
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
+
+# bench-peers runs ../shared/peerbench (or $$PEERBENCH) for browsermcp,
+# @playwright/mcp and chrome-devtools-mcp and writes BENCHMARKS.md.
+bench-peers: browser
+	./bench/peers.sh
 
 clean:
 	rm -rf bin

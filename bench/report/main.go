@@ -1,0 +1,305 @@
+// Command report turns peerbench result files into BENCHMARKS.md: the
+// headline ratios of browsermcp to the best peer measured in the same run,
+// against the project's targets, followed by peerbench's own tables.
+//
+//	go run ./bench/report -dir .cache/bench -compare compare.md > BENCHMARKS.md
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// The parts of peerbench's report this command reads.
+type stat struct {
+	N      int     `json:"n"`
+	Median float64 `json:"median"`
+	P95    float64 `json:"p95"`
+}
+
+type mem struct {
+	PSSkB  int64 `json:"pss_kb"`
+	RSSkB  int64 `json:"rss_kb"`
+	ByKind map[string]struct {
+		PSSkB int64 `json:"pss_kb"`
+	} `json:"by_kind"`
+}
+
+type report struct {
+	Meta struct {
+		Server  string            `json:"server"`
+		Label   string            `json:"label"`
+		Version string            `json:"version"`
+		Host    map[string]string `json:"host"`
+		Started time.Time         `json:"started"`
+	} `json:"meta"`
+	Coldstart *struct {
+		Total      stat `json:"total_to_first_navigate_ms"`
+		ToolsO200k int  `json:"tools_list_tokens_o200k"`
+		Tools      int  `json:"tools"`
+	} `json:"coldstart"`
+	Steps *struct {
+		Steps map[string]*struct {
+			Latency stat `json:"latency_ms"`
+		} `json:"steps"`
+		Verified bool `json:"verified"`
+	} `json:"steps"`
+	Tokens *struct {
+		Pages []struct {
+			Page      string  `json:"page"`
+			SnapO200k int     `json:"snapshot_tokens_o200k"`
+			SnapMs    float64 `json:"snapshot_ms"`
+			SnapBytes int     `json:"snapshot_bytes"`
+			Refs      int     `json:"refs"`
+		} `json:"pages"`
+		ToolsO200k int `json:"tools_list_tokens_o200k"`
+		Tools      int `json:"tools"`
+	} `json:"tokens"`
+	Memory *struct {
+		AfterWarm mem `json:"after_warmup"`
+		AfterIdle mem `json:"after_warmup_idle_3s"`
+	} `json:"memory"`
+	Concurrent []struct {
+		Mode      string  `json:"mode"`
+		K         int     `json:"k"`
+		OpsPerSec float64 `json:"ops_per_sec"`
+		Errors    int     `json:"errors"`
+		MemPeak   mem     `json:"mem_peak"`
+	} `json:"concurrent"`
+	Compat []struct {
+		Name string  `json:"name"`
+		OK   bool    `json:"ok"`
+		Ms   float64 `json:"ms"`
+	} `json:"compat"`
+}
+
+var peers = []string{"playwright-mcp", "chrome-devtools-mcp"}
+
+func main() {
+	dir := flag.String("dir", ".cache/bench", "directory with <server>.<scenario>.json files")
+	compare := flag.String("compare", "", "markdown from peerbench -compare to append")
+	flag.Parse()
+	rs := map[string]*report{} // server -> merged report
+	files, _ := filepath.Glob(filepath.Join(*dir, "*.json"))
+	sort.Strings(files)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			fatal(err)
+		}
+		var r report
+		if err := json.Unmarshal(b, &r); err != nil {
+			fatal(fmt.Errorf("%s: %w", f, err))
+		}
+		server := strings.SplitN(filepath.Base(f), ".", 2)[0]
+		merge(rs, server, &r)
+	}
+	if rs["ours"] == nil {
+		fatal(fmt.Errorf("no ours.*.json in %s", *dir))
+	}
+	var rows []row
+	add := func(name string, better lowerOrHigher, target float64, get func(*report) (float64, bool), onlyPeer string) {
+		ours, ok := get(rs["ours"])
+		if !ok {
+			rows = append(rows, row{name: name, missing: true, target: target, better: better})
+			return
+		}
+		best, bestName := math.NaN(), ""
+		for _, p := range peers {
+			if onlyPeer != "" && p != onlyPeer {
+				continue
+			}
+			if r := rs[p]; r != nil {
+				if v, ok := get(r); ok && (math.IsNaN(best) || better.wins(v, best)) {
+					best, bestName = v, p
+				}
+			}
+		}
+		rows = append(rows, row{name: name, ours: ours, best: best, bestName: bestName, target: target, better: better})
+	}
+	step := func(name string) func(*report) (float64, bool) {
+		return func(r *report) (float64, bool) {
+			if r.Steps == nil || r.Steps.Steps[name] == nil {
+				return 0, false
+			}
+			return r.Steps.Steps[name].Latency.Median, true
+		}
+	}
+	add("whole 7-step iteration (sum of step medians, ms)", lower, 0.4, func(r *report) (float64, bool) {
+		if r.Steps == nil || len(r.Steps.Steps) == 0 {
+			return 0, false
+		}
+		var sum float64
+		for _, s := range r.Steps.Steps {
+			sum += s.Latency.Median
+		}
+		return sum, true
+	}, "")
+	add("click (median ms)", lower, 0.1, step("click"), "")
+	add("type (median ms)", lower, 0, step("type"), "")
+	add("cold start to end of first navigate (median ms)", lower, 0.6, func(r *report) (float64, bool) {
+		if r.Coldstart == nil {
+			return 0, false
+		}
+		return r.Coldstart.Total.Median, true
+	}, "")
+	add("Wikipedia snapshot latency (median ms)", lower, 0.5, step("snapshot_large"), "")
+	for _, page := range []string{"large", "large-gen"} {
+		add("snapshot tokens, "+page+" (o200k)", lower, 0.6, func(r *report) (float64, bool) {
+			if r.Tokens == nil {
+				return 0, false
+			}
+			for _, p := range r.Tokens.Pages {
+				if p.Page == page {
+					return float64(p.SnapO200k), true
+				}
+			}
+			return 0, false
+		}, "")
+	}
+	add("server process PSS after warm-up (MiB, without the browser)", lower, 0.2, func(r *report) (float64, bool) {
+		if r.Memory == nil {
+			return 0, false
+		}
+		return float64(r.Memory.AfterWarm.ByKind["server"].PSSkB) / 1024, true
+	}, "")
+	conc := func(k int, f func(c *report, i int) float64) func(*report) (float64, bool) {
+		return func(r *report) (float64, bool) {
+			for i, c := range r.Concurrent {
+				if c.Mode == "shared" && c.K == k && c.Errors == 0 && c.OpsPerSec > 0 {
+					return f(r, i), true
+				}
+			}
+			return 0, false
+		}
+	}
+	add("10 agents in one process (ops/s)", higher, 1.5, conc(10, func(r *report, i int) float64 { return r.Concurrent[i].OpsPerSec }), "")
+	add("10 agents in one process, peak PSS (MiB) vs playwright-mcp shared", lower, 0.7,
+		conc(10, func(r *report, i int) float64 { return float64(r.Concurrent[i].MemPeak.PSSkB) / 1024 }), "playwright-mcp")
+	add("tools/list, default capabilities (o200k tokens) vs playwright-mcp", lower, 1.0, func(r *report) (float64, bool) {
+		if r.Tokens != nil && r.Tokens.ToolsO200k > 0 {
+			return float64(r.Tokens.ToolsO200k), true
+		}
+		if r.Coldstart != nil && r.Coldstart.ToolsO200k > 0 {
+			return float64(r.Coldstart.ToolsO200k), true
+		}
+		return 0, false
+	}, "playwright-mcp")
+
+	fmt.Println("# Benchmarks: browsermcp next to playwright-mcp and chrome-devtools-mcp")
+	fmt.Println()
+	fmt.Println("Generated by `make bench-peers`, which runs the side-by-side harness ([peerbench](../shared/peerbench))")
+	fmt.Println("for browsermcp and both peers in one run, interleaving the servers scenario by scenario, on the same")
+	fmt.Println("machine, browser and test site. Ratios are browsermcp / best peer **in this run**; the machine is shared")
+	fmt.Println("and noisy, so compare ratios, not absolute times.")
+	fmt.Println()
+	h := rs["ours"].Meta.Host
+	fmt.Printf("Machine: %s, %s CPUs, Chromium %s. Run started %s.\n\n", h["kernel"], h["cpus"], h["chromium"], rs["ours"].Meta.Started.Format(time.RFC3339))
+	fmt.Println("Versions:")
+	for _, s := range append([]string{"ours"}, peers...) {
+		if r := rs[s]; r != nil {
+			fmt.Printf("- %s: %s\n", s, r.Meta.Version)
+		}
+	}
+	fmt.Println()
+	fmt.Println("## Headline ratios")
+	fmt.Println()
+	fmt.Println("| metric | browsermcp | best peer | ratio | target | met |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, r := range rows {
+		fmt.Println(r.markdown())
+	}
+	fmt.Println()
+	if *compare != "" {
+		b, err := os.ReadFile(*compare)
+		if err == nil {
+			fmt.Println("## All figures (peerbench -compare)")
+			fmt.Println()
+			fmt.Println(string(b))
+		}
+	}
+}
+
+type lowerOrHigher bool
+
+const (
+	lower  lowerOrHigher = false
+	higher lowerOrHigher = true
+)
+
+func (b lowerOrHigher) wins(v, than float64) bool {
+	if b == higher {
+		return v > than
+	}
+	return v < than
+}
+
+type row struct {
+	name       string
+	ours, best float64
+	bestName   string
+	target     float64
+	better     lowerOrHigher
+	missing    bool
+}
+
+func (r row) markdown() string {
+	sign := "≤"
+	if r.better == higher {
+		sign = "≥"
+	}
+	tgt := "—"
+	if r.target > 0 {
+		tgt = fmt.Sprintf("%s %.1f×", sign, r.target)
+	}
+	if r.missing {
+		return fmt.Sprintf("| %s | not measured | | | %s | no |", r.name, tgt)
+	}
+	if math.IsNaN(r.best) || r.best == 0 {
+		return fmt.Sprintf("| %s | %.1f | (no peer figure) | | %s | |", r.name, r.ours, tgt)
+	}
+	ratio := r.ours / r.best
+	met := ""
+	if r.target > 0 {
+		met = "no"
+		if (r.better == lower && ratio <= r.target) || (r.better == higher && ratio >= r.target) {
+			met = "yes"
+		}
+	}
+	return fmt.Sprintf("| %s | %.1f | %.1f (%s) | %.2f× | %s | %s |", r.name, r.ours, r.best, r.bestName, ratio, tgt, met)
+}
+
+// merge folds one result file into the server's report.
+func merge(rs map[string]*report, server string, r *report) {
+	cur := rs[server]
+	if cur == nil {
+		rs[server] = r
+		return
+	}
+	if r.Coldstart != nil {
+		cur.Coldstart = r.Coldstart
+	}
+	if r.Steps != nil {
+		cur.Steps = r.Steps
+	}
+	if r.Tokens != nil {
+		cur.Tokens = r.Tokens
+	}
+	if r.Memory != nil {
+		cur.Memory = r.Memory
+	}
+	cur.Concurrent = append(cur.Concurrent, r.Concurrent...)
+	cur.Compat = append(cur.Compat, r.Compat...)
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "report:", err)
+	os.Exit(1)
+}
