@@ -53,7 +53,7 @@ var (
 )
 
 func define[In, Out any](name, desc string, h hints) mcp.Tool {
-	return mcp.NewTool(name,
+	t := mcp.NewTool(name,
 		mcp.WithDescription(desc),
 		mcp.WithInputSchema[In](),
 		mcp.WithOutputSchema[Out](),
@@ -64,11 +64,67 @@ func define[In, Out any](name, desc string, h hints) mcp.Tool {
 			OpenWorldHint:   new(h.openWorld),
 		}),
 	)
+	t.RawInputSchema = leanSchema(t.RawInputSchema, false)
+	t.RawOutputSchema = leanSchema(mustJSON(t.OutputSchema), true)
+	t.OutputSchema = mcp.ToolOutputSchema{}
+	return t
+}
+
+// leanSchema trims what agents pay for on every tools/list and never use:
+// additionalProperties:false everywhere, and in output schemas the
+// descriptions, required lists and the session fields every result carries.
+func leanSchema(raw json.RawMessage, output bool) json.RawMessage {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return raw
+	}
+	// depth counts object levels: top-level parameters are at depth 1 and
+	// keep their descriptions in input schemas; nested fields never do.
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		switch v := v.(type) {
+		case map[string]any:
+			if ap, ok := v["additionalProperties"].(bool); ok && !ap {
+				delete(v, "additionalProperties")
+			}
+			if output || depth > 1 {
+				delete(v, "description")
+			}
+			if output {
+				delete(v, "required")
+			}
+			for k, c := range v {
+				d := depth
+				if k == "properties" {
+					d++
+				}
+				walk(c, d)
+			}
+		case []any:
+			for _, c := range v {
+				walk(c, depth)
+			}
+		}
+	}
+	walk(m, 0)
+	if props, ok := m["properties"].(map[string]any); ok && output {
+		delete(props, "sessionId")
+		delete(props, "expiresAt")
+	}
+	return mustJSON(m)
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // SessionArg is embedded in the input of every session tool.
 type SessionArg struct {
-	SessionID string `json:"sessionId,omitempty" jsonschema:"Session id or name; omit to use the session named default"`
+	SessionID string `json:"sessionId,omitempty"`
 }
 
 func (a SessionArg) sessionRef() string { return a.SessionID }

@@ -24,12 +24,7 @@ type ElementInfo struct {
 	Attributes map[string]string `json:"attributes"`
 	Visible    bool              `json:"visible"`
 	Enabled    bool              `json:"enabled"`
-	Box        struct {
-		X      float64 `json:"x"`
-		Y      float64 `json:"y"`
-		Width  float64 `json:"width"`
-		Height float64 `json:"height"`
-	} `json:"box" jsonschema:"Bounding box in page CSS pixels"`
+	Box        map[string]float64 `json:"box" jsonschema:"x, y, width, height in page CSS pixels"`
 }
 
 // FindElementOut is the result of find_element.
@@ -142,7 +137,7 @@ type WaitForSelectorIn struct {
 	SessionArg
 	TargetArg
 	State   string `json:"state,omitempty" jsonschema:"Default visible,enum=attached,enum=detached,enum=visible,enum=hidden"`
-	Timeout int    `json:"timeout,omitempty" jsonschema:"Milliseconds (default 5000)"`
+	Timeout int    `json:"timeout,omitempty"`
 }
 
 func (in WaitForSelectorIn) validate() error {

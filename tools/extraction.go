@@ -25,7 +25,7 @@ func evalInto[T any](ctx context.Context, s engine.Session, req engine.EvalReque
 type ElementIn struct {
 	SessionArg
 	TargetArg
-	Timeout int `json:"timeout,omitempty" jsonschema:"Milliseconds to wait for the element (default 5000)"`
+	Timeout int `json:"timeout,omitempty"`
 }
 
 func (in ElementIn) validate() error {

@@ -48,7 +48,7 @@ type DragIn struct {
 	SessionArg
 	Source  string `json:"source" jsonschema:"Selector of the element to drag"`
 	Target  string `json:"target" jsonschema:"Selector of the drop target"`
-	Timeout int    `json:"timeout,omitempty" jsonschema:"Milliseconds to wait for the elements (default 5000)"`
+	Timeout int    `json:"timeout,omitempty"`
 }
 
 func (in DragIn) validate() error {

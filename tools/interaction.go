@@ -9,7 +9,7 @@ import (
 
 // TargetArg names one element; exactly one of its fields is given.
 type TargetArg struct {
-	Selector string `json:"selector,omitempty" jsonschema:"CSS, or XPath if it starts with / ( or xpath="`
+	Selector string `json:"selector,omitempty"`
 }
 
 func (t TargetArg) target() engine.Target { return engine.Target{Selector: t.Selector} }
@@ -43,7 +43,7 @@ func actionOut(msg string, r engine.ActionResult) ActionOut {
 type ClickIn struct {
 	SessionArg
 	TargetArg
-	Timeout    int  `json:"timeout,omitempty" jsonschema:"Milliseconds to wait for the element (default 5000)"`
+	Timeout    int  `json:"timeout,omitempty"`
 	Force      bool `json:"force,omitempty" jsonschema:"Skip visibility, enabled and hit-test checks"`
 	ClickCount int  `json:"clickCount,omitempty" jsonschema:"Default 1; 2 double-clicks"`
 }
@@ -75,7 +75,7 @@ type TypeIn struct {
 	TargetArg
 	Text    string `json:"text" jsonschema:"Text to type; \n presses Enter"`
 	Delay   int    `json:"delay,omitempty" jsonschema:"Milliseconds between keys"`
-	Timeout int    `json:"timeout,omitempty" jsonschema:"Milliseconds to wait for the element (default 5000)"`
+	Timeout int    `json:"timeout,omitempty"`
 	Clear   bool   `json:"clear,omitempty" jsonschema:"Empty the field first"`
 }
 

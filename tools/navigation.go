@@ -12,7 +12,7 @@ type NavigateIn struct {
 	SessionArg
 	URL       string `json:"url" jsonschema:"Absolute URL to open"`
 	WaitUntil string `json:"waitUntil,omitempty" jsonschema:"Page state to wait for (default load),enum=load,enum=domcontentloaded,enum=networkidle"`
-	Timeout   int    `json:"timeout,omitempty" jsonschema:"Milliseconds (default 30000)"`
+	Timeout   int    `json:"timeout,omitempty"`
 }
 
 func (in NavigateIn) validate() error {
@@ -52,7 +52,7 @@ func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 // HistoryIn is the input of go_back, go_forward and wait_for_load.
 type HistoryIn struct {
 	SessionArg
-	Timeout int `json:"timeout,omitempty" jsonschema:"Milliseconds (default 30000)"`
+	Timeout int `json:"timeout,omitempty"`
 }
 
 func (in HistoryIn) validate() error { return nonNegative("timeout", in.Timeout) }
@@ -81,7 +81,7 @@ func goForward(d *Deps) Tool {
 type ReloadIn struct {
 	SessionArg
 	IgnoreCache bool `json:"ignoreCache,omitempty"`
-	Timeout     int  `json:"timeout,omitempty" jsonschema:"Milliseconds (default 30000)"`
+	Timeout     int  `json:"timeout,omitempty"`
 }
 
 func (in ReloadIn) validate() error { return nonNegative("timeout", in.Timeout) }
@@ -98,7 +98,7 @@ func reload(d *Deps) Tool {
 type WaitForLoadIn struct {
 	SessionArg
 	State   string `json:"state,omitempty" jsonschema:"Default load,enum=load,enum=domcontentloaded,enum=networkidle"`
-	Timeout int    `json:"timeout,omitempty" jsonschema:"Milliseconds (default 30000)"`
+	Timeout int    `json:"timeout,omitempty"`
 }
 
 func (in WaitForLoadIn) validate() error {

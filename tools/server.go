@@ -59,6 +59,14 @@ func registry(d *Deps) []Tool {
 	}
 }
 
+// instructions are sent once at initialize; they carry the conventions
+// every tool shares so that tool schemas need not repeat them.
+const instructions = `Drive real browsers in isolated sessions.
+- create_session returns a sessionId; pass it to every page tool. Omit sessionId to use one session named "default" (created on first use). A name given to create_session works as a sessionId.
+- Element tools target one element by selector: CSS, or XPath when it starts with /, ( or xpath=.
+- timeout parameters are milliseconds: element tools wait up to 5000 for their element, navigations 30000.
+- Failures return isError with {errorCode, message, details, retryable, suggestion}; follow the suggestion.`
+
 // Options configure the MCP server.
 type Options struct {
 	Version string
@@ -76,7 +84,7 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 	s := server.NewMCPServer("browsermcp", o.Version,
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
-		server.WithInstructions("Browser automation with isolated sessions. create_session returns a sessionId for every page tool; omit sessionId to use one shared session named default."),
+		server.WithInstructions(instructions),
 	)
 	for _, t := range Tools(&Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes}) {
 		s.AddTool(t.Def, t.Handler)

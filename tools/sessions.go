@@ -9,14 +9,14 @@ import (
 
 // CreateSessionIn is the input of create_session.
 type CreateSessionIn struct {
-	Name             string               `json:"name,omitempty" jsonschema:"Unique name usable as sessionId"`
+	Name             string               `json:"name,omitempty" jsonschema:"Unique; usable as sessionId"`
 	UserAgent        string               `json:"userAgent,omitempty"`
 	Viewport         *ViewportArg         `json:"viewport,omitempty"`
 	Locale           string               `json:"locale,omitempty" jsonschema:"e.g. de-DE"`
 	TimezoneID       string               `json:"timezoneId,omitempty" jsonschema:"IANA zone, e.g. Europe/Berlin"`
 	ExtraHTTPHeaders map[string]string    `json:"extraHTTPHeaders,omitempty"`
-	Proxy            string               `json:"proxy,omitempty" jsonschema:"http://host:port or socks5://host:port"`
-	StorageState     *engine.StorageState `json:"storageState,omitempty" jsonschema:"From save_state: logs the session back in"`
+	Proxy            string               `json:"proxy,omitempty" jsonschema:"e.g. socks5://host:1080"`
+	StorageState     map[string]any       `json:"storageState,omitempty" jsonschema:"A save_state result: logs the session back in"`
 }
 
 // ViewportArg is a page size.
@@ -26,6 +26,11 @@ type ViewportArg struct {
 }
 
 func (in CreateSessionIn) validate() error {
+	if in.StorageState != nil {
+		if _, err := parseState(mustJSON(in.StorageState)); err != nil {
+			return err
+		}
+	}
 	if v := in.Viewport; v != nil && (v.Width <= 0 || v.Height <= 0 || v.Width > 10000 || v.Height > 10000) {
 		return invalid("viewport", "viewport must be between 1x1 and 10000x10000, got %dx%d", v.Width, v.Height)
 	}
@@ -34,7 +39,10 @@ func (in CreateSessionIn) validate() error {
 
 func (in CreateSessionIn) options() engine.SessionOptions {
 	o := engine.SessionOptions{UserAgent: in.UserAgent, Locale: in.Locale, TimezoneID: in.TimezoneID,
-		ExtraHTTPHeaders: in.ExtraHTTPHeaders, Proxy: in.Proxy, StorageState: in.StorageState}
+		ExtraHTTPHeaders: in.ExtraHTTPHeaders, Proxy: in.Proxy}
+	if in.StorageState != nil {
+		o.StorageState, _ = parseState(mustJSON(in.StorageState))
+	}
 	if in.Viewport != nil {
 		o.Viewport = engine.Viewport{Width: in.Viewport.Width, Height: in.Viewport.Height}
 	}

@@ -66,7 +66,7 @@ type SaveStateIn struct {
 
 // SavedStateOut is the result of save_state.
 type SavedStateOut struct {
-	State engine.StorageState `json:"state" jsonschema:"Pass to restore_state or create_session.storageState"`
+	State map[string]any `json:"state" jsonschema:"Pass to restore_state or create_session.storageState"`
 	Path  string              `json:"path,omitempty"`
 	SessionMeta
 }
@@ -84,14 +84,16 @@ func saveState(d *Deps) Tool {
 					return SavedStateOut{}, engine.Wrap(engine.InvalidParameters, err, "cannot write "+in.Path+": "+err.Error()).With("field", "path")
 				}
 			}
-			return SavedStateOut{State: st, Path: in.Path}, nil
+			var m map[string]any
+			json.Unmarshal(mustJSON(st), &m)
+			return SavedStateOut{State: m, Path: in.Path}, nil
 		}))
 }
 
 // RestoreStateIn is the input of restore_state.
 type RestoreStateIn struct {
 	SessionArg
-	State *engine.StorageState `json:"state,omitempty" jsonschema:"From save_state"`
+	State map[string]any `json:"state,omitempty" jsonschema:"A save_state result"`
 	Path  string               `json:"path,omitempty" jsonschema:"Or read it from this file"`
 }
 
@@ -102,19 +104,29 @@ func (in RestoreStateIn) validate() error {
 	return nil
 }
 
+// parseState decodes a saved state given as a tool argument or file.
+func parseState(b []byte) (*engine.StorageState, error) {
+	st := &engine.StorageState{}
+	if err := json.Unmarshal(b, st); err != nil {
+		return nil, engine.Wrap(engine.InvalidParameters, err, "not a saved state: "+err.Error()).With("field", "storageState")
+	}
+	return st, nil
+}
+
 func restoreState(d *Deps) Tool {
 	return inGroup(State, sessionTool(d, "restore_state", "Restore saved cookies and localStorage into the session.", pageAction,
 		func(ctx context.Context, s engine.Session, in RestoreStateIn) (SuccessOut, error) {
-			st := in.State
+			raw := []byte(mustJSON(in.State))
 			if in.Path != "" {
 				b, err := os.ReadFile(in.Path)
 				if err != nil {
 					return SuccessOut{}, engine.Wrap(engine.InvalidParameters, err, "cannot read "+in.Path+": "+err.Error()).With("field", "path")
 				}
-				st = &engine.StorageState{}
-				if err := json.Unmarshal(b, st); err != nil {
-					return SuccessOut{}, engine.Wrap(engine.InvalidParameters, err, in.Path+" is not a saved state: "+err.Error()).With("field", "path")
-				}
+				raw = b
+			}
+			st, err := parseState(raw)
+			if err != nil {
+				return SuccessOut{}, err
 			}
 			if err := s.RestoreState(ctx, *st); err != nil {
 				return SuccessOut{}, err
