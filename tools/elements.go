@@ -19,11 +19,11 @@ const describeFn = `el => { const r = el.getBoundingClientRect(), st = getComput
 
 // ElementInfo describes one element.
 type ElementInfo struct {
-	Tag        string            `json:"tag"`
-	Text       string            `json:"text" jsonschema:"First 200 characters"`
-	Attributes map[string]string `json:"attributes"`
-	Visible    bool              `json:"visible"`
-	Enabled    bool              `json:"enabled"`
+	Tag        string             `json:"tag"`
+	Text       string             `json:"text" jsonschema:"First 200 characters"`
+	Attributes map[string]string  `json:"attributes"`
+	Visible    bool               `json:"visible"`
+	Enabled    bool               `json:"enabled"`
 	Box        map[string]float64 `json:"box" jsonschema:"x, y, width, height in page CSS pixels"`
 }
 

@@ -9,14 +9,14 @@ import (
 
 // CreateSessionIn is the input of create_session.
 type CreateSessionIn struct {
-	Name             string               `json:"name,omitempty" jsonschema:"Unique; usable as sessionId"`
-	UserAgent        string               `json:"userAgent,omitempty"`
-	Viewport         *ViewportArg         `json:"viewport,omitempty"`
-	Locale           string               `json:"locale,omitempty" jsonschema:"e.g. de-DE"`
-	TimezoneID       string               `json:"timezoneId,omitempty" jsonschema:"IANA zone, e.g. Europe/Berlin"`
-	ExtraHTTPHeaders map[string]string    `json:"extraHTTPHeaders,omitempty"`
-	Proxy            string               `json:"proxy,omitempty" jsonschema:"e.g. socks5://host:1080"`
-	StorageState     map[string]any       `json:"storageState,omitempty" jsonschema:"A save_state result: logs the session back in"`
+	Name             string            `json:"name,omitempty" jsonschema:"Unique; usable as sessionId"`
+	UserAgent        string            `json:"userAgent,omitempty"`
+	Viewport         *ViewportArg      `json:"viewport,omitempty"`
+	Locale           string            `json:"locale,omitempty" jsonschema:"e.g. de-DE"`
+	TimezoneID       string            `json:"timezoneId,omitempty" jsonschema:"IANA zone, e.g. Europe/Berlin"`
+	ExtraHTTPHeaders map[string]string `json:"extraHTTPHeaders,omitempty"`
+	Proxy            string            `json:"proxy,omitempty" jsonschema:"e.g. socks5://host:1080"`
+	StorageState     map[string]any    `json:"storageState,omitempty" jsonschema:"A save_state result: logs the session back in"`
 }
 
 // ViewportArg is a page size.

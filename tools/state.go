@@ -67,7 +67,7 @@ type SaveStateIn struct {
 // SavedStateOut is the result of save_state.
 type SavedStateOut struct {
 	State map[string]any `json:"state" jsonschema:"Pass to restore_state or create_session.storageState"`
-	Path  string              `json:"path,omitempty"`
+	Path  string         `json:"path,omitempty"`
 	SessionMeta
 }
 
@@ -94,7 +94,7 @@ func saveState(d *Deps) Tool {
 type RestoreStateIn struct {
 	SessionArg
 	State map[string]any `json:"state,omitempty" jsonschema:"A save_state result"`
-	Path  string               `json:"path,omitempty" jsonschema:"Or read it from this file"`
+	Path  string         `json:"path,omitempty" jsonschema:"Or read it from this file"`
 }
 
 func (in RestoreStateIn) validate() error {
