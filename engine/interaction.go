@@ -12,6 +12,18 @@ type Interactor interface {
 	Press(ctx context.Context, req PressRequest) (ActionResult, error)
 	Drag(ctx context.Context, req DragRequest) (ActionResult, error)
 	Upload(ctx context.Context, req UploadRequest) (ActionResult, error)
+	// Mouse acts at viewport coordinates, for agents that work from
+	// screenshots.
+	Mouse(ctx context.Context, req MouseRequest) (ActionResult, error)
+}
+
+// MouseRequest is a pointer action at CSS pixel coordinates of the viewport.
+type MouseRequest struct {
+	Action     string // "click", "move" or "drag"
+	X, Y       float64
+	ToX, ToY   float64 // drag only
+	Button     string  // left (default), right, middle
+	ClickCount int
 }
 
 // HoverRequest moves the mouse over an element.

@@ -62,3 +62,29 @@ func TestHoverPressDragUpload(t *testing.T) {
 		t.Fatalf("Enter submit: %v", out)
 	}
 }
+
+func TestVisionMouseTools(t *testing.T) {
+	e := newEnv(t, engine.ManagerConfig{})
+	id := e.open("/input.html")
+	box := e.ok("find_element", map[string]any{"sessionId": id, "selector": "#tip"})["box"].(map[string]any)
+	x, y := box["x"].(float64)+box["width"].(float64)/2, box["y"].(float64)+box["height"].(float64)/2
+	e.ok("mouse_move", map[string]any{"sessionId": id, "x": x, "y": y})
+	if got := e.title(id); got != "hovered" {
+		t.Fatalf("mouse_move: %q", got)
+	}
+	src := e.ok("find_element", map[string]any{"sessionId": id, "selector": "#src"})["box"].(map[string]any)
+	dst := e.ok("find_element", map[string]any{"sessionId": id, "selector": "#dst"})["box"].(map[string]any)
+	e.ok("mouse_drag", map[string]any{"sessionId": id, "x": src["x"].(float64) + 10, "y": src["y"].(float64) + 10,
+		"toX": dst["x"].(float64) + 10, "toY": dst["y"].(float64) + 10})
+	if got := e.title(id); got != "dropped card" {
+		t.Fatalf("mouse_drag: %q", got)
+	}
+	id2 := e.open("/form.html")
+	b := e.ok("find_element", map[string]any{"sessionId": id2, "selector": "#count"})["box"].(map[string]any)
+	e.ok("mouse_click", map[string]any{"sessionId": id2, "x": b["x"].(float64) + 5, "y": b["y"].(float64) + 5})
+	if got := e.title(id2); got != "clicked 1" {
+		t.Fatalf("mouse_click: %q", got)
+	}
+	e.fail(engine.InvalidParameters, "mouse_click", map[string]any{"sessionId": id2, "x": 5000, "y": 5})
+	e.fail(engine.InvalidParameters, "mouse_click", map[string]any{"sessionId": id2, "x": 5, "y": 5, "button": "fourth"})
+}

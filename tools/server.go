@@ -56,6 +56,9 @@ func registry(d *Deps) []Tool {
 		setCookies(d),
 		saveState(d),
 		restoreState(d),
+		mouseClick(d),
+		mouseMove(d),
+		mouseDrag(d),
 	}
 }
 
