@@ -46,6 +46,9 @@ type Session interface {
 	Pager
 	Interactor
 	Stater
+	Networker
+	Consoler
+	PDFer
 	// Evaluate runs a function in the page and returns its JSON result.
 	Evaluate(ctx context.Context, req EvalRequest) (json.RawMessage, error)
 	// Screenshot returns a PNG or JPEG image.

@@ -27,6 +27,7 @@ type session struct {
 	tab    context.Context // the chromedp context of the page
 	cancel context.CancelFunc
 	st     *pageState
+	obs    *observer // network and console records, routes
 	id     target.ID
 
 	closeOnce sync.Once
@@ -36,13 +37,13 @@ type session struct {
 // runs on the tab's own context, never on the caller's, because that call
 // binds the tab's event loop to its context.
 func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions) (*session, error) {
-	st := newPageState()
+	st, obs := newPageState(), newObserver()
 	bctx, err := contextOptions(opts)
 	if err != nil {
 		return nil, err
 	}
-	tab, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(bctx), chromedp.WithListener(st.onEvent))
-	s := &session{b: b, tab: tab, cancel: cancel, st: st}
+	tab, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(bctx), chromedp.WithListener(st.onEvent), chromedp.WithListener(obs.onEvent))
+	s := &session{b: b, tab: tab, cancel: cancel, st: st, obs: obs}
 
 	done := make(chan error, 1)
 	go func() {

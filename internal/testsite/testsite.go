@@ -1,6 +1,7 @@
 // Package testsite serves the pages under testdata/site on 127.0.0.1 for
 // browser tests, plus a few dynamic endpoints: /slow?ms=N (answers after N
-// ms), /redirect?to=PATH (302), /status?code=N, and /hang (never answers).
+// ms), /redirect?to=PATH (302), /status?code=N, /api/data (JSON naming the
+// server and the method), and /hang (never answers).
 package testsite
 
 import (
@@ -60,6 +61,10 @@ func Handler() http.Handler {
 	mux.HandleFunc("/headers", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(`<!doctype html><title>` + r.Header.Get("X-Test") + "|" + r.UserAgent() + `</title>`))
+	})
+	mux.HandleFunc("/api/data", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"source":"server","method":"` + r.Method + `"}`))
 	})
 	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()

@@ -1,0 +1,1 @@
+window.scriptRuns = (window.scriptRuns || 0) + 1;
