@@ -36,6 +36,7 @@ type config struct {
 	CDPEndpoint    string
 	ExecutablePath string
 	Viewport       engine.Viewport
+	Caps           []tools.Group
 }
 
 // errUsage marks errors that exit with status 2.
@@ -71,7 +72,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Timeout: cfg.SessionTimeout, MaxSessions: cfg.MaxSessions,
 		Defaults: engine.SessionOptions{Viewport: cfg.Viewport},
 	})
-	srv := tools.NewServer(mgr, tools.Options{Version: version, Log: log})
+	srv := tools.NewServer(mgr, tools.Options{Version: version, Log: log, Caps: cfg.Caps})
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -132,6 +133,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 	var (
 		timeoutMS   int
 		viewport    = "1280x720"
+		caps        string
 		showVersion bool
 	)
 	fs.StringVar(&cfg.Browser, "browser", cfg.Browser, "browser: chromium, firefox or webkit")
@@ -145,6 +147,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.CDPEndpoint, "cdp-endpoint", "", "attach to a running Chrome at this `URL` (http://host:port or ws://...)")
 	fs.StringVar(&cfg.ExecutablePath, "executable-path", "", "browser binary `path` (default: $"+cdp.EnvExecutablePath+", then PATH)")
 	fs.StringVar(&viewport, "viewport-size", viewport, "page size `WxH`")
+	fs.StringVar(&caps, "caps", "", "opt-in tool `groups`, comma-separated: network, state, pdf, console, vision or all")
 	fs.BoolVar(&showVersion, "version", false, "print the version and exit")
 	usage := func() {
 		fmt.Fprintf(stdout, "Usage: browsermcp [flags]\n\nAn MCP server (stdio) that drives real browsers in isolated sessions.\n\nFlags:\n")
@@ -185,6 +188,9 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 		return cfg, fmt.Errorf("%w: invalid value %q for flag -viewport-size: %v", errUsage, viewport, err)
 	}
 	cfg.Viewport = vp
+	if cfg.Caps, err = tools.ParseCaps(caps); err != nil {
+		return cfg, fmt.Errorf("%w: invalid value %q for flag -caps: %v", errUsage, caps, err)
+	}
 	return cfg, nil
 }
 

@@ -37,6 +37,7 @@ func TestFlagErrorsExitTwoNamingTheFlag(t *testing.T) {
 		{[]string{"--maxSessions", "0"}, "maxSessions"},
 		{[]string{"--max-sessions", "x"}, "max-sessions"},
 		{[]string{"--browser", "netscape"}, "browser"},
+		{[]string{"--caps", "network,telepathy"}, "caps"},
 		{[]string{"--headless=maybe"}, "headless"},
 		{[]string{"--no-such-flag"}, "no-such-flag"},
 	} {

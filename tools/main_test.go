@@ -52,9 +52,9 @@ type env struct {
 }
 
 // newEnv returns an MCP client, connected in-process, to a server with its
-// own session manager on the shared browser.
+// own session manager on the shared browser and every tool group on.
 func newEnv(t testing.TB, cfg engine.ManagerConfig) *env {
-	return newEnvWith(t, cfg, tools.Options{Version: "test"})
+	return newEnvWith(t, cfg, tools.Options{Version: "test", Caps: []tools.Group{tools.All}})
 }
 
 func newEnvWith(t testing.TB, cfg engine.ManagerConfig, opts tools.Options) *env {

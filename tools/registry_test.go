@@ -3,23 +3,12 @@ package tools_test
 import (
 	"os"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
-
-func registered(t *testing.T) []string {
-	t.Helper()
-	m := engine.NewManager(nil, engine.ManagerConfig{})
-	var names []string
-	for _, tl := range tools.Tools(&tools.Deps{Sessions: m}) {
-		names = append(names, tl.Def.Name)
-	}
-	return names
-}
 
 func TestEveryToolIsComplete(t *testing.T) {
 	m := engine.NewManager(nil, engine.ManagerConfig{})
@@ -35,27 +24,42 @@ func TestEveryToolIsComplete(t *testing.T) {
 	}
 }
 
-// TestReadmeToolTable fails when README.md's tool table and the registry
-// disagree.
+// TestReadmeToolTable fails when README.md's tool tables and the registry
+// disagree: every tool is listed once, in its group's table. Tables under a
+// "#### `--caps GROUP`" heading hold that group; the rest are core.
 func TestReadmeToolTable(t *testing.T) {
 	b, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var inReadme []string
-	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\|").FindAllStringSubmatch(string(b), -1) {
-		if !slices.Contains([]string{"core", "network", "state", "pdf", "console", "vision"}, m[1]) {
-			inReadme = append(inReadme, m[1])
+	row := regexp.MustCompile("^\\| `([a-z_]+)` \\|")
+	heading := regexp.MustCompile("^#+ `--caps ([a-z]+)`")
+	inReadme := map[string]tools.Group{}
+	group := tools.Core
+	for line := range strings.Lines(string(b)) {
+		if m := heading.FindStringSubmatch(line); m != nil {
+			group = tools.Group(m[1])
+		} else if strings.HasPrefix(line, "## ") {
+			group = tools.Core
+		}
+		if m := row.FindStringSubmatch(line); m != nil {
+			if _, dup := inReadme[m[1]]; dup {
+				t.Errorf("README.md lists %s twice", m[1])
+			}
+			inReadme[m[1]] = group
 		}
 	}
-	reg := registered(t)
-	for _, n := range reg {
-		if !slices.Contains(inReadme, n) {
-			t.Errorf("tool %s is not in README.md's tool table", n)
+	reg := groups(t)
+	for n, g := range reg {
+		switch rg, ok := inReadme[n]; {
+		case !ok:
+			t.Errorf("tool %s is not in README.md's tool tables", n)
+		case rg != g:
+			t.Errorf("README.md lists %s under %s; its group is %s", n, rg, g)
 		}
 	}
-	for _, n := range inReadme {
-		if !slices.Contains(reg, n) {
+	for n := range inReadme {
+		if _, ok := reg[n]; !ok {
 			t.Errorf("README.md lists %s, which is not a registered tool", n)
 		}
 	}

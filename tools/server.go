@@ -7,6 +7,7 @@ package tools
 import (
 	"fmt"
 	"log/slog"
+	"slices"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -59,6 +60,14 @@ func registry(d *Deps) []Tool {
 		mouseClick(d),
 		mouseMove(d),
 		mouseDrag(d),
+		blockResource(d),
+		mockResponse(d),
+		unroute(d),
+		setOffline(d),
+		setThrottling(d),
+		getRequestLog(d),
+		getConsoleMessages(d),
+		pdf(d),
 	}
 }
 
@@ -76,9 +85,13 @@ type Options struct {
 	Log     *slog.Logger
 	// MaxScreenshotBytes caps returned images (default 2 MiB).
 	MaxScreenshotBytes int
+	// Caps are the opt-in groups to turn on (see OptIn and ParseCaps);
+	// without any, only the core tools are registered.
+	Caps []Group
 }
 
-// NewServer returns an MCP server with every tool registered.
+// NewServer returns an MCP server with the core tools and those of the
+// groups o.Caps turns on.
 func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 	log := o.Log
 	if log == nil {
@@ -90,7 +103,9 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 		server.WithInstructions(instructions),
 	)
 	for _, t := range Tools(&Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes}) {
-		s.AddTool(t.Def, t.Handler)
+		if enabled(o.Caps, t.Group) {
+			s.AddTool(t.Def, t.Handler)
+		}
 	}
 	return s
 }
@@ -113,6 +128,8 @@ func Tools(d *Deps) []Tool {
 			panic(fmt.Sprintf("tool %s is read-only and destructive", t.Def.Name))
 		case len(t.Def.RawInputSchema) == 0:
 			panic(fmt.Sprintf("tool %s has no input schema", t.Def.Name))
+		case t.Group != Core && !slices.Contains(OptIn, t.Group):
+			panic(fmt.Sprintf("tool %s is in group %q, which --caps cannot turn on", t.Def.Name, t.Group))
 		}
 		seen[t.Def.Name] = true
 	}

@@ -1,0 +1,43 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// Console is the opt-in capability group of the console log.
+const Console Group = "console"
+
+// ConsoleIn is the input of get_console_messages.
+type ConsoleIn struct {
+	SessionArg
+	Level string `json:"level,omitempty" jsonschema:"This level or more severe; default all,enum=debug,enum=log,enum=info,enum=warning,enum=error"`
+	Limit int    `json:"limit,omitempty" jsonschema:"Newest N (default 100)"`
+}
+
+func (in ConsoleIn) validate() error {
+	if err := oneOf("level", in.Level, engine.ConsoleLevels...); err != nil {
+		return err
+	}
+	return nonNegative("limit", in.Limit)
+}
+
+// ConsoleOut is the result of get_console_messages.
+type ConsoleOut struct {
+	engine.ConsoleLog
+	SessionMeta
+}
+
+func getConsoleMessages(d *Deps) Tool {
+	return inGroup(Console, sessionTool(d, "get_console_messages",
+		"The page's recent console messages, uncaught exceptions (type exception, level error) and browser log entries, oldest first.", readOnly,
+		func(ctx context.Context, s engine.Session, in ConsoleIn) (ConsoleOut, error) {
+			limit := in.Limit
+			if limit == 0 {
+				limit = 100
+			}
+			l, err := s.ConsoleMessages(ctx, engine.ConsoleQuery{Level: in.Level, Limit: limit})
+			return ConsoleOut{ConsoleLog: l}, err
+		}))
+}
