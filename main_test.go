@@ -490,3 +490,23 @@ func TestBrowserThatNeverStartsFailsCreateSession(t *testing.T) {
 		t.Fatalf("create_session with a dead browser: %s", b)
 	}
 }
+
+// TestCapsFlagOverStdio checks that --caps reaches the server: the opt-in
+// groups it names are listed, the others are not.
+func TestCapsFlagOverStdio(t *testing.T) {
+	s := startServer(t, "--caps", "network,pdf")
+	res, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, tl := range res.Tools {
+		names[tl.Name] = true
+	}
+	for n, want := range map[string]bool{"navigate": true, "block_resource": true, "get_request_log": true, "pdf": true,
+		"get_console_messages": false, "get_cookies": false, "mouse_click": false} {
+		if names[n] != want {
+			t.Errorf("--caps network,pdf: %s listed = %v, want %v", n, names[n], want)
+		}
+	}
+}

@@ -121,3 +121,15 @@ func TestPDF(t *testing.T) {
 	e.fail(engine.InvalidParameters, "pdf", map[string]any{"sessionId": id, "format": "B5"})
 	e.fail(engine.InvalidParameters, "pdf", map[string]any{"sessionId": id, "pageRanges": "3-1"})
 }
+
+func TestConsoleBufferIsBounded(t *testing.T) {
+	e := newEnv(t, engine.ManagerConfig{})
+	id := e.open("/net.html")
+	e.eval(id, `for (let i = 0; i < 1100; i++) console.log("line " + i)`)
+	out := e.ok("get_console_messages", map[string]any{"sessionId": id, "limit": 1000})
+	msgs := out["messages"].([]any)
+	if out["total"].(float64) != 1000 || out["dropped"].(float64) != 100 || len(msgs) != 1000 ||
+		msgs[0].(map[string]any)["text"] != "line 100" || msgs[999].(map[string]any)["text"] != "line 1099" {
+		t.Fatalf("bounded console: total %v, dropped %v, first %v", out["total"], out["dropped"], msgs[0])
+	}
+}

@@ -280,3 +280,30 @@ func TestRequestLog(t *testing.T) {
 		t.Fatalf("redirect entries: %v", r)
 	}
 }
+
+// BenchmarkFetch measures one fetch() in the page through evaluate, with no
+// route, with a route for another resource type (Chromium pauses nothing),
+// and answered by mock_response (paused, answered by our worker).
+func BenchmarkFetch(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		route map[string]any
+		tool  string
+	}{
+		{"direct", nil, ""},
+		{"other-route", map[string]any{"resourceType": "image"}, "block_resource"},
+		{"mocked", map[string]any{"urlPattern": "*/api/data", "body": `{"source":"mock"}`}, "mock_response"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			e := newEnv(b, engine.ManagerConfig{})
+			id := e.open("/net.html")
+			if c.route != nil {
+				c.route["sessionId"] = id
+				e.ok(c.tool, c.route)
+			}
+			for b.Loop() {
+				e.ok("evaluate", map[string]any{"sessionId": id, "script": `get("/api/data")`})
+			}
+		})
+	}
+}

@@ -46,6 +46,9 @@ func (c *consoleLog) onEvent(ev any) {
 			desc, _, _ := strings.Cut(consoleValue(d.Exception), "\n    at ")
 			m.Text = strings.TrimSpace(d.Text + " " + desc)
 		}
+		if st := d.StackTrace; m.URL == "" && st != nil && len(st.CallFrames) > 0 {
+			m.URL = st.CallFrames[0].URL
+		}
 	case *log.EventEntryAdded:
 		e := ev.Entry
 		m = engine.ConsoleMessage{Type: "browser", Level: string(e.Level), Text: e.Text, URL: e.URL, Time: int64(e.Timestamp)}
