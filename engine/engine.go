@@ -35,6 +35,8 @@ type Session interface {
 	Navigate(ctx context.Context, req NavigateRequest) (NavigateResult, error)
 	Click(ctx context.Context, req ClickRequest) (ActionResult, error)
 	Type(ctx context.Context, req TypeRequest) (ActionResult, error)
+	// Screenshot captures the page's viewport as PNG.
+	Screenshot(ctx context.Context) ([]byte, error)
 	// Info returns the page's URL and title. It must be safe to call while
 	// another call on the session is running, because list_sessions must not
 	// wait for a busy session.
