@@ -19,6 +19,8 @@ import (
 type Deps struct {
 	Sessions *engine.Manager
 	Log      *slog.Logger
+	// MaxScreenshotSize bounds a screenshot in bytes; 0 means no bound.
+	MaxScreenshotSize int
 }
 
 // Tool is one MCP tool: its definition, its handler and the capability group
@@ -110,7 +112,7 @@ func sessionTool[In sessionRefer, Out any](d *Deps, name, desc string, h hints,
 			return err
 		})
 		if err != nil {
-			d.Log.Debug("tool failed", "tool", name, "err", err)
+			d.Log.DebugContext(ctx, "tool failed", "tool", name, "err", err)
 			return errorResult(err), nil
 		}
 		if m, ok := any(&out).(metaSetter); ok {

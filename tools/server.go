@@ -7,6 +7,7 @@ package tools
 import (
 	"fmt"
 	"log/slog"
+	"slices"
 
 	"github.com/mark3labs/mcp-go/server"
 
@@ -30,6 +31,12 @@ func registry(d *Deps) []Tool {
 type Options struct {
 	Version string
 	Log     *slog.Logger
+	// DisabledTools are left out of the server by name, e.g. "evaluate"
+	// when the security settings forbid script evaluation. A name that
+	// matches no tool is ignored, so the setting can precede the tool.
+	DisabledTools []string
+	// MaxScreenshotSize bounds a screenshot in bytes; 0 means no bound.
+	MaxScreenshotSize int
 }
 
 // NewServer returns an MCP server with every tool registered.
@@ -38,14 +45,28 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	hooks := &server.Hooks{}
+	secrets := newSecrets()
 	s := server.NewMCPServer("browsermcp", o.Version,
 		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, false),
+		server.WithPromptCapabilities(false),
+		server.WithLogging(),
+		server.WithHooks(hooks),
 		server.WithRecovery(),
+		server.WithResourceRecovery(),
+		server.WithToolHandlerMiddleware(secrets.middleware),
 		server.WithInstructions("Browser automation with isolated sessions. create_session returns a sessionId for every page tool; omit sessionId to use one shared session named default."),
 	)
-	for _, t := range Tools(&Deps{Sessions: m, Log: log}) {
+	d := &Deps{Sessions: m, Log: log, MaxScreenshotSize: o.MaxScreenshotSize}
+	for _, t := range Tools(d) {
+		if slices.Contains(o.DisabledTools, t.Def.Name) {
+			continue
+		}
 		s.AddTool(t.Def, t.Handler)
 	}
+	addResources(s, hooks, d)
+	addPrompts(s, secrets)
 	return s
 }
 
