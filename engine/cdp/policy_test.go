@@ -3,9 +3,9 @@ package cdp_test
 import (
 	"context"
 	"net/http"
-	"sync"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
