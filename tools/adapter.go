@@ -186,7 +186,7 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 			return err
 		})
 		if err != nil {
-			d.Log.Debug("tool failed", "tool", name, "err", err)
+			d.Log.DebugContext(ctx, "tool failed", "tool", name, "err", err)
 			return errorResult(err), nil
 		}
 		return render(out, info), nil

@@ -28,6 +28,7 @@ type session struct {
 	cancel context.CancelFunc
 	st     *pageState
 	id     target.ID
+	guard  *guard // the domain policy, see policy.go
 
 	closeOnce sync.Once
 }
