@@ -92,6 +92,17 @@ func leanSchema(raw json.RawMessage, output bool) json.RawMessage {
 			}
 			if output {
 				delete(v, "required")
+				// Results are self-describing JSON: one level of property
+				// types tells the agent what comes back.
+				if depth >= 1 {
+					delete(v, "items")
+					delete(v, "properties")
+					delete(v, "additionalProperties")
+				}
+			}
+			// A nullable slice or pointer is just its type to an agent.
+			if ts, ok := v["type"].([]any); ok && len(ts) == 2 && ts[0] == "null" {
+				v["type"] = ts[1]
 			}
 			for k, c := range v {
 				d := depth
