@@ -4,7 +4,7 @@ BIN     ?= bin/browsermcp
 ARGS    ?=
 export GOFLAGS ?= -mod=mod
 
-.PHONY: build run test browser vet bench bench-peers clean
+.PHONY: build run test browser vet bench bench-peers clean tsclient
 
 build:
 	$(GO) build -o $(BIN) .
@@ -38,3 +38,8 @@ bench-peers: browser
 
 clean:
 	rm -rf bin
+
+# tsclient installs the official TypeScript MCP SDK for ts_client_test.go
+# (the test also does it when node_modules is missing).
+tsclient:
+	cd testdata/tsclient && npm install --no-audit --no-fund

@@ -1,11 +1,12 @@
 // Command browsermcp is an MCP server that lets AI agents drive real
-// browsers in isolated, concurrent sessions. See README.md.
+// browsers in isolated, concurrent sessions, over stdio or HTTP. See
+// README.md. Settings come from config.go, the HTTP transport from http.go,
+// logging from logging.go.
 package main
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -27,29 +28,14 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
-// config is the effective configuration.
-type config struct {
-	Browser        string
-	Headless       bool
-	SessionTimeout time.Duration
-	MaxSessions    int
-	CDPEndpoint    string
-	ExecutablePath string
-	Viewport       engine.Viewport
-	Caps           []tools.Group
-}
-
-// errUsage marks errors that exit with status 2.
-var errUsage = errors.New("usage")
-
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cfg, err := parseFlags(args, stdout, stderr)
+func run(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, err := loadConfig(args, getenv, stdout)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errPrinted):
 		return 0
 	case errors.Is(err, errUsage):
 		fmt.Fprintln(stderr, "browsermcp:", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
@@ -58,7 +44,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "browsermcp:", err)
 		return 1
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	logs, err := newLogging(cfg.Logging, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "browsermcp:", err)
+		return 1
+	}
+	defer logs.Close()
+	log := logs.Logger
 
 	eng, err := newEngine(cfg, stderr, log)
 	if err != nil {
@@ -68,23 +60,62 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// The browser starts now, in the background: initialize does not wait
 	// for it; the first session does.
 	eng.Start()
+	vp, _ := parseViewport(cfg.Browser.Viewport)
 	mgr := engine.NewManager(eng, engine.ManagerConfig{
-		Timeout: cfg.SessionTimeout, MaxSessions: cfg.MaxSessions,
-		Defaults: engine.SessionOptions{Viewport: cfg.Viewport},
+		Timeout:     time.Duration(cfg.Session.DefaultTimeout) * time.Millisecond,
+		MaxSessions: cfg.Session.MaxSessions,
+		Defaults:    engine.SessionOptions{Viewport: vp},
 	})
-	srv := tools.NewServer(mgr, tools.Options{Version: version, Log: log, Caps: cfg.Caps})
+	srv := tools.NewServer(mgr, tools.Options{
+		Version: version, Log: log,
+		DisabledTools:      disabledTools(cfg.Security),
+		Caps:               capsOf(cfg),
+		MaxScreenshotBytes: cfg.Security.MaxScreenshotSize,
+	})
+	logs.Attach(srv)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if cfg.Transport == "http" {
+		err = serveHTTP(ctx, cfg, srv, log, stderr)
+	} else {
+		err = serveStdio(ctx, srv, log, stdin, stdout)
+	}
+	shutdown(mgr, eng, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "browsermcp:", err)
+		return 1
+	}
+	return 0
+}
+
+func serveStdio(ctx context.Context, srv *server.MCPServer, log *slog.Logger, stdin io.Reader, stdout io.Writer) error {
 	stdio := server.NewStdioServer(srv)
 	stdio.SetErrorLogger(slog.NewLogLogger(log.Handler(), slog.LevelError))
 	server.WithWorkerPoolSize(64)(stdio)
-	err = stdio.Listen(ctx, stdin, stdout)
+	err := stdio.Listen(ctx, stdin, stdout)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		log.Error("stdio server stopped", "err", err)
 	}
-	shutdown(mgr, eng, log)
-	return 0
+	return nil
+}
+
+// capsOf returns the opt-in tool groups; loadConfig has checked them.
+func capsOf(cfg config) []tools.Group {
+	caps, _ := tools.ParseCaps(strings.Join(cfg.Capabilities, ","))
+	return caps
+}
+
+// disabledTools lists the tools the security settings take away.
+func disabledTools(s securityConfig) []string {
+	var off []string
+	if !s.EnableScriptEvaluation {
+		off = append(off, "evaluate")
+	}
+	if !s.EnableFileUpload {
+		off = append(off, "upload_file")
+	}
+	return off
 }
 
 // shutdown closes every session, then the browser we launched.
@@ -98,22 +129,28 @@ func shutdown(mgr *engine.Manager, eng engine.Engine, log *slog.Logger) {
 }
 
 func newEngine(cfg config, stderr io.Writer, log *slog.Logger) (engine.Engine, error) {
-	switch cfg.Browser {
+	b := cfg.Browser
+	switch b.Type {
 	case "chromium":
 	case "firefox", "webkit":
-		return nil, fmt.Errorf("--browser %s is not available yet: this build drives Chromium only; use --browser chromium", cfg.Browser)
+		return nil, fmt.Errorf("--browser %s is not available yet: this build drives Chromium only; use --browser chromium", b.Type)
 	}
-	c := cdp.Config{Endpoint: cfg.CDPEndpoint, Headless: cfg.Headless, Viewport: cfg.Viewport, Logger: log}
+	pol, err := engine.NewPolicy(cfg.Security.AllowedDomains, cfg.Security.BlockedDomains, cfg.Security.AllowFileURLs)
+	if err != nil {
+		return nil, err
+	}
+	vp, _ := parseViewport(b.Viewport)
+	c := cdp.Config{Endpoint: b.CDPEndpoint, Headless: b.Headless, Viewport: vp, Logger: log, Policy: pol}
 	// For tests and slow machines; not a documented flag.
 	if d, err := time.ParseDuration(os.Getenv("BROWSERMCP_LAUNCH_TIMEOUT")); err == nil && d > 0 {
 		c.LaunchTimeout = d
 	}
-	if cfg.CDPEndpoint == "" {
-		if !cfg.Headless && noDisplay() {
+	if b.CDPEndpoint == "" {
+		if !b.Headless && noDisplay() {
 			c.Headless = true
 			fmt.Fprintln(stderr, "browsermcp: no display (DISPLAY and WAYLAND_DISPLAY are unset), running the browser headless")
 		}
-		p, err := cdp.FindBrowser(cfg.ExecutablePath, c.Headless)
+		p, err := cdp.FindBrowser(b.ExecutablePath, c.Headless)
 		if err != nil {
 			return nil, err
 		}
@@ -124,74 +161,6 @@ func newEngine(cfg config, stderr io.Writer, log *slog.Logger) (engine.Engine, e
 
 func noDisplay() bool {
 	return runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
-}
-
-func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
-	cfg := config{Browser: "chromium", SessionTimeout: 5 * time.Minute, MaxSessions: 10, Viewport: engine.Viewport{Width: 1280, Height: 720}}
-	fs := flag.NewFlagSet("browsermcp", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var (
-		timeoutMS   int
-		viewport    = "1280x720"
-		caps        string
-		showVersion bool
-	)
-	fs.StringVar(&cfg.Browser, "browser", cfg.Browser, "browser: chromium, firefox or webkit")
-	fs.BoolVar(&cfg.Headless, "headless", false, "run the browser without a window (automatic when there is no display)")
-	for _, n := range []string{"sessionTimeout", "session-timeout"} {
-		fs.IntVar(&timeoutMS, n, int(cfg.SessionTimeout.Milliseconds()), "idle `ms` before a session expires")
-	}
-	for _, n := range []string{"maxSessions", "max-sessions"} {
-		fs.IntVar(&cfg.MaxSessions, n, cfg.MaxSessions, "maximum open sessions")
-	}
-	fs.StringVar(&cfg.CDPEndpoint, "cdp-endpoint", "", "attach to a running Chrome at this `URL` (http://host:port or ws://...)")
-	fs.StringVar(&cfg.ExecutablePath, "executable-path", "", "browser binary `path` (default: $"+cdp.EnvExecutablePath+", then PATH)")
-	fs.StringVar(&viewport, "viewport-size", viewport, "page size `WxH`")
-	fs.StringVar(&caps, "caps", "", "opt-in tool `groups`, comma-separated: network, state, pdf, console, vision or all")
-	fs.BoolVar(&showVersion, "version", false, "print the version and exit")
-	usage := func() {
-		fmt.Fprintf(stdout, "Usage: browsermcp [flags]\n\nAn MCP server (stdio) that drives real browsers in isolated sessions.\n\nFlags:\n")
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
-	// The flag package prints usage on every error; only --help should.
-	fs.Usage = func() {}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			usage()
-			return cfg, err
-		}
-		return cfg, fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if showVersion {
-		fmt.Fprintln(stdout, "browsermcp", version)
-		return cfg, flag.ErrHelp
-	}
-	if fs.NArg() > 0 {
-		return cfg, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
-	}
-	switch cfg.Browser {
-	case "chromium", "firefox", "webkit":
-	default:
-		return cfg, fmt.Errorf("%w: invalid value %q for flag -browser: want chromium, firefox or webkit", errUsage, cfg.Browser)
-	}
-	if timeoutMS <= 0 {
-		return cfg, fmt.Errorf("%w: invalid value %d for flag -sessionTimeout: must be a positive number of ms", errUsage, timeoutMS)
-	}
-	cfg.SessionTimeout = time.Duration(timeoutMS) * time.Millisecond
-	if cfg.MaxSessions <= 0 {
-		return cfg, fmt.Errorf("%w: invalid value %d for flag -maxSessions: must be at least 1", errUsage, cfg.MaxSessions)
-	}
-	vp, err := parseViewport(viewport)
-	if err != nil {
-		return cfg, fmt.Errorf("%w: invalid value %q for flag -viewport-size: %v", errUsage, viewport, err)
-	}
-	cfg.Viewport = vp
-	if cfg.Caps, err = tools.ParseCaps(caps); err != nil {
-		return cfg, fmt.Errorf("%w: invalid value %q for flag -caps: %v", errUsage, caps, err)
-	}
-	return cfg, nil
 }
 
 func parseViewport(s string) (engine.Viewport, error) {

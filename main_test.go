@@ -42,7 +42,7 @@ func TestFlagErrorsExitTwoNamingTheFlag(t *testing.T) {
 		{[]string{"--no-such-flag"}, "no-such-flag"},
 	} {
 		var out, errb bytes.Buffer
-		code := run(c.args, strings.NewReader(""), &out, &errb)
+		code := run(c.args, os.Getenv, strings.NewReader(""), &out, &errb)
 		if code != 2 || !strings.Contains(errb.String(), c.flag) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 naming %s", c.args, code, errb.String(), c.flag)
 		}
@@ -54,11 +54,11 @@ func TestFlagErrorsExitTwoNamingTheFlag(t *testing.T) {
 
 func TestHelpAndVersion(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"--help"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(out.String(), "-cdp-endpoint") {
+	if code := run([]string{"--help"}, os.Getenv, strings.NewReader(""), &out, &errb); code != 0 || !strings.Contains(out.String(), "-cdp-endpoint") {
 		t.Fatalf("--help: exit %d, %q", code, out.String())
 	}
 	out.Reset()
-	if code := run([]string{"--version"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "browsermcp ") {
+	if code := run([]string{"--version"}, os.Getenv, strings.NewReader(""), &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "browsermcp ") {
 		t.Fatalf("--version: exit %d, %q", code, out.String())
 	}
 }
@@ -67,12 +67,12 @@ func TestMissingBrowserFailsAtStartup(t *testing.T) {
 	var out, errb bytes.Buffer
 	t.Setenv("PATH", t.TempDir())
 	t.Setenv("BROWSERMCP_EXECUTABLE_PATH", "")
-	code := run([]string{"--headless"}, strings.NewReader(""), &out, &errb)
+	code := run([]string{"--headless"}, os.Getenv, strings.NewReader(""), &out, &errb)
 	if code != 1 || !strings.Contains(errb.String(), "--executable-path") || !strings.Contains(errb.String(), "apt-get install") {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
 	errb.Reset()
-	code = run([]string{"--executable-path", "/nonexistent/chrome"}, strings.NewReader(""), &out, &errb)
+	code = run([]string{"--executable-path", "/nonexistent/chrome"}, os.Getenv, strings.NewReader(""), &out, &errb)
 	if code != 1 || !strings.Contains(errb.String(), "/nonexistent/chrome") {
 		t.Fatalf("bad --executable-path: exit %d, stderr %q", code, errb.String())
 	}
@@ -103,7 +103,7 @@ type proc struct {
 	cmd    *exec.Cmd
 }
 
-func startServer(t *testing.T, args ...string) *proc {
+func startBinary(t *testing.T, args ...string) *proc {
 	t.Helper()
 	testenv.Chromium(t)
 	bin, err := binary()
@@ -215,7 +215,7 @@ func waitGone(dir string, d time.Duration) []int {
 func TestStdioBinaryEndToEnd(t *testing.T) {
 	site := testsite.Start()
 	defer site.Close()
-	s := startServer(t)
+	s := startBinary(t)
 
 	tools, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{})
 	if err != nil {
@@ -265,7 +265,7 @@ func TestStdioBinaryEndToEnd(t *testing.T) {
 }
 
 func TestSIGTERMShutsDown(t *testing.T) {
-	s := startServer(t)
+	s := startBinary(t)
 	s.ok("create_session", nil)
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -276,7 +276,7 @@ func TestSIGTERMShutsDown(t *testing.T) {
 }
 
 func TestSIGKILLLeavesNoBrowser(t *testing.T) {
-	s := startServer(t)
+	s := startBinary(t)
 	s.ok("create_session", nil)
 	if len(browserPIDs(s.tmp)) == 0 {
 		t.Fatal("no browser running")
@@ -292,7 +292,7 @@ func TestSIGKILLLeavesNoBrowser(t *testing.T) {
 func TestBrowserCrashAnswersCrashedThenRelaunches(t *testing.T) {
 	site := testsite.Start()
 	defer site.Close()
-	s := startServer(t)
+	s := startBinary(t)
 	id := s.ok("create_session", nil)["sessionId"].(string)
 	s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
 	pid := mainBrowserPID(s.tmp)
@@ -381,7 +381,7 @@ func TestAttachToRunningChromium(t *testing.T) {
 	userTab := newTab(t, endpoint, site.URL+"/welcome.html?user=owner")
 
 	for _, ep := range []string{endpoint, wsEndpoint(t, endpoint)} {
-		s := startServer(t, "--cdp-endpoint", ep)
+		s := startBinary(t, "--cdp-endpoint", ep)
 		id := s.ok("create_session", nil)["sessionId"].(string)
 		out := s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
 		if out["title"] != "Sign in" {
@@ -494,7 +494,7 @@ func TestBrowserThatNeverStartsFailsCreateSession(t *testing.T) {
 // TestCapsFlagOverStdio checks that --caps reaches the server: the opt-in
 // groups it names are listed, the others are not.
 func TestCapsFlagOverStdio(t *testing.T) {
-	s := startServer(t, "--caps", "network,pdf")
+	s := startBinary(t, "--caps", "network,pdf")
 	res, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{})
 	if err != nil {
 		t.Fatal(err)

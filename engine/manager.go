@@ -87,6 +87,10 @@ func WithOwner(ctx context.Context, owner string) context.Context {
 	return context.WithValue(ctx, ownerKey{}, owner)
 }
 
+// OwnerOf returns the owner WithOwner put into ctx; "" is the owner of
+// stdio and in-process clients.
+func OwnerOf(ctx context.Context) string { return ownerOf(ctx) }
+
 func ownerOf(ctx context.Context) string {
 	o, _ := ctx.Value(ownerKey{}).(string)
 	return o

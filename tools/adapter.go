@@ -92,6 +92,17 @@ func leanSchema(raw json.RawMessage, output bool) json.RawMessage {
 			}
 			if output {
 				delete(v, "required")
+				// Results are self-describing JSON: one level of property
+				// types tells the agent what comes back.
+				if depth >= 1 {
+					delete(v, "items")
+					delete(v, "properties")
+					delete(v, "additionalProperties")
+				}
+			}
+			// A nullable slice or pointer is just its type to an agent.
+			if ts, ok := v["type"].([]any); ok && len(ts) == 2 && ts[0] == "null" {
+				v["type"] = ts[1]
 			}
 			for k, c := range v {
 				d := depth
@@ -186,7 +197,7 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 			return err
 		})
 		if err != nil {
-			d.Log.Debug("tool failed", "tool", name, "err", err)
+			d.Log.DebugContext(ctx, "tool failed", "tool", name, "err", err)
 			return errorResult(err), nil
 		}
 		return render(out, info), nil

@@ -34,7 +34,7 @@ type FindElementOut struct {
 }
 
 func findElement(d *Deps) Tool {
-	return sessionTool(d, "find_element", "Describe the first matching element: tag, text, attributes, visible, enabled, box.", readOnly,
+	return sessionTool(d, "find_element", "Describe the first match: tag, text, attributes, visibility, box.", readOnly,
 		func(ctx context.Context, s engine.Session, in ElementIn) (FindElementOut, error) {
 			i, err := evalInto[ElementInfo](ctx, s, in.req(describeFn))
 			return FindElementOut{ElementInfo: i}, err
@@ -87,7 +87,7 @@ type ExistsOut struct {
 }
 
 func elementExists(d *Deps) Tool {
-	return sessionTool(d, "element_exists", "Check whether any element matches, without waiting.", readOnly,
+	return sessionTool(d, "element_exists", "Does anything match? No wait.", readOnly,
 		func(ctx context.Context, s engine.Session, in struct {
 			SessionArg
 			TargetArg
@@ -124,11 +124,11 @@ func stateTool(d *Deps, name, desc, fn string) Tool {
 const visibleFn = `el => { const r = el.getBoundingClientRect(), st = getComputedStyle(el); return r.width > 0 && r.height > 0 && st.visibility !== "hidden"; }`
 
 func isVisible(d *Deps) Tool {
-	return stateTool(d, "is_visible", "Check whether the first match is visible (false if none), without waiting.", visibleFn)
+	return stateTool(d, "is_visible", "Is the first match visible? No wait.", visibleFn)
 }
 
 func isEnabled(d *Deps) Tool {
-	return stateTool(d, "is_enabled", "Check whether the first match is enabled (false if none), without waiting.",
+	return stateTool(d, "is_enabled", "Is the first match enabled? No wait.",
 		`el => !el.matches(":disabled") && el.getAttribute("aria-disabled") !== "true"`)
 }
 
@@ -151,7 +151,7 @@ func (in WaitForSelectorIn) validate() error {
 }
 
 func waitForSelector(d *Deps) Tool {
-	return sessionTool(d, "wait_for_selector", "Wait until an element is attached, detached, visible or hidden.", readOnly,
+	return sessionTool(d, "wait_for_selector", "Wait for an element to be attached, detached, visible or hidden.", readOnly,
 		func(ctx context.Context, s engine.Session, in WaitForSelectorIn) (SuccessOut, error) {
 			state, timeout := in.State, in.Timeout
 			if state == "" {
@@ -254,7 +254,7 @@ func imageResult(img []byte, mime, note string, info engine.Info) *mcp.CallToolR
 }
 
 func screenshot(d *Deps) Tool {
-	return imageTool(d, "screenshot", "Screenshot the viewport or full page (image content).",
+	return imageTool(d, "screenshot", "Screenshot the viewport or full page.",
 		func(ctx context.Context, s engine.Session, in ScreenshotIn) ([]byte, string, string, error) {
 			f := in.Type
 			if f == "" {
@@ -265,7 +265,7 @@ func screenshot(d *Deps) Tool {
 }
 
 func screenshotElement(d *Deps) Tool {
-	return imageTool(d, "screenshot_element", "Screenshot one element (image content).",
+	return imageTool(d, "screenshot_element", "Screenshot one element.",
 		func(ctx context.Context, s engine.Session, in ElementShotIn) ([]byte, string, string, error) {
 			f := in.Type
 			if f == "" {

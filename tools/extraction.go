@@ -69,7 +69,7 @@ type AllTextOut struct {
 }
 
 func getAllText(d *Deps) Tool {
-	return sessionTool(d, "get_all_text", "Get the text of every element matching the selector.", readOnly,
+	return sessionTool(d, "get_all_text", "Get the text of every match.", readOnly,
 		func(ctx context.Context, s engine.Session, in ElementIn) (AllTextOut, error) {
 			r := in.req(`els => els.map(el => (el.innerText ?? el.textContent ?? "").trim())`)
 			r.All = true
@@ -81,7 +81,7 @@ func getAllText(d *Deps) Tool {
 // AttributeIn is the input of get_attribute.
 type AttributeIn struct {
 	ElementIn
-	Name string `json:"name" jsonschema:"Attribute name"`
+	Name string `json:"name"`
 }
 
 func (in AttributeIn) validate() error {
@@ -114,7 +114,7 @@ type ValueOut struct {
 }
 
 func getValue(d *Deps) Tool {
-	return sessionTool(d, "get_value", "Get the current value of an input, textarea, select or contenteditable.", readOnly,
+	return sessionTool(d, "get_value", "Get a form field's current value.", readOnly,
 		func(ctx context.Context, s engine.Session, in ElementIn) (ValueOut, error) {
 			return evalInto[ValueOut](ctx, s, in.req(`el => {
 				if (el.tagName === "SELECT" && el.multiple) return {value: [...el.selectedOptions].map(o => o.value)};
@@ -139,7 +139,7 @@ type TableOut struct {
 }
 
 func extractTable(d *Deps) Tool {
-	return sessionTool(d, "extract_table", "Extract a table's rows (objects keyed by header when it has one).", readOnly,
+	return sessionTool(d, "extract_table", "Extract a table's rows (keyed by header).", readOnly,
 		func(ctx context.Context, s engine.Session, in TableIn) (TableOut, error) {
 			out, err := evalInto[TableOut](ctx, s, in.req(`el => {
 				const t = el.closest("table") || el.querySelector("table");
@@ -168,7 +168,7 @@ func extractTable(d *Deps) Tool {
 // LinksIn is the input of extract_links.
 type LinksIn struct {
 	SessionArg
-	Selector string `json:"selector,omitempty" jsonschema:"Only links inside this element"`
+	Selector string `json:"selector,omitempty" jsonschema:"Scope"`
 	Limit    int    `json:"limit,omitempty" jsonschema:"Default 500"`
 }
 
@@ -221,7 +221,7 @@ type MetadataOut struct {
 }
 
 func getPageMetadata(d *Deps) Tool {
-	return sessionTool(d, "get_page_metadata", "Get title, URL, description, canonical, lang and Open Graph data.", readOnly,
+	return sessionTool(d, "get_page_metadata", "Get title, URL, description, canonical, lang, Open Graph.", readOnly,
 		func(ctx context.Context, s engine.Session, in PageIn) (MetadataOut, error) {
 			return evalInto[MetadataOut](ctx, s, engine.EvalRequest{Function: `() => {
 				const meta = n => document.querySelector('meta[name="' + n + '"]')?.content || "";
@@ -236,8 +236,8 @@ func getPageMetadata(d *Deps) Tool {
 // EvaluateIn is the input of evaluate.
 type EvaluateIn struct {
 	SessionArg
-	Script string `json:"script" jsonschema:"JS expression/statements, or a function called with args"`
-	Args   []any  `json:"args,omitempty" jsonschema:"JSON arguments for a function script"`
+	Script string `json:"script" jsonschema:"JS expression, or function called with args"`
+	Args   []any  `json:"args,omitempty"`
 }
 
 var functionSource = regexp.MustCompile(`^\s*(async\s+)?(function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)`)
@@ -259,7 +259,7 @@ type EvaluateOut struct {
 }
 
 func evaluate(d *Deps) Tool {
-	return sessionTool(d, "evaluate", "Run JavaScript in the page; returns its JSON result (awaits promises).", pageAction,
+	return sessionTool(d, "evaluate", "Run JavaScript in the page; returns JSON.", pageAction,
 		func(ctx context.Context, s engine.Session, in EvaluateIn) (EvaluateOut, error) {
 			req := engine.EvalRequest{Expression: in.Script}
 			if functionSource.MatchString(in.Script) {

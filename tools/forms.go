@@ -79,7 +79,7 @@ type SelectOut struct {
 }
 
 func selectOption(d *Deps) Tool {
-	return sessionTool(d, "select", "Select options of a <select> by value or label; reports the selection.", pageAction,
+	return sessionTool(d, "select", "Select <select> options by value or label.", pageAction,
 		func(ctx context.Context, s engine.Session, in SelectIn) (SelectOut, error) {
 			r, err := evalInto[formResult](ctx, s, in.req(`(el, want) => {
 				if (el.tagName !== "SELECT") return {error: "not_a_select"};
@@ -147,9 +147,9 @@ func uncheck(d *Deps) Tool {
 // ScrollIn is the input of scroll.
 type ScrollIn struct {
 	SessionArg
-	Selector string `json:"selector,omitempty" jsonschema:"Scroll this element into view instead"`
-	X        int    `json:"x,omitempty" jsonschema:"Pixels right (negative: left)"`
-	Y        int    `json:"y,omitempty" jsonschema:"Pixels down (negative: up)"`
+	Selector string `json:"selector,omitempty" jsonschema:"Element to bring into view"`
+	X        int    `json:"x,omitempty" jsonschema:"px"`
+	Y        int    `json:"y,omitempty" jsonschema:"px"`
 }
 
 // ScrollOut is the result of scroll.

@@ -19,9 +19,9 @@ func hover(d *Deps) Tool {
 // PressIn is the input of press.
 type PressIn struct {
 	SessionArg
-	Key       string   `json:"key" jsonschema:"Key name or combo: Enter, Tab, ArrowDown, Escape, a, Control+A"`
+	Key       string   `json:"key" jsonschema:"e.g. Enter, ArrowDown, a, Control+A"`
 	Modifiers []string `json:"modifiers,omitempty" jsonschema:"Alt, Control, Meta, Shift"`
-	Selector  string   `json:"selector,omitempty" jsonschema:"Focus this element first; default: the focused element"`
+	Selector  string   `json:"selector,omitempty" jsonschema:"Focus it first"`
 }
 
 func (in PressIn) validate() error {
@@ -46,8 +46,8 @@ func press(d *Deps) Tool {
 // DragIn is the input of drag_and_drop.
 type DragIn struct {
 	SessionArg
-	Source  string `json:"source" jsonschema:"Selector of the element to drag"`
-	Target  string `json:"target" jsonschema:"Selector of the drop target"`
+	Source  string `json:"source" jsonschema:"Selector"`
+	Target  string `json:"target" jsonschema:"Selector"`
 	Timeout int    `json:"timeout,omitempty"`
 }
 

@@ -44,8 +44,8 @@ type ClickIn struct {
 	SessionArg
 	TargetArg
 	Timeout    int  `json:"timeout,omitempty"`
-	Force      bool `json:"force,omitempty" jsonschema:"Skip visibility, enabled and hit-test checks"`
-	ClickCount int  `json:"clickCount,omitempty" jsonschema:"Default 1; 2 double-clicks"`
+	Force      bool `json:"force,omitempty" jsonschema:"Skip actionability checks"`
+	ClickCount int  `json:"clickCount,omitempty" jsonschema:"2: double-click"`
 }
 
 func (in ClickIn) validate() error {
@@ -59,7 +59,7 @@ func (in ClickIn) validate() error {
 }
 
 func click(d *Deps) Tool {
-	return sessionTool(d, "click", "Click an element like a user: scrolled into view, hit-tested, real mouse events.", pageAction,
+	return sessionTool(d, "click", "Click an element like a user (scroll, hit-test, mouse events).", pageAction,
 		func(ctx context.Context, s engine.Session, in ClickIn) (ActionOut, error) {
 			r, err := s.Click(ctx, engine.ClickRequest{Target: in.target(), Timeout: ms(in.Timeout), Force: in.Force, ClickCount: in.ClickCount})
 			if err != nil {
@@ -73,8 +73,8 @@ func click(d *Deps) Tool {
 type TypeIn struct {
 	SessionArg
 	TargetArg
-	Text    string `json:"text" jsonschema:"Text to type; \n presses Enter"`
-	Delay   int    `json:"delay,omitempty" jsonschema:"Milliseconds between keys"`
+	Text    string `json:"text" jsonschema:"\n presses Enter"`
+	Delay   int    `json:"delay,omitempty" jsonschema:"ms between keys"`
 	Timeout int    `json:"timeout,omitempty"`
 	Clear   bool   `json:"clear,omitempty" jsonschema:"Empty the field first"`
 }
@@ -90,7 +90,7 @@ func (in TypeIn) validate() error {
 }
 
 func typeText(d *Deps) Tool {
-	return sessionTool(d, "type", "Focus a text field and type into it with real key events.", pageAction,
+	return sessionTool(d, "type", "Type into a text field with real key events.", pageAction,
 		func(ctx context.Context, s engine.Session, in TypeIn) (ActionOut, error) {
 			r, err := s.Type(ctx, engine.TypeRequest{Target: in.target(), Text: in.Text, Delay: ms(in.Delay), Timeout: ms(in.Timeout), Clear: in.Clear})
 			if err != nil {

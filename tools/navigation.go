@@ -10,8 +10,8 @@ import (
 // NavigateIn is the input of navigate.
 type NavigateIn struct {
 	SessionArg
-	URL       string `json:"url" jsonschema:"Absolute URL to open"`
-	WaitUntil string `json:"waitUntil,omitempty" jsonschema:"Page state to wait for (default load),enum=load,enum=domcontentloaded,enum=networkidle"`
+	URL       string `json:"url"`
+	WaitUntil string `json:"waitUntil,omitempty" jsonschema:"Default load,enum=load,enum=domcontentloaded,enum=networkidle"`
 	Timeout   int    `json:"timeout,omitempty"`
 }
 
@@ -35,7 +35,7 @@ type NavigateOut struct {
 }
 
 func navigate(d *Deps) Tool {
-	return sessionTool(d, "navigate", "Open a URL in the session's page and wait for it to load.", pageAction,
+	return sessionTool(d, "navigate", "Open a URL and wait for it to load.", pageAction,
 		func(ctx context.Context, s engine.Session, in NavigateIn) (NavigateOut, error) {
 			r, err := s.Navigate(ctx, engine.NavigateRequest{
 				URL: in.URL, WaitUntil: engine.WaitUntil(in.WaitUntil), Timeout: ms(in.Timeout),

@@ -83,7 +83,12 @@ const instructions = `Drive real browsers in isolated sessions.
 type Options struct {
 	Version string
 	Log     *slog.Logger
-	// MaxScreenshotBytes caps returned images (default 2 MiB).
+	// DisabledTools are left out of the server by name, e.g. "evaluate"
+	// when the security settings forbid script evaluation. A name that
+	// matches no tool is ignored, so the setting can precede the tool.
+	DisabledTools []string
+	// MaxScreenshotBytes caps returned images (default 2 MiB); larger
+	// images are re-encoded and shrunk to fit.
 	MaxScreenshotBytes int
 	// Caps are the opt-in groups to turn on (see OptIn and ParseCaps);
 	// without any, only the core tools are registered.
@@ -97,16 +102,28 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	hooks := &server.Hooks{}
+	secrets := newSecrets()
 	s := server.NewMCPServer("browsermcp", o.Version,
 		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, false),
+		server.WithPromptCapabilities(false),
+		server.WithLogging(),
+		server.WithHooks(hooks),
 		server.WithRecovery(),
+		server.WithResourceRecovery(),
+		server.WithToolHandlerMiddleware(secrets.middleware),
 		server.WithInstructions(instructions),
 	)
-	for _, t := range Tools(&Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes}) {
-		if enabled(o.Caps, t.Group) {
-			s.AddTool(t.Def, t.Handler)
+	d := &Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes}
+	for _, t := range Tools(d) {
+		if slices.Contains(o.DisabledTools, t.Def.Name) || !enabled(o.Caps, t.Group) {
+			continue
 		}
+		s.AddTool(t.Def, t.Handler)
 	}
+	addResources(s, hooks, d)
+	addPrompts(s, secrets)
 	return s
 }
 

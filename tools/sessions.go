@@ -58,7 +58,7 @@ type CreateSessionOut struct {
 
 func createSession(d *Deps) Tool {
 	return serverTool("create_session",
-		"Open an isolated browser session (own cookies, storage, page). Returns sessionId.",
+		"Open an isolated browser session; returns sessionId.",
 		local,
 		func(ctx context.Context, in CreateSessionIn) (CreateSessionOut, error) {
 			info, err := d.Sessions.Create(ctx, in.Name, in.options())
@@ -118,7 +118,7 @@ type ListSessionsOut struct {
 }
 
 func listSessions(d *Deps) Tool {
-	return serverTool("list_sessions", "List your open sessions with their page URL, title and expiry.", readOnly,
+	return serverTool("list_sessions", "List your sessions: URL, title, expiry.", readOnly,
 		func(ctx context.Context, in ListSessionsIn) (ListSessionsOut, error) {
 			out := ListSessionsOut{Sessions: []SessionItem{}}
 			for _, i := range d.Sessions.List(ctx) {

@@ -39,6 +39,9 @@ type Config struct {
 	LaunchTimeout time.Duration
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+	// Policy restricts where pages may go; nil allows everything. See
+	// policy.go for how it is enforced.
+	Policy *engine.Policy
 }
 
 // EnvExecutablePath names the environment variable that points at the
@@ -299,7 +302,15 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 	if err != nil {
 		return nil, err
 	}
-	return newSession(ctx, b, opts)
+	s, err := newSession(ctx, b, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.enforce(ctx, e.cfg.Policy); err != nil {
+		s.Close(ctx)
+		return nil, err
+	}
+	return s, nil
 }
 
 // Close closes the browser we launched, or only detaches from one we

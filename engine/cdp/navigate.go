@@ -29,6 +29,9 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 	ctx, cancel := context.WithTimeout(ctx, req.Timeout)
 	defer cancel()
 
+	if err := s.checkNavigation(req.URL); err != nil {
+		return engine.NavigateResult{}, err
+	}
 	var res engine.NavigateResult
 	err := s.run(ctx, "navigate to "+req.URL, func(ctx context.Context, t *chromedp.Target) error {
 		before := s.st.mark()
@@ -41,6 +44,9 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 			return s.navErr(req, err)
 		}
 		if nav.ErrorText != "" {
+			if err := s.blockedNavigation(req.URL, nav.ErrorText); err != nil {
+				return err
+			}
 			return navFailed(req.URL, nav.ErrorText, nil)
 		}
 		if nav.LoaderID != "" {

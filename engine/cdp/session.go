@@ -29,6 +29,7 @@ type session struct {
 	st     *pageState
 	obs    *observer // network and console records, routes
 	id     target.ID
+	guard  *guard // the domain policy, see policy.go
 
 	closeOnce sync.Once
 }

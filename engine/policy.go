@@ -1,0 +1,207 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Policy is the server's security policy for where pages may go. Engines
+// enforce it on every request a session's page makes: navigations, their
+// redirects, subresources, iframes and popups.
+//
+// Host patterns are "example.com" (that host only), "*.example.com" (the
+// host and every subdomain), "*" (every host), each optionally with a port
+// ("example.com:8080", "[::1]:9000"); without a port every port matches.
+// Blocked patterns win over allowed ones; when Allowed is non-empty, a host
+// must match one of them. file: URLs are refused unless AllowFile is set.
+// URLs without a host (about:, data:, blob:, javascript:) are always allowed:
+// they load nothing from the network.
+type Policy struct {
+	allowed, blocked []hostRule
+	allowFile        bool
+}
+
+type hostRule struct {
+	raw      string
+	host     string // lower case, without brackets; "" with wildcard means "*"
+	wildcard bool   // host and all subdomains
+	port     string // "" matches any port
+}
+
+// NewPolicy compiles host patterns. It reports every bad pattern at once.
+func NewPolicy(allowed, blocked []string, allowFile bool) (*Policy, error) {
+	p := &Policy{allowFile: allowFile}
+	var errs []error
+	for _, s := range allowed {
+		r, err := parseHostRule(s)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("allowedDomains: %w", err))
+			continue
+		}
+		p.allowed = append(p.allowed, r)
+	}
+	for _, s := range blocked {
+		r, err := parseHostRule(s)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("blockedDomains: %w", err))
+			continue
+		}
+		p.blocked = append(p.blocked, r)
+	}
+	return p, errors.Join(errs...)
+}
+
+func parseHostRule(s string) (hostRule, error) {
+	r := hostRule{raw: s}
+	in := strings.ToLower(strings.TrimSpace(s))
+	if in == "" || strings.ContainsAny(in, "/?#@ ") {
+		return r, fmt.Errorf("%q is not a host pattern; use forms like example.com, *.example.com or example.com:8080", s)
+	}
+	host, port := in, ""
+	if h, p, err := net.SplitHostPort(in); err == nil {
+		host, port = h, p
+	} else if strings.HasPrefix(in, "[") && strings.HasSuffix(in, "]") {
+		host = in[1 : len(in)-1]
+	}
+	if port != "" && !isPort(port) {
+		return r, fmt.Errorf("%q has a bad port %q", s, port)
+	}
+	switch {
+	case host == "*":
+		r.wildcard = true
+	case strings.HasPrefix(host, "*."):
+		r.wildcard, host = true, host[2:]
+	case strings.Contains(host, "*"):
+		return r, fmt.Errorf("%q: a wildcard may only be the first label, as in *.example.com", s)
+	}
+	if host == "" && !r.wildcard {
+		return r, fmt.Errorf("%q has no host", s)
+	}
+	r.host, r.port = strings.TrimSuffix(host, "."), port
+	return r, nil
+}
+
+func isPort(p string) bool {
+	if len(p) == 0 || len(p) > 5 {
+		return false
+	}
+	for _, c := range p {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// HasHostRules reports whether any host pattern is configured. Engines
+// intercept requests only then, so a server without domain rules pays
+// nothing for the policy.
+func (p *Policy) HasHostRules() bool {
+	return p != nil && (len(p.allowed) > 0 || len(p.blocked) > 0)
+}
+
+// Check tells whether the policy lets a page load rawURL. When it does not,
+// reason names the rule that refused it.
+func (p *Policy) Check(rawURL string) (ok bool, reason string) {
+	if p == nil {
+		return true, ""
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false, "the URL cannot be parsed"
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "file":
+		if p.allowFile {
+			return true, ""
+		}
+		return false, "file: URLs are not allowed (security.allowFileUrls is false)"
+	case "http", "https", "ws", "wss", "ftp":
+	default:
+		if u.Host == "" {
+			return true, ""
+		}
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	port := u.Port()
+	if port == "" {
+		port = defaultPort[strings.ToLower(u.Scheme)]
+	}
+	for _, r := range p.blocked {
+		if r.matches(host, port) {
+			return false, "blocked by blockedDomains entry " + r.raw
+		}
+	}
+	if len(p.allowed) == 0 {
+		return true, ""
+	}
+	for _, r := range p.allowed {
+		if r.matches(host, port) {
+			return true, ""
+		}
+	}
+	return false, "host " + host + " is not in allowedDomains"
+}
+
+var defaultPort = map[string]string{"http": "80", "ws": "80", "https": "443", "wss": "443", "ftp": "21"}
+
+func (r hostRule) matches(host, port string) bool {
+	if r.port != "" && r.port != port {
+		return false
+	}
+	if r.wildcard && r.host == "" {
+		return true
+	}
+	if host == r.host {
+		return true
+	}
+	return r.wildcard && strings.HasSuffix(host, "."+r.host)
+}
+
+// BlockedRequest records one request the policy refused.
+type BlockedRequest struct {
+	URL string `json:"url"`
+	// ResourceType is the engine's name for what was requested: Document,
+	// Image, Script, ..., or Popup for a window the page tried to open.
+	ResourceType string    `json:"resourceType"`
+	Reason       string    `json:"reason"`
+	Time         time.Time `json:"time"`
+}
+
+// BlockedLog is implemented by sessions whose engine enforces the Policy and
+// records what it refused, newest last.
+type BlockedLog interface {
+	BlockedRequests() []BlockedRequest
+}
+
+// BlockedRecorder keeps the last requests a session's policy refused. It is
+// safe for concurrent use.
+type BlockedRecorder struct {
+	mu    sync.Mutex
+	items []BlockedRequest
+}
+
+// maxBlockedRecords bounds the memory one session's record uses.
+const maxBlockedRecords = 200
+
+// Add records a refused request.
+func (b *BlockedRecorder) Add(r BlockedRequest) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.items = append(b.items, r)
+	if len(b.items) > maxBlockedRecords {
+		b.items = append([]BlockedRequest(nil), b.items[len(b.items)-maxBlockedRecords:]...)
+	}
+}
+
+// List returns a copy of the record, oldest first.
+func (b *BlockedRecorder) List() []BlockedRequest {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]BlockedRequest{}, b.items...)
+}

@@ -1,0 +1,195 @@
+package tools
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// Resources (seed 002 §3) expose a session's state under browser:///. Every
+// read runs as the caller's owner, so another API key's sessions answer
+// SESSION_NOT_FOUND exactly as the tools do. A failed read is a JSON-RPC
+// error whose message starts with the error code ("SESSION_NOT_FOUND: ...").
+//
+// pageId is "0", the session's current page, until sessions hold several
+// pages.
+
+// ResourceScheme prefixes every resource URI.
+const ResourceScheme = "browser:///"
+
+// resource is one resource template and its reader.
+type resource struct {
+	uri, name, desc, mime string
+	read                  func(ctx context.Context, d *Deps, v resourceVars) (any, error)
+}
+
+type resourceVars struct {
+	uri, session, page, ref string
+}
+
+func resources() []resource {
+	return []resource{
+		{"session/{sessionId}", "session", "A session: its page URL, title and expiry.", "application/json", readSession},
+		{"page/{sessionId}/{pageId}", "page", "A page of a session (pageId 0 is the current page): URL and title.", "application/json", readPage},
+		{"screenshot/{sessionId}/{pageId}/latest", "screenshot", "A PNG of the page's viewport, taken when read.", "image/png", readScreenshot},
+		{"network-log/{sessionId}/{pageId}", "network-log", "Requests the session's page made. For now it holds only the requests the security policy blocked.", "application/json", readNetworkLog},
+		{"element/{sessionId}/{pageId}/{ref}", "element", "An element by snapshot ref (not available until snapshot refs land).", "application/json", readElement},
+	}
+}
+
+func addResources(s *server.MCPServer, hooks *server.Hooks, d *Deps) {
+	for _, r := range resources() {
+		tmpl := mcp.NewResourceTemplate(ResourceScheme+r.uri, r.name, mcp.WithTemplateDescription(r.desc), mcp.WithTemplateMIMEType(r.mime))
+		s.AddResourceTemplate(tmpl, func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			v := resourceVars{uri: req.Params.URI, session: arg(req, "sessionId"), page: arg(req, "pageId"), ref: arg(req, "ref")}
+			if v.session == "" {
+				return nil, invalid("sessionId", "the resource URI names no session")
+			}
+			if v.page != "" && v.page != "0" {
+				return nil, invalid("pageId", "pageId %q does not exist; sessions have one page, 0", v.page)
+			}
+			out, err := r.read(ctx, d, v)
+			if err != nil {
+				return nil, engine.AsError(err)
+			}
+			if png, ok := out.([]byte); ok {
+				return []mcp.ResourceContents{mcp.BlobResourceContents{URI: v.uri, MIMEType: r.mime, Blob: base64.StdEncoding.EncodeToString(png)}}, nil
+			}
+			b, err := json.Marshal(out)
+			if err != nil {
+				return nil, err
+			}
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: v.uri, MIMEType: r.mime, Text: string(b)}}, nil
+		})
+	}
+	// resources/list shows the caller's own sessions and their pages.
+	hooks.AddAfterListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
+		for _, i := range d.Sessions.List(ctx) {
+			res.Resources = append(res.Resources,
+				mcp.NewResource(ResourceScheme+"session/"+i.ID, "session "+i.ID, mcp.WithMIMEType("application/json"), mcp.WithResourceDescription("Session "+i.Name)),
+				mcp.NewResource(ResourceScheme+"page/"+i.ID+"/0", i.Title, mcp.WithMIMEType("application/json"), mcp.WithResourceDescription(i.URL)),
+			)
+		}
+	})
+}
+
+// arg reads a template variable, which mcp-go passes as []string.
+func arg(req mcp.ReadResourceRequest, name string) string {
+	switch v := req.Params.Arguments[name].(type) {
+	case string:
+		return v
+	case []string:
+		return strings.Join(v, "/")
+	}
+	return ""
+}
+
+// SessionResource is the JSON of browser:///session/{sessionId}.
+type SessionResource struct {
+	SessionID string `json:"sessionId"`
+	Name      string `json:"name,omitempty"`
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	CreatedAt int64  `json:"createdAt"`
+	ExpiresAt int64  `json:"expiresAt"`
+}
+
+// findSession looks the session up among the caller's own, without waiting
+// for a call running on it and without extending its expiry.
+func findSession(ctx context.Context, d *Deps, ref string) (engine.Info, error) {
+	for _, i := range d.Sessions.List(ctx) {
+		if i.ID == ref || (i.Name != "" && i.Name == ref) {
+			return i, nil
+		}
+	}
+	e := engine.Errorf(engine.SessionNotFound, "no session with id %q", ref)
+	e.SessionID = ref
+	return engine.Info{}, e
+}
+
+func readSession(ctx context.Context, d *Deps, v resourceVars) (any, error) {
+	i, err := findSession(ctx, d, v.session)
+	if err != nil {
+		return nil, err
+	}
+	return SessionResource{SessionID: i.ID, Name: i.Name, URL: i.URL, Title: i.Title, CreatedAt: i.CreatedAt.UnixMilli(), ExpiresAt: i.ExpiresAt.UnixMilli()}, nil
+}
+
+// PageResource is the JSON of browser:///page/{sessionId}/{pageId}.
+type PageResource struct {
+	SessionID string `json:"sessionId"`
+	PageID    string `json:"pageId"`
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+}
+
+func readPage(ctx context.Context, d *Deps, v resourceVars) (any, error) {
+	i, err := findSession(ctx, d, v.session)
+	if err != nil {
+		return nil, err
+	}
+	return PageResource{SessionID: i.ID, PageID: "0", URL: i.URL, Title: i.Title}, nil
+}
+
+func readScreenshot(ctx context.Context, d *Deps, v resourceVars) (any, error) {
+	if _, err := findSession(ctx, d, v.session); err != nil {
+		return nil, err // never create the default session from a read
+	}
+	var png []byte
+	_, err := d.Sessions.Use(ctx, v.session, func(ctx context.Context, s engine.Session) error {
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		var err error
+		png, err = s.Screenshot(ctx, engine.ScreenshotRequest{Format: "png"})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if d.MaxScreenshotBytes > 0 && len(png) > d.MaxScreenshotBytes {
+		return nil, engine.Errorf(engine.InvalidParameters, "the screenshot is %d bytes, over the server's maxScreenshotSize of %d", len(png), d.MaxScreenshotBytes).
+			Suggest("Use a smaller viewport, or raise security.maxScreenshotSize.")
+	}
+	return png, nil
+}
+
+// NetworkLogResource is the JSON of browser:///network-log/{sessionId}/{pageId}.
+type NetworkLogResource struct {
+	SessionID string                  `json:"sessionId"`
+	PageID    string                  `json:"pageId"`
+	Note      string                  `json:"note"`
+	Blocked   []engine.BlockedRequest `json:"blocked"`
+}
+
+func readNetworkLog(ctx context.Context, d *Deps, v resourceVars) (any, error) {
+	if _, err := findSession(ctx, d, v.session); err != nil {
+		return nil, err
+	}
+	out := NetworkLogResource{PageID: "0", Blocked: []engine.BlockedRequest{},
+		Note: "Only requests refused by the security policy are recorded so far; the full request log comes with the network tools."}
+	info, err := d.Sessions.Use(ctx, v.session, func(ctx context.Context, s engine.Session) error {
+		bl, ok := s.(engine.BlockedLog)
+		if !ok {
+			return engine.Errorf(engine.Unsupported, "this engine does not record blocked requests")
+		}
+		out.Blocked = append(out.Blocked, bl.BlockedRequests()...)
+		return nil
+	})
+	out.SessionID = info.ID
+	return out, err
+}
+
+func readElement(ctx context.Context, d *Deps, v resourceVars) (any, error) {
+	if _, err := findSession(ctx, d, v.session); err != nil {
+		return nil, err
+	}
+	return nil, engine.Errorf(engine.Unsupported, "element resources need snapshot refs, which this server does not have yet (ref %q)", v.ref).
+		Suggest("Use a CSS selector with the page tools for now.")
+}
