@@ -181,7 +181,8 @@ type RequestEntry struct {
 	// Error is the network error of a failed request, e.g.
 	// net::ERR_BLOCKED_BY_CLIENT or net::ERR_INTERNET_DISCONNECTED.
 	Error string `json:"error,omitempty"`
-	// Route is "blocked" or "mocked" when a route handled the request.
+	// Route is "blocked" or "mocked" when a route handled the request, and
+	// "policy" when the server's domain policy refused it.
 	Route string `json:"route,omitempty"`
 	// Throttled is set when the session's throttling or offline emulation
 	// applied to the request.

@@ -34,6 +34,9 @@ type guard struct {
 	queue  []*fetch.EventRequestPaused
 	wake   chan struct{}
 	popups map[target.ID]bool // popups already closed
+	// routes answers the requests the policy allows (block_resource,
+	// mock_response); see router.
+	routes *router
 }
 
 // enforce installs the policy on a new session. It runs before the session
@@ -44,6 +47,8 @@ func (s *session) enforce(ctx context.Context, pol *engine.Policy) error {
 	if !pol.HasHostRules() {
 		return nil
 	}
+	g.routes = &s.obs.routes
+	g.routes.setViaGuard()
 	if err := chromedp.Listen(s.tab, g.onEvent(s)); err != nil {
 		return s.classify(err, "listen for paused requests")
 	}
@@ -106,9 +111,11 @@ func (g *guard) answer(ctx context.Context, t *chromedp.Target, ev *fetch.EventR
 	var err error
 	if ok, reason := g.pol.Check(ev.Request.URL + ev.Request.URLFragment); !ok {
 		g.rec.Add(engine.BlockedRequest{URL: ev.Request.URL, ResourceType: string(ev.ResourceType), Reason: reason, Time: time.Now()})
+		g.routes.log.markRoute(ev.NetworkID, "policy")
 		_, err = cdp.Call(ctx, t, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
 	} else {
-		_, err = cdp.Call(ctx, t, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+		g.routes.handle(ctx, t, ev)
+		return
 	}
 	// A request can go away while paused (the page navigated or closed);
 	// Chromium then answers "Invalid InterceptionId", which is harmless.

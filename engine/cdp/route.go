@@ -25,6 +25,12 @@ import (
 // releases. The worker decides with the routes as they are when it takes the
 // request: one that no route matches any more (removed meanwhile) is
 // continued, so removing a route never strands a request.
+//
+// A session under a domain policy with host rules already pauses every
+// request for the policy's guard (policy.go). Fetch has one set of patterns
+// per page and each paused request must be answered exactly once, so the
+// guard then answers all of them and hands the ones the policy allows to
+// handle; the router leaves Fetch alone (enabled for every URL).
 type router struct {
 	log *netLog
 
@@ -34,6 +40,8 @@ type router struct {
 	wake    chan struct{} // has room for one pending wake-up
 	started bool
 	done    chan struct{} // closed when the worker has stopped
+	// viaGuard is set when the policy's guard answers paused requests.
+	viaGuard bool
 }
 
 func (r *router) init(l *netLog) {
@@ -46,6 +54,10 @@ func (r *router) init(l *netLog) {
 // listener, so it must not block.
 func (r *router) paused(ev *fetch.EventRequestPaused) {
 	r.mu.Lock()
+	if r.viaGuard {
+		r.mu.Unlock()
+		return
+	}
 	r.queue = append(r.queue, ev)
 	r.mu.Unlock()
 	select {
@@ -82,11 +94,26 @@ func (r *router) work(tab context.Context, t *chromedp.Target) {
 			}
 			ev := r.queue[0]
 			r.queue = r.queue[1:]
-			route, ok := r.match(ev)
 			r.mu.Unlock()
-			r.answer(tab, t, ev, route, ok)
+			r.handle(tab, t, ev)
 		}
 	}
+}
+
+// setViaGuard makes the policy's guard the one that answers paused
+// requests; it is called before the session makes any request.
+func (r *router) setViaGuard() {
+	r.mu.Lock()
+	r.viaGuard = true
+	r.mu.Unlock()
+}
+
+// handle answers one paused request with the routes as they are now.
+func (r *router) handle(tab context.Context, t *chromedp.Target, ev *fetch.EventRequestPaused) {
+	r.mu.Lock()
+	route, ok := r.match(ev)
+	r.mu.Unlock()
+	r.answer(tab, t, ev, route, ok)
 }
 
 // match finds the newest route for a request. Caller holds r.mu.
@@ -204,12 +231,15 @@ func (s *session) AddRoute(ctx context.Context, rt engine.Route) (int, error) {
 	r := &s.obs.routes
 	var n int
 	err := s.run(ctx, "add a route", func(ctx context.Context, t *chromedp.Target) error {
-		r.startWorker(s.tab, t)
 		r.mu.Lock()
 		r.routes = append(r.routes, rt)
 		n = len(r.routes)
-		ps := r.patterns()
+		ps, viaGuard := r.patterns(), r.viaGuard
 		r.mu.Unlock()
+		if viaGuard {
+			return nil
+		}
+		r.startWorker(s.tab, t)
 		_, err := cdp.Call(ctx, t, fetch.Enable, fetch.EnableParams{Patterns: ps})
 		if err != nil {
 			r.mu.Lock()
@@ -238,9 +268,9 @@ func (s *session) RemoveRoutes(ctx context.Context, pattern string) (removed, re
 		}
 		removed, remaining = len(r.routes)-len(kept), len(kept)
 		r.routes = kept
-		ps := r.patterns()
+		ps, viaGuard := r.patterns(), r.viaGuard
 		r.mu.Unlock()
-		if removed == 0 {
+		if removed == 0 || viaGuard {
 			return nil
 		}
 		if remaining > 0 {
