@@ -68,7 +68,8 @@ func TestResources(t *testing.T) {
 		t.Fatalf("screenshot: %s, %d bytes", blob.MIMEType, len(png))
 	}
 	netlog, err := read("browser:///network-log/" + id + "/0")
-	if err != nil || !strings.Contains(netlog.(mcp.TextResourceContents).Text, `"blocked":[]`) {
+	if err != nil || !strings.Contains(netlog.(mcp.TextResourceContents).Text, `"blocked":[]`) ||
+		!strings.Contains(netlog.(mcp.TextResourceContents).Text, `"url":"`+site.URL+`/welcome.html?user=ada"`) {
 		t.Fatalf("network log = %v, %v", netlog, err)
 	}
 	for uri, code := range map[string]string{

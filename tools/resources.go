@@ -39,7 +39,7 @@ func resources() []resource {
 		{"session/{sessionId}", "session", "A session: its page URL, title and expiry.", "application/json", readSession},
 		{"page/{sessionId}/{pageId}", "page", "A page of a session (pageId 0 is the current page): URL and title.", "application/json", readPage},
 		{"screenshot/{sessionId}/{pageId}/latest", "screenshot", "A PNG of the page's viewport, taken when read.", "image/png", readScreenshot},
-		{"network-log/{sessionId}/{pageId}", "network-log", "Requests the session's page made. For now it holds only the requests the security policy blocked.", "application/json", readNetworkLog},
+		{"network-log/{sessionId}/{pageId}", "network-log", "The session's recent requests (the get_request_log record, newest 200) and those the security policy blocked.", "application/json", readNetworkLog},
 		{"element/{sessionId}/{pageId}/{ref}", "element", "An element by snapshot ref (not available until snapshot refs land).", "application/json", readElement},
 	}
 }
@@ -164,7 +164,8 @@ func readScreenshot(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 type NetworkLogResource struct {
 	SessionID string                  `json:"sessionId"`
 	PageID    string                  `json:"pageId"`
-	Note      string                  `json:"note"`
+	Requests  []engine.RequestEntry   `json:"requests"`
+	Dropped   int                     `json:"dropped,omitempty"` // older requests not shown
 	Blocked   []engine.BlockedRequest `json:"blocked"`
 }
 
@@ -172,9 +173,13 @@ func readNetworkLog(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 	if _, err := findSession(ctx, d, v.session); err != nil {
 		return nil, err
 	}
-	out := NetworkLogResource{PageID: "0", Blocked: []engine.BlockedRequest{},
-		Note: "Only requests refused by the security policy are recorded so far; the full request log comes with the network tools."}
+	out := NetworkLogResource{PageID: "0", Blocked: []engine.BlockedRequest{}}
 	info, err := d.Sessions.Use(ctx, v.session, func(ctx context.Context, s engine.Session) error {
+		l, err := s.RequestLog(ctx, engine.RequestLogQuery{Limit: 200})
+		if err != nil {
+			return err
+		}
+		out.Requests, out.Dropped = l.Requests, l.Dropped+max(l.Total-len(l.Requests), 0)
 		bl, ok := s.(engine.BlockedLog)
 		if !ok {
 			return engine.Errorf(engine.Unsupported, "this engine does not record blocked requests")
