@@ -36,6 +36,7 @@ type config struct {
 	CDPEndpoint    string
 	ExecutablePath string
 	Viewport       engine.Viewport
+	Dialogs        engine.DialogPolicy
 }
 
 // errUsage marks errors that exit with status 2.
@@ -102,7 +103,7 @@ func newEngine(cfg config, stderr io.Writer, log *slog.Logger) (engine.Engine, e
 	case "firefox", "webkit":
 		return nil, fmt.Errorf("--browser %s is not available yet: this build drives Chromium only; use --browser chromium", cfg.Browser)
 	}
-	c := cdp.Config{Endpoint: cfg.CDPEndpoint, Headless: cfg.Headless, Viewport: cfg.Viewport, Logger: log}
+	c := cdp.Config{Endpoint: cfg.CDPEndpoint, Headless: cfg.Headless, Viewport: cfg.Viewport, Logger: log, Dialogs: cfg.Dialogs}
 	if cfg.CDPEndpoint == "" {
 		if !cfg.Headless && noDisplay() {
 			c.Headless = true
@@ -122,7 +123,8 @@ func noDisplay() bool {
 }
 
 func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
-	cfg := config{Browser: "chromium", SessionTimeout: 5 * time.Minute, MaxSessions: 10, Viewport: engine.Viewport{Width: 1280, Height: 720}}
+	cfg := config{Browser: "chromium", SessionTimeout: 5 * time.Minute, MaxSessions: 10, Viewport: engine.Viewport{Width: 1280, Height: 720},
+		Dialogs: engine.DialogsManual}
 	fs := flag.NewFlagSet("browsermcp", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var (
@@ -142,6 +144,8 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.ExecutablePath, "executable-path", "", "browser binary `path` (default: $"+cdp.EnvExecutablePath+", then PATH)")
 	fs.StringVar(&viewport, "viewport-size", viewport, "page size `WxH`")
 	fs.BoolVar(&showVersion, "version", false, "print the version and exit")
+	dialogs := string(cfg.Dialogs)
+	fs.StringVar(&dialogs, "dialogs", dialogs, "JavaScript dialogs: manual (wait for handle_dialog), accept or dismiss (at once, for crawlers)")
 	fs.Usage = func() {
 		fmt.Fprintf(stdout, "Usage: browsermcp [flags]\n\nAn MCP server (stdio) that drives real browsers in isolated sessions.\n\nFlags:\n")
 		fs.SetOutput(stdout)
@@ -173,6 +177,12 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 	cfg.SessionTimeout = time.Duration(timeoutMS) * time.Millisecond
 	if cfg.MaxSessions <= 0 {
 		return cfg, fmt.Errorf("%w: invalid value %d for flag -maxSessions: must be at least 1", errUsage, cfg.MaxSessions)
+	}
+	switch engine.DialogPolicy(dialogs) {
+	case engine.DialogsManual, engine.DialogsAccept, engine.DialogsDismiss:
+		cfg.Dialogs = engine.DialogPolicy(dialogs)
+	default:
+		return cfg, fmt.Errorf("%w: invalid value %q for flag -dialogs: want manual, accept or dismiss", errUsage, dialogs)
 	}
 	vp, err := parseViewport(viewport)
 	if err != nil {

@@ -21,6 +21,7 @@ const (
 	ElementNotEditable  Code = "ELEMENT_NOT_EDITABLE"
 	InvalidParameters   Code = "INVALID_PARAMETERS"
 	DialogOpen          Code = "DIALOG_OPEN"
+	NoDialog            Code = "NO_DIALOG"
 	Unsupported         Code = "UNSUPPORTED"
 	Timeout             Code = "TIMEOUT"
 	BrowserCrashed      Code = "BROWSER_CRASHED"
@@ -45,6 +46,7 @@ var codeInfo = map[Code]codeDefaults{
 	ElementNotEditable:  {false, "Target an input, textarea, select or contenteditable element that is enabled and not read-only."},
 	InvalidParameters:   {false, "Fix the named parameter and call again."},
 	DialogOpen:          {false, "Call handle_dialog to accept or dismiss the dialog first."},
+	NoDialog:            {false, "No dialog is open; the page or the --dialogs policy may have closed it. Continue without handle_dialog."},
 	Unsupported:         {false, "This browser or engine does not offer this feature; use Chromium for it."},
 	Timeout:             {true, "Raise timeout, or wait for the page to settle and retry."},
 	BrowserCrashed:      {true, "The browser or tab crashed; call create_session to start a fresh session."},

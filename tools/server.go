@@ -23,6 +23,8 @@ func registry(d *Deps) []Tool {
 		navigate(d),
 		click(d),
 		typeText(d),
+		snapshot(d),
+		handleDialog(d),
 	}
 }
 

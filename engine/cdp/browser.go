@@ -37,6 +37,9 @@ type Config struct {
 	Viewport engine.Viewport
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+	// Dialogs says what sessions do with JavaScript dialogs; empty means
+	// engine.DialogsManual.
+	Dialogs engine.DialogPolicy
 }
 
 // EnvExecutablePath names the environment variable that points at the
@@ -102,6 +105,9 @@ func allocatorOptions(execPath string, headless bool, vp engine.Viewport) []chro
 		chromedp.Flag("no-first-run", true),
 		chromedp.Flag("disable-features", strings.Join(disabledFeatures, ",")),
 		chromedp.Flag("disable-quic", true),
+		// Snapshots read roles and names from Chromium's accessibility
+		// engine through Element.computedRole and computedName.
+		chromedp.Flag("enable-blink-features", "ComputedAccessibilityInfo"),
 		chromedp.Flag("no-service-autorun", true),
 		chromedp.Flag("password-store", "basic"),
 		chromedp.WindowSize(vp.Width, vp.Height),
@@ -255,7 +261,7 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 	if err != nil {
 		return nil, err
 	}
-	return newSession(ctx, b, opts)
+	return newSession(ctx, b, opts, e.cfg.Dialogs)
 }
 
 // Close closes the browser we launched, or only detaches from one we

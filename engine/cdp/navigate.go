@@ -31,7 +31,25 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 
 	var res engine.NavigateResult
 	err := s.run(ctx, "navigate to "+req.URL, func(ctx context.Context, t *chromedp.Target) error {
-		nav, err := cdp.Call(ctx, t, page.Navigate, page.NavigateParams{URL: req.URL})
+		if err := s.dialogErr(); err != nil {
+			return err
+		}
+		// Leaving a page can open a beforeunload dialog, which holds
+		// Page.navigate until it is handled.
+		m := s.st.mark()
+		var nav page.NavigateResult
+		opened, err := s.raceDialog(ctx, m, func(ctx context.Context) error {
+			var err error
+			nav, err = cdp.Call(ctx, t, page.Navigate, page.NavigateParams{URL: req.URL})
+			return err
+		})
+		if opened {
+			s.st.mu.Lock()
+			res = engine.NavigateResult{URL: s.st.url}
+			s.st.mu.Unlock()
+			res.Dialog = s.st.dialogSince(m)
+			return nil
+		}
 		if err != nil {
 			var ce *cdproto.Error
 			if errors.As(err, &ce) {

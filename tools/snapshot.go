@@ -1,0 +1,69 @@
+package tools
+
+import (
+	"context"
+	"strings"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// SnapshotIn is the input of snapshot.
+type SnapshotIn struct {
+	SessionArg
+	Selector        string `json:"selector,omitempty" jsonschema:"Only this element's subtree (CSS or XPath)"`
+	Ref             string `json:"ref,omitempty" jsonschema:"Only this element's subtree (ref from a snapshot)"`
+	Depth           int    `json:"depth,omitempty" jsonschema:"Maximum nesting shown; deeper content reads as … (default: no limit)"`
+	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"Only what can be acted on, with the headings and landmarks around it"`
+	MaxChars        int    `json:"maxChars,omitempty" jsonschema:"Cut the outline at this many characters (default: no limit)"`
+}
+
+func (in SnapshotIn) validate() error {
+	if err := validTarget(in.Selector, in.Ref, false); err != nil {
+		return err
+	}
+	if err := nonNegative("depth", in.Depth); err != nil {
+		return err
+	}
+	return nonNegative("maxChars", in.MaxChars)
+}
+
+// SnapshotOut is the result of snapshot. The text the model reads is the
+// page line and the outline itself, not this JSON.
+type SnapshotOut struct {
+	Snapshot  string `json:"snapshot" jsonschema:"Outline: one line per node, - role \"name\" [attrs] [ref=eN], nested by indentation"`
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	Refs      int    `json:"refs" jsonschema:"Number of refs in the outline"`
+	Truncated bool   `json:"truncated,omitempty" jsonschema:"The outline was cut at maxChars"`
+	SessionMeta
+}
+
+func (o SnapshotOut) text() string {
+	var b strings.Builder
+	b.Grow(len(o.Snapshot) + len(o.URL) + len(o.Title) + 32)
+	b.WriteString("Page: ")
+	b.WriteString(o.URL)
+	b.WriteString("\nTitle: ")
+	b.WriteString(o.Title)
+	b.WriteString("\n")
+	b.WriteString(o.Snapshot)
+	return b.String()
+}
+
+func snapshot(d *Deps) Tool {
+	return sessionTool(d, "snapshot",
+		"Accessibility outline of the page from Chromium's accessibility engine: `- role \"name\" [attrs] [ref=eN]`, nested; links end with their href. "+
+			"Every element you can act on has a ref for click/type (refs stay the same while the element lives). "+
+			"Frame content is inline; its refs look like f1e3. Use selector/ref, depth, interactiveOnly or maxChars to get less.",
+		readOnly,
+		func(ctx context.Context, s engine.Session, in SnapshotIn) (SnapshotOut, error) {
+			r, err := s.Snapshot(ctx, engine.SnapshotRequest{
+				Target: engine.Target{Selector: in.Selector, Ref: in.Ref}, Depth: in.Depth,
+				InteractiveOnly: in.InteractiveOnly, MaxChars: in.MaxChars,
+			})
+			if err != nil {
+				return SnapshotOut{}, err
+			}
+			return SnapshotOut{Snapshot: r.Text, URL: r.URL, Title: r.Title, Refs: r.Refs, Truncated: r.Truncated}, nil
+		})
+}
