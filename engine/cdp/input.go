@@ -31,6 +31,7 @@ type elemResult struct {
 	Reason    string
 	Element   string
 	CoveredBy string
+	Hit       string
 	Message   string
 }
 
@@ -105,10 +106,13 @@ func elemError(r elemResult, tg engine.Target, timeout time.Duration) error {
 		msg := fmt.Sprintf("element %s is not clickable: %s", r.Element, reasonText(r.Reason))
 		if r.CoveredBy != "" {
 			msg = fmt.Sprintf("element %s is covered by %s, which would receive the click", r.Element, r.CoveredBy)
+			if r.Hit != "" && r.Hit != r.CoveredBy {
+				msg = fmt.Sprintf("element %s is covered by %s (its %s would receive the click)", r.Element, r.CoveredBy, r.Hit)
+			}
 		}
 		e = engine.Errorf(engine.ElementNotClickable, "%s", msg).With("reason", r.Reason).With("element", r.Element)
 		if r.CoveredBy != "" {
-			e.With("coveredBy", r.CoveredBy)
+			e.With("coveredBy", r.CoveredBy).With("hit", r.Hit)
 		}
 	case "not_editable":
 		e = engine.Errorf(engine.ElementNotEditable, "element %s cannot be typed into: %s", r.Element, reasonText(r.Reason)).

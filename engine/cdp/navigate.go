@@ -61,7 +61,7 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 			return navFailed(req.URL, nav.ErrorText, nil)
 		}
 		if nav.LoaderID != "" {
-			if err := s.waitLoaded(ctx, lifecycleName[string(req.WaitUntil)]); err != nil {
+			if err := s.waitLoaded(ctx, nav.LoaderID, lifecycleName[string(req.WaitUntil)]); err != nil {
 				return s.navErr(req, err)
 			}
 		}
@@ -77,11 +77,13 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 	return res, err
 }
 
-// waitLoaded waits until the current main-frame document has fired the
-// lifecycle event name.
-func (s *session) waitLoaded(ctx context.Context, name string) error {
+// waitLoaded waits until the main-frame document of loader has fired the
+// lifecycle event name. It names the loader because Page.navigate can
+// answer before the new document commits, while the old document's events
+// still describe the page.
+func (s *session) waitLoaded(ctx context.Context, loader cdp.LoaderID, name string) error {
 	st := s.st
-	return st.waitFor(ctx, func() bool { return st.lifecycle[st.loader][name] })
+	return st.waitFor(ctx, func() bool { return st.loader == loader && st.lifecycle[loader][name] })
 }
 
 func pageTitle(ctx context.Context, t *chromedp.Target) (string, error) {

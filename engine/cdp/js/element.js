@@ -40,6 +40,14 @@ async function (a) {
     for (let n = h; n; n = n.parentNode || n.host) if (n === el) return true;
     return false;
   };
+  // cover names what covers el: the outermost ancestor of the hit element
+  // that does not contain el, such as an overlay's root (div#cookie-banner)
+  // rather than the button inside it.
+  const cover = (el, hit) => {
+    let c = hit;
+    while (c && c.parentElement && !c.parentElement.contains(el)) c = c.parentElement;
+    return c;
+  };
   const hitAt = (doc, x, y) => {
     let hit = doc.elementFromPoint(x, y);
     while (hit && hit.shadowRoot) {
@@ -70,7 +78,7 @@ async function (a) {
       }
       if (!a.force) {
         const hit = hitAt(fe.ownerDocument, px, py);
-        if (hit !== fe) return { error: "not_clickable", reason: "covered", element: describe(fe), coveredBy: describe(hit) };
+        if (hit !== fe) return { error: "not_clickable", reason: "covered", element: describe(fe), coveredBy: describe(cover(fe, hit)), hit: describe(hit) };
       }
       x = px; y = py;
       let next = null;
@@ -100,7 +108,7 @@ async function (a) {
       if (right <= left || bottom <= top) return { error: "not_clickable", reason: "outside_viewport", element: describe(el) };
       const hit = hitAt(el.ownerDocument, x, y);
       if (!hit || !owns(el, hit)) {
-        return { error: "not_clickable", reason: "covered", element: describe(el), coveredBy: describe(hit) };
+        return { error: "not_clickable", reason: "covered", element: describe(el), coveredBy: describe(cover(el, hit)), hit: describe(hit) };
       }
     }
     let fe = null;

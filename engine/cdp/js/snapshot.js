@@ -53,6 +53,7 @@ function (a) {
   // Roles whose name is worth reading.
   const NAMED = new Set([...ACT, ...ORIENT, "img", "image", "figure", "group", "article", "alert", "status", "progressbar",
     "meter", "math", "note", "tabpanel", "dialog", "log", "marquee", "timer", "treegrid", "row", "cell", "columnheader", "rowheader"]);
+  const LIVE = new Set(["status", "alert", "log", "marquee", "timer"]);
   // Containers that vanish when they hold exactly one element and no name.
   const THIN = new Set(["listitem", "paragraph", "group", "section", "region", "article", "cell", "gridcell", "blockquote",
     "figure", "note", "form"]);
@@ -85,7 +86,9 @@ function (a) {
   const visitKids = (list, kids, ctx) => {
     for (const n of list) {
       if (n.nodeType === 3) {
-        if (ctx.hidden || only) continue;
+        // interactiveOnly keeps text only inside what has a ref, where it
+        // tells what the element is (a clickable div has no name).
+        if (ctx.hidden || only && !ctx.inRef) continue;
         const t = n.nodeValue;
         if (t && /\S/.test(t)) kids.push({ t: t.replace(/\s+/g, " ") });
         else if (t && kids.length && kids[kids.length - 1].t !== undefined) kids.push({ t: " " });
@@ -132,7 +135,7 @@ function (a) {
     const role = plain ? "generic" : el.computedRole || "";
     const cursor = ctx.cursor;
     const st = ACT.has(role) || ctx.inAct ? "" : cs.cursor;
-    const sub = { hidden, cursor: st || cursor, inAct: ctx.inAct || ACT.has(role) };
+    const sub = { hidden, cursor: st || cursor, inAct: ctx.inAct || ACT.has(role), inRef: ctx.inRef };
     if (tag === "label" && el.control) {
       // The label's text is the control's name: show the control only.
       if (!el.contains(el.control)) return;
@@ -142,7 +145,10 @@ function (a) {
     let act = !hidden && ACT.has(role);
     if (!act && !hidden && role !== "iframe" && clickable(el, st === "pointer" && cursor !== "pointer" ? "pointer" : "")) act = true;
     const node = { role, kids: [] };
-    if (act) node.ref = refOf(el);
+    if (act) {
+      node.ref = refOf(el);
+      sub.inRef = true;
+    }
     if (!hidden && (NAMED.has(role) || act)) node.name = textName(el, role) ?? (el.computedName || "");
     if (tag === "iframe" || tag === "frame") {
       node.role = "iframe";
@@ -244,6 +250,9 @@ function (a) {
       emit(kids[0], ind, lvl);
       return;
     }
+    // An empty container says nothing, unless it is a landmark or a live
+    // region that content will appear in.
+    if (!kids.length && !node.ref && !node.name && node.value === undefined && !ORIENT.has(node.role) && !LIVE.has(node.role)) return;
     let head = ind + "- " + (node.role || "generic");
     if (node.name) head += " " + q(node.name);
     if (node.attrs) for (const at of node.attrs) head += " [" + at + "]";
@@ -268,11 +277,16 @@ function (a) {
       for (const k of kids) emit(k, ind + "  ", lvl + 1);
       return;
     }
-    // Text that only repeats the name says nothing new.
-    if (textOnly(kids) && node.name && kids[0].t === node.name.replace(/\s+/g, " ").trim()) kids = [];
+    // Text that only repeats the name says nothing new (a link's text, a
+    // table's caption, a group's legend).
+    if (node.name && kids.length && kids[0].t !== undefined && kids[0].t === node.name.replace(/\s+/g, " ").trim()) kids = kids.slice(1);
+    if (node.value !== undefined) head += ": " + q(node.value);
+    if (node.value !== undefined && !kids.length) { lines.push(head); return; }
     if (node.value !== undefined) {
-      lines.push(head + ": " + q(node.value));
-      if (!kids.length || node.role === "combobox") return;
+      if (lvl + 1 >= cut) { lines.push(head + " …"); return; }
+      lines.push(head);
+      for (const k of kids) emit(k, ind + "  ", lvl + 1);
+      return;
     }
     if (!kids.length) { lines.push(head); return; }
     if (textOnly(kids)) { lines.push(head + ": " + kids[0].t); return; }
