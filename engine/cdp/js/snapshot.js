@@ -279,20 +279,20 @@ function (a) {
     }
     // Text that only repeats the name says nothing new (a link's text, a
     // table's caption, a group's legend).
-    if (node.name && kids.length && kids[0].t !== undefined && kids[0].t === node.name.replace(/\s+/g, " ").trim()) kids = kids.slice(1);
-    if (node.value !== undefined) head += ": " + q(node.value);
-    if (node.value !== undefined && !kids.length) { lines.push(head); return; }
-    if (node.value !== undefined) {
-      if (lvl + 1 >= cut) { lines.push(head + " …"); return; }
-      lines.push(head);
-      for (const k of kids) emit(k, ind + "  ", lvl + 1);
-      return;
+    if (node.name) {
+      const nm = node.name.replace(/\s+/g, " ").trim();
+      kids = kids.filter((k) => k.t === undefined || !nm.includes(k.t));
     }
+    if (node.value !== undefined) head += ": " + q(node.value);
     if (!kids.length) { lines.push(head); return; }
-    if (textOnly(kids)) { lines.push(head + ": " + kids[0].t); return; }
-    if (lvl + 1 >= cut) { lines.push(head + ": …"); return; }
-    lines.push(head + ":");
+    if (node.value === undefined && textOnly(kids)) { lines.push(head + ": " + kids[0].t); return; }
+    const open = node.value !== undefined ? "" : ":";
+    if (lvl + 1 >= cut) { lines.push(head + open + " …"); return; }
+    const at = lines.length;
+    lines.push(head + open);
     for (const k of kids) emit(k, ind + "  ", lvl + 1);
+    // Children that all turned out empty leave no dangling colon.
+    if (lines.length === at + 1) lines[at] = head;
   };
 
   let root = this && this.nodeType === 1 ? this : null;
