@@ -286,8 +286,14 @@ function (a) {
     if (node.value !== undefined) head += ": " + q(node.value);
     if (!kids.length) { lines.push(head); return; }
     if (node.value === undefined && textOnly(kids)) { lines.push(head + ": " + kids[0].t); return; }
-    const open = node.value !== undefined ? "" : ":";
+    let open = node.value !== undefined ? "" : ":";
     if (lvl + 1 >= cut) { lines.push(head + open + " …"); return; }
+    // Leading text goes on the container's own line, as in a row: one line
+    // and one "- text:" fewer per paragraph.
+    if (open && kids[0].t !== undefined) {
+      open += " " + kids[0].t;
+      kids = kids.slice(1);
+    }
     const at = lines.length;
     lines.push(head + open);
     for (const k of kids) emit(k, ind + "  ", lvl + 1);
