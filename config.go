@@ -44,6 +44,7 @@ type browserConfig struct {
 	ExecutablePath string `json:"executablePath"`
 	CDPEndpoint    string `json:"cdpEndpoint"`
 	Viewport       string `json:"viewport"`
+	Dialogs        string `json:"dialogs"`
 }
 
 type sessionConfig struct {
@@ -70,7 +71,7 @@ func defaultConfig() config {
 	return config{
 		Transport: "stdio", Host: "127.0.0.1", Port: -1,
 		APIKeys: []string{}, AllowedHosts: []string{},
-		Browser: browserConfig{Type: "chromium", Viewport: "1280x720"},
+		Browser: browserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual"},
 		Session: sessionConfig{DefaultTimeout: 300000, MaxSessions: 10},
 		Security: securityConfig{
 			AllowedDomains: []string{}, BlockedDomains: []string{},
@@ -95,6 +96,8 @@ type option struct {
 var options = []option{
 	{flags: []string{"browser"}, env: "BROWSERMCP_BROWSER", key: "browser.type", usage: "browser: chromium, firefox or webkit",
 		field: func(c *config) any { return &c.Browser.Type }, check: func(c *config) error { return oneOf(c.Browser.Type, "chromium", "firefox", "webkit") }},
+	{flags: []string{"dialogs"}, env: "BROWSERMCP_DIALOGS", key: "browser.dialogs", usage: "JavaScript dialogs: manual (wait for handle_dialog), accept or dismiss (at once, for crawlers)",
+		field: func(c *config) any { return &c.Browser.Dialogs }, check: func(c *config) error { return oneOf(c.Browser.Dialogs, "manual", "accept", "dismiss") }},
 	{flags: []string{"headless"}, env: "BROWSERMCP_HEADLESS", key: "browser.headless", usage: "run the browser without a window (automatic when there is no display)",
 		field: func(c *config) any { return &c.Browser.Headless }},
 	{flags: []string{"executable-path"}, env: cdp.EnvExecutablePath, key: "browser.executablePath", usage: "browser binary `path` (default: search PATH)",

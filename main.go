@@ -140,7 +140,7 @@ func newEngine(cfg config, stderr io.Writer, log *slog.Logger) (engine.Engine, e
 		return nil, err
 	}
 	vp, _ := parseViewport(b.Viewport)
-	c := cdp.Config{Endpoint: b.CDPEndpoint, Headless: b.Headless, Viewport: vp, Logger: log, Policy: pol}
+	c := cdp.Config{Endpoint: b.CDPEndpoint, Headless: b.Headless, Viewport: vp, Logger: log, Policy: pol, Dialogs: engine.DialogPolicy(b.Dialogs)}
 	// For tests and slow machines; not a documented flag.
 	if d, err := time.ParseDuration(os.Getenv("BROWSERMCP_LAUNCH_TIMEOUT")); err == nil && d > 0 {
 		c.LaunchTimeout = d

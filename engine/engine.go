@@ -36,6 +36,17 @@ type Session interface {
 	Navigate(ctx context.Context, req NavigateRequest) (NavigateResult, error)
 	Click(ctx context.Context, req ClickRequest) (ActionResult, error)
 	Type(ctx context.Context, req TypeRequest) (ActionResult, error)
+	// Snapshot returns the accessibility outline of the page (or of the
+	// subtree req.Target names), with a ref on every element that can be
+	// acted on. A ref names one DOM node for as long as it lives and is never
+	// reused; every element action accepts it in Target.Ref.
+	Snapshot(ctx context.Context, req SnapshotRequest) (SnapshotResult, error)
+	// HandleDialog accepts or dismisses the JavaScript dialog (alert,
+	// confirm, prompt, beforeunload) that is open on the page, then waits
+	// for what closing it started, like an action. With no dialog open it
+	// fails with NO_DIALOG. While a dialog is open, every other page call
+	// fails with DIALOG_OPEN.
+	HandleDialog(ctx context.Context, req DialogRequest) (ActionResult, error)
 	// Info returns the page's URL and title. It must be safe to call while
 	// another call on the session is running, because list_sessions must not
 	// wait for a busy session.
@@ -54,6 +65,74 @@ type Session interface {
 	// Screenshot returns a PNG or JPEG image.
 	Screenshot(ctx context.Context, req ScreenshotRequest) ([]byte, error)
 }
+
+// SnapshotRequest asks for the accessibility outline of the page.
+type SnapshotRequest struct {
+	// Target limits the outline to one element's subtree; zero means the
+	// whole page.
+	Target Target
+	// Depth limits nesting; 0 means no limit.
+	Depth int
+	// InteractiveOnly keeps the elements that can be acted on, plus the
+	// headings and landmarks that orient.
+	InteractiveOnly bool
+	// MaxChars truncates the text at a line boundary; 0 means no limit.
+	MaxChars int
+}
+
+// SnapshotResult is an outline in playwright-mcp's style: one line per
+// node, `- role "name" [attr] [ref=eN]`, nested by indentation.
+type SnapshotResult struct {
+	Text      string
+	URL       string
+	Title     string
+	Refs      int  // refs in Text
+	Truncated bool // Text was cut at MaxChars
+	FullChars int  // length before truncation
+}
+
+// DialogType names the kind of a JavaScript dialog.
+type DialogType string
+
+// The dialog types.
+const (
+	DialogAlert        DialogType = "alert"
+	DialogConfirm      DialogType = "confirm"
+	DialogPrompt       DialogType = "prompt"
+	DialogBeforeUnload DialogType = "beforeunload"
+)
+
+// Dialog is a JavaScript dialog an action opened.
+type Dialog struct {
+	Type         DialogType `json:"type"`
+	Message      string     `json:"message"`
+	DefaultValue string     `json:"defaultValue,omitempty"`
+	// Handled is "accepted" or "dismissed" when the dialog policy closed it
+	// already; empty while it waits for HandleDialog.
+	Handled string `json:"handled,omitempty"`
+}
+
+// DialogRequest closes the open dialog.
+type DialogRequest struct {
+	Accept bool
+	// PromptText is typed into a prompt before it is accepted.
+	PromptText *string
+	// NavigationTimeout bounds the wait for a navigation closing starts.
+	NavigationTimeout time.Duration
+}
+
+// DialogPolicy says what a session does when a page opens a dialog.
+type DialogPolicy string
+
+// The dialog policies.
+const (
+	// DialogsManual leaves the dialog open for HandleDialog.
+	DialogsManual DialogPolicy = "manual"
+	// DialogsAccept accepts every dialog at once (crawlers).
+	DialogsAccept DialogPolicy = "accept"
+	// DialogsDismiss dismisses every dialog at once.
+	DialogsDismiss DialogPolicy = "dismiss"
+)
 
 // SessionOptions configure a new session.
 type SessionOptions struct {
@@ -95,6 +174,9 @@ type NavigateResult struct {
 	Title  string
 	URL    string // final URL, after redirects
 	Status int    // HTTP status of the main document; 0 when there was none
+	// Dialog is set when leaving the old page opened a beforeunload dialog;
+	// the navigation waits for HandleDialog.
+	Dialog *Dialog
 }
 
 // ClickRequest asks a session to click an element.
@@ -123,6 +205,9 @@ type ActionResult struct {
 	// is then the page it ended on.
 	Navigated bool
 	URL       string
+	// Dialog is the dialog the action opened, if any. In manual mode it is
+	// still open and blocks the page until HandleDialog.
+	Dialog *Dialog
 }
 
 // PageInfo is a cheap description of a session's current page.

@@ -21,6 +21,7 @@ const (
 	ElementNotEditable  Code = "ELEMENT_NOT_EDITABLE"
 	InvalidParameters   Code = "INVALID_PARAMETERS"
 	DialogOpen          Code = "DIALOG_OPEN"
+	NoDialog            Code = "NO_DIALOG"
 	Unsupported         Code = "UNSUPPORTED"
 	ScriptError         Code = "SCRIPT_ERROR"
 	Timeout             Code = "TIMEOUT"
@@ -47,6 +48,7 @@ var codeInfo = map[Code]codeDefaults{
 	InvalidParameters:   {false, "Fix the named parameter and call again."},
 	DialogOpen:          {false, "Call handle_dialog to accept or dismiss the dialog first."},
 	ScriptError:         {false, "Fix the script: it threw, or returned something that is not JSON (a DOM node, a function, a cycle)."},
+	NoDialog:            {false, "No dialog is open; the page or the --dialogs policy may have closed it. Continue without handle_dialog."},
 	Unsupported:         {false, "This browser or engine does not offer this feature; use Chromium for it."},
 	Timeout:             {true, "Raise timeout, or wait for the page to settle and retry."},
 	BrowserCrashed:      {true, "The browser or tab crashed; call create_session to start a fresh session."},

@@ -296,13 +296,23 @@ func nonNegative(field string, v int) error {
 	return nil
 }
 
-// result renders a success: structuredContent plus the same JSON as text.
+// texter is implemented by results whose text for the model is not their
+// JSON, such as a snapshot: escaping an outline into a JSON string would
+// cost tokens and hide its lines.
+type texter interface{ text() string }
+
+// result renders a success: structuredContent plus the same JSON as text,
+// or the result's own text when it has one.
 func result(out any) *mcp.CallToolResult {
 	b, err := json.Marshal(out)
 	if err != nil {
 		return errorResult(fmt.Errorf("encoding the result: %w", err))
 	}
-	return mcp.NewToolResultStructured(json.RawMessage(b), string(b))
+	text := string(b)
+	if t, ok := out.(texter); ok {
+		text = t.text()
+	}
+	return mcp.NewToolResultStructured(json.RawMessage(b), text)
 }
 
 // ErrorBody is the JSON an agent gets for every failure.

@@ -40,14 +40,6 @@ func BenchmarkNavigate(b *testing.B) {
 	}
 }
 
-func BenchmarkClick(b *testing.B) {
-	e := newEnv(b, engine.ManagerConfig{})
-	id := e.open("/form.html")
-	for b.Loop() {
-		e.ok("click", map[string]any{"sessionId": id, "selector": "#count"})
-	}
-}
-
 func BenchmarkType10(b *testing.B) {
 	e := newEnv(b, engine.ManagerConfig{})
 	id := e.open("/form.html")

@@ -7,16 +7,27 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 )
 
-// TargetArg names one element; exactly one of its fields is given.
+// TargetArg names one element for an element tool: exactly one of a
+// selector or a ref from a snapshot.
 type TargetArg struct {
 	Selector string `json:"selector,omitempty"`
+	Ref      string `json:"ref,omitempty"`
 }
 
-func (t TargetArg) target() engine.Target { return engine.Target{Selector: t.Selector} }
+func (t TargetArg) target() engine.Target { return engine.Target{Selector: t.Selector, Ref: t.Ref} }
 
-func (t TargetArg) validate() error {
-	if t.Selector == "" {
-		return invalid("selector", "selector must not be empty")
+func (t TargetArg) validate() error { return validTarget(t.Selector, t.Ref, true) }
+
+// validTarget checks that at most one (exactly one when required) of
+// selector and ref is given.
+func validTarget(selector, ref string, required bool) error {
+	switch {
+	case selector != "" && ref != "":
+		return engine.Errorf(engine.InvalidParameters, "give either selector or ref, not both").
+			With("field", "ref").With("fields", []string{"selector", "ref"})
+	case required && selector == "" && ref == "":
+		return engine.Errorf(engine.InvalidParameters, "give selector (CSS or XPath) or ref (from a snapshot) to name the element").
+			With("field", "selector").With("fields", []string{"selector", "ref"})
 	}
 	return nil
 }
@@ -27,14 +38,24 @@ type ActionOut struct {
 	Message   string `json:"message"`
 	Navigated bool   `json:"navigated,omitempty" jsonschema:"The action loaded a new page"`
 	URL       string `json:"url,omitempty" jsonschema:"Page URL after a navigation"`
+	// Dialog is the JavaScript dialog the action opened; unless handled is
+	// set, the page waits for handle_dialog.
+	Dialog *engine.Dialog `json:"dialog,omitempty" jsonschema:"Dialog the action opened; call handle_dialog unless it says handled"`
 	SessionMeta
 }
 
 func actionOut(msg string, r engine.ActionResult) ActionOut {
-	out := ActionOut{Success: true, Message: msg, Navigated: r.Navigated}
+	out := ActionOut{Success: true, Message: msg, Navigated: r.Navigated, Dialog: r.Dialog}
 	if r.Navigated {
 		out.URL = r.URL
 		out.Message += "; the page navigated to " + r.URL
+	}
+	if d := r.Dialog; d != nil {
+		if d.Handled != "" {
+			out.Message += fmt.Sprintf("; a %s dialog (%q) opened and was %s", d.Type, d.Message, d.Handled)
+		} else {
+			out.Message += fmt.Sprintf("; a %s dialog opened (%q) and blocks the page: call handle_dialog", d.Type, d.Message)
+		}
 	}
 	return out
 }

@@ -31,6 +31,9 @@ type NavigateOut struct {
 	Title   string `json:"title"`
 	URL     string `json:"url" jsonschema:"Final URL after redirects"`
 	Status  int    `json:"status" jsonschema:"HTTP status of the document; 0 if none"`
+	// Dialog is a beforeunload dialog the old page opened; the navigation
+	// waits for handle_dialog.
+	Dialog *engine.Dialog `json:"dialog,omitempty" jsonschema:"beforeunload dialog holding the navigation; call handle_dialog"`
 	SessionMeta
 }
 
@@ -43,7 +46,7 @@ func navigate(d *Deps) Tool {
 			if err != nil {
 				return NavigateOut{}, err
 			}
-			return NavigateOut{Success: true, Title: r.Title, URL: r.URL, Status: r.Status}, nil
+			return NavigateOut{Success: true, Title: r.Title, URL: r.URL, Status: r.Status, Dialog: r.Dialog}, nil
 		})
 }
 

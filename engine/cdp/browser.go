@@ -42,6 +42,9 @@ type Config struct {
 	// Policy restricts where pages may go; nil allows everything. See
 	// policy.go for how it is enforced.
 	Policy *engine.Policy
+	// Dialogs says what sessions do with JavaScript dialogs; empty means
+	// engine.DialogsManual.
+	Dialogs engine.DialogPolicy
 }
 
 // EnvExecutablePath names the environment variable that points at the
@@ -123,6 +126,9 @@ func allocatorOptions(execPath string, headless bool, vp engine.Viewport) []chro
 		chromedp.Flag("no-first-run", true),
 		chromedp.Flag("disable-features", strings.Join(disabledFeatures, ",")),
 		chromedp.Flag("disable-quic", true),
+		// Snapshots read roles and names from Chromium's accessibility
+		// engine through Element.computedRole and computedName.
+		chromedp.Flag("enable-blink-features", "ComputedAccessibilityInfo"),
 		chromedp.Flag("no-service-autorun", true),
 		chromedp.Flag("password-store", "basic"),
 		chromedp.WindowSize(vp.Width, vp.Height),
@@ -302,7 +308,7 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 	if err != nil {
 		return nil, err
 	}
-	s, err := newSession(ctx, b, opts)
+	s, err := newSession(ctx, b, opts, e.cfg.Dialogs)
 	if err != nil {
 		return nil, err
 	}

@@ -31,23 +31,59 @@ type elemResult struct {
 	Reason    string
 	Element   string
 	CoveredBy string
+	Hit       string
 	Message   string
 }
 
-// resolve finds the target element in the page and prepares it for op
-// ("point" for a click, "focus" for typing), waiting up to timeout.
+// resolve is the one element resolver every element action uses. It finds
+// the target (a selector in the page, or a ref in the world it belongs to)
+// and prepares it for op ("point" for a click, "focus" for typing), waiting
+// up to timeout for it to become ready. For "point" the result is the
+// element's visible centre in page coordinates, after the hit test in its
+// frame and in every frame above it.
 func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg engine.Target, timeout time.Duration, force, clear bool) (elemResult, error) {
+	args := map[string]any{"op": op, "timeout": timeout.Milliseconds(), "force": force, "clear": clear}
+	var r elemResult
 	if tg.Ref != "" {
-		return elemResult{}, engine.Errorf(engine.Unsupported, "refs are not supported by this engine yet; use selector").With("field", "ref")
+		defer s.releaseObjects(t)
+		w, obj, err := s.refObject(ctx, t, tg.Ref)
+		if err != nil {
+			return r, err
+		}
+		if w.ctxID == 0 && w.frameID != "" {
+			defer s.releaseObjects(w.t)
+		}
+		if err := callOn(ctx, w.t, obj, elementJS, args, &r); err != nil {
+			if isGone(err) {
+				return r, staleRef(tg.Ref, "its frame navigated or was removed")
+			}
+			return r, err
+		}
+		if r.Error == "stale" {
+			return r, staleRef(tg.Ref, "the element was removed from the page")
+		}
+		if err := elemError(r, tg, timeout); err != nil {
+			return r, err
+		}
+		if op == "point" && w.frameID != "" {
+			x, y, err := s.toPage(ctx, w, r.X, r.Y, force)
+			if err != nil {
+				if e, ok := err.(*engine.Error); ok {
+					e.With("ref", tg.Ref)
+				}
+				return r, err
+			}
+			r.X, r.Y = x, y
+		}
+		return r, nil
 	}
 	kind, expr := engine.ParseSelector(tg.Selector)
-	args := map[string]any{"op": op, "kind": "css", "sel": expr, "timeout": timeout.Milliseconds(), "force": force, "clear": clear}
+	args["sel"], args["kind"] = expr, "css"
 	if kind == engine.XPath {
 		args["kind"] = "xpath"
 	}
 	a, _ := json.Marshal(args)
-	var r elemResult
-	if err := evalJSON(ctx, t, "("+elementJS+")("+string(a)+")", &r); err != nil {
+	if err := evalJSON(ctx, t, "("+elementJS+").call(null, "+string(a)+")", &r); err != nil {
 		return r, err
 	}
 	return r, elemError(r, tg, timeout)
@@ -70,10 +106,13 @@ func elemError(r elemResult, tg engine.Target, timeout time.Duration) error {
 		msg := fmt.Sprintf("element %s is not clickable: %s", r.Element, reasonText(r.Reason))
 		if r.CoveredBy != "" {
 			msg = fmt.Sprintf("element %s is covered by %s, which would receive the click", r.Element, r.CoveredBy)
+			if r.Hit != "" && r.Hit != r.CoveredBy {
+				msg = fmt.Sprintf("element %s is covered by %s (its %s would receive the click)", r.Element, r.CoveredBy, r.Hit)
+			}
 		}
 		e = engine.Errorf(engine.ElementNotClickable, "%s", msg).With("reason", r.Reason).With("element", r.Element)
 		if r.CoveredBy != "" {
-			e.With("coveredBy", r.CoveredBy)
+			e.With("coveredBy", r.CoveredBy).With("hit", r.Hit)
 		}
 	case "not_editable":
 		e = engine.Errorf(engine.ElementNotEditable, "element %s cannot be typed into: %s", r.Element, reasonText(r.Reason)).
@@ -112,7 +151,8 @@ func reasonText(r string) string {
 
 // Click clicks the centre of the element's visible box with real mouse
 // events, after the element passes the hit test, then waits for what the
-// click started.
+// click started. A dialog the click opens ends the wait at once: the page
+// is blocked until it is handled, and the result carries it.
 func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.ActionResult, error) {
 	if req.Timeout <= 0 {
 		req.Timeout = DefaultActionTimeout
@@ -122,6 +162,9 @@ func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.Ac
 	}
 	var res engine.ActionResult
 	err := s.run(ctx, "click "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
+		if err := s.dialogErr(); err != nil {
+			return err
+		}
 		m := s.st.mark()
 		rctx, cancel := context.WithTimeout(ctx, req.Timeout+2*time.Second)
 		r, err := s.resolve(rctx, t, "point", req.Target, req.Timeout, req.Force, false)
@@ -129,8 +172,15 @@ func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.Ac
 		if err != nil {
 			return err
 		}
-		if err := mouseClick(ctx, t, r.X, r.Y, req.ClickCount); err != nil {
+		opened, err := s.raceDialog(ctx, m, func(ctx context.Context) error {
+			return mouseClick(ctx, t, r.X, r.Y, req.ClickCount)
+		})
+		if err != nil {
 			return err
+		}
+		if opened {
+			res = engine.ActionResult{Dialog: s.st.dialogSince(m)}
+			return nil
 		}
 		res, err = s.settle(ctx, t, m, req.NavigationTimeout)
 		return err
@@ -168,6 +218,9 @@ func (s *session) Type(ctx context.Context, req engine.TypeRequest) (engine.Acti
 	}
 	var res engine.ActionResult
 	err := s.run(ctx, "type into "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
+		if err := s.dialogErr(); err != nil {
+			return err
+		}
 		m := s.st.mark()
 		rctx, cancel := context.WithTimeout(ctx, req.Timeout+2*time.Second)
 		_, err := s.resolve(rctx, t, "focus", req.Target, req.Timeout, false, req.Clear)
@@ -175,17 +228,27 @@ func (s *session) Type(ctx context.Context, req engine.TypeRequest) (engine.Acti
 		if err != nil {
 			return err
 		}
-		for i, r := range req.Text {
-			if i > 0 && req.Delay > 0 {
-				select {
-				case <-time.After(req.Delay):
-				case <-ctx.Done():
-					return ctx.Err()
+		opened, err := s.raceDialog(ctx, m, func(ctx context.Context) error {
+			for i, r := range req.Text {
+				if i > 0 && req.Delay > 0 {
+					select {
+					case <-time.After(req.Delay):
+					case <-ctx.Done():
+						return ctx.Err()
+					}
+				}
+				if err := typeRune(ctx, t, r); err != nil {
+					return err
 				}
 			}
-			if err := typeRune(ctx, t, r); err != nil {
-				return err
-			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if opened {
+			res = engine.ActionResult{Dialog: s.st.dialogSince(m)}
+			return nil
 		}
 		res, err = s.settle(ctx, t, m, req.NavigationTimeout)
 		return err
@@ -217,9 +280,14 @@ func (s *session) settle(ctx context.Context, t *chromedp.Target, m mark, navTim
 		navTimeout = DefaultNavigationTimeout
 	}
 	// One round trip through the renderer: the events it sent while handling
-	// the action arrive before the reply.
-	if err := evalJSON(ctx, t, "0", nil); err != nil {
+	// the action arrive before the reply. A dialog stops the renderer, so
+	// the round trip races it.
+	opened, err := s.raceDialog(ctx, m, func(ctx context.Context) error { return evalJSON(ctx, t, "0", nil) })
+	if err != nil {
 		return engine.ActionResult{}, err
+	}
+	if opened {
+		return engine.ActionResult{Dialog: s.st.dialogSince(m)}, nil
 	}
 	st := s.st
 	deadline := time.Now().Add(settleNetworkMax)
@@ -241,7 +309,7 @@ func (s *session) settle(ctx context.Context, t *chromedp.Target, m mark, navTim
 			return s.settleNavigation(ctx, m, navTimeout)
 		}
 		if started == 0 || time.Now().After(deadline) || (pending == 0 && quiet >= settleQuiet) {
-			return engine.ActionResult{}, nil
+			return engine.ActionResult{Dialog: st.dialogSince(m)}, nil
 		}
 		wait := time.Until(deadline)
 		if pending == 0 {
@@ -265,6 +333,10 @@ func (s *session) settleNavigation(ctx context.Context, m mark, navTimeout time.
 	nctx, cancel := context.WithTimeout(ctx, navTimeout)
 	defer cancel()
 	err := st.waitFor(nctx, func() bool {
+		if st.dialog != nil && st.dialogs > m.dialogs {
+			// A beforeunload dialog holds the navigation until handled.
+			return true
+		}
 		switch {
 		case st.commits > m.commits:
 			return st.lifecycle[st.loader]["load"]
@@ -279,7 +351,8 @@ func (s *session) settleNavigation(ctx context.Context, m mark, navTimeout time.
 	if err != nil && err != context.DeadlineExceeded {
 		return engine.ActionResult{}, err
 	}
+	d := st.dialogSince(m)
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return engine.ActionResult{Navigated: st.commits > m.commits || st.sameDoc > m.sameDoc, URL: st.url}, nil
+	return engine.ActionResult{Navigated: st.commits > m.commits || st.sameDoc > m.sameDoc, URL: st.url, Dialog: d}, nil
 }

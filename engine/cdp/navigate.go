@@ -34,8 +34,25 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 	}
 	var res engine.NavigateResult
 	err := s.run(ctx, "navigate to "+req.URL, func(ctx context.Context, t *chromedp.Target) error {
-		before := s.st.mark()
-		nav, err := cdp.Call(ctx, t, page.Navigate, page.NavigateParams{URL: req.URL})
+		if err := s.dialogErr(); err != nil {
+			return err
+		}
+		// Leaving a page can open a beforeunload dialog, which holds
+		// Page.navigate until it is handled.
+		m := s.st.mark()
+		var nav page.NavigateResult
+		opened, err := s.raceDialog(ctx, m, func(ctx context.Context) error {
+			var err error
+			nav, err = cdp.Call(ctx, t, page.Navigate, page.NavigateParams{URL: req.URL})
+			return err
+		})
+		if opened {
+			s.st.mu.Lock()
+			res = engine.NavigateResult{URL: s.st.url}
+			s.st.mu.Unlock()
+			res.Dialog = s.st.dialogSince(m)
+			return nil
+		}
 		if err != nil {
 			var ce *cdproto.Error
 			if errors.As(err, &ce) {
@@ -50,7 +67,7 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 			return navFailed(req.URL, nav.ErrorText, nil)
 		}
 		if nav.LoaderID != "" {
-			if err := s.waitLoaded(ctx, before, lifecycleName[string(req.WaitUntil)]); err != nil {
+			if err := s.waitLoaded(ctx, m, lifecycleName[string(req.WaitUntil)]); err != nil {
 				return s.navErr(req, err)
 			}
 		}

@@ -102,7 +102,7 @@ func TestPolicyBlocksOtherHosts(t *testing.T) {
 		if title != "img=loaded otherImg=failed fetch=failed frames=127.0.0.1" {
 			t.Fatalf("title = %q", title)
 		}
-		want := map[string]string{other + "/pixel.svg": "", other + "/frame.html": ""}
+		want := map[string]string{other + "/pixel.svg": "", other + "/policy-frame.html": ""}
 		for _, b := range s.BlockedRequests() {
 			if _, ok := want[b.URL]; ok {
 				want[b.URL] = b.ResourceType

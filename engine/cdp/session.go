@@ -31,20 +31,31 @@ type session struct {
 	id     target.ID
 	guard  *guard // the domain policy, see policy.go
 
+	// Refs and frames (see refs.go and frames.go); only the goroutine
+	// running the session's call uses them.
+	refNext      int
+	worlds       map[string]*world
+	frameAlias   map[cdp.FrameID]string
+	frameSeq     int
+	ftMu         sync.Mutex // guards frameTargets against the dialog policy
+	frameTargets map[target.ID]*frameTarget
+
 	closeOnce sync.Once
 }
 
 // newSession creates the browser context and its page. The tab's first Do
 // runs on the tab's own context, never on the caller's, because that call
 // binds the tab's event loop to its context.
-func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions) (*session, error) {
+func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions, dialogs engine.DialogPolicy) (*session, error) {
 	st, obs := newPageState(), newObserver()
 	bctx, err := contextOptions(opts)
 	if err != nil {
 		return nil, err
 	}
 	tab, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(bctx), chromedp.WithListener(st.onEvent), chromedp.WithListener(obs.onEvent))
-	s := &session{b: b, tab: tab, cancel: cancel, st: st, obs: obs}
+	s := &session{b: b, tab: tab, cancel: cancel, st: st, obs: obs, refNext: 1, worlds: map[string]*world{},
+		frameAlias: map[cdp.FrameID]string{}, frameTargets: map[target.ID]*frameTarget{}}
+	st.onDialog = s.applyPolicy(dialogs)
 
 	done := make(chan error, 1)
 	go func() {
@@ -178,6 +189,11 @@ func (s *session) Info(ctx context.Context) engine.PageInfo {
 
 // Close closes the page and disposes of its browser context.
 func (s *session) Close(ctx context.Context) error {
+	s.ftMu.Lock()
+	for _, ft := range s.frameTargets {
+		ft.cancel()
+	}
+	s.ftMu.Unlock()
 	s.closeOnce.Do(s.cancel)
 	return nil
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/seed4af8c199/browsermcp/engine"
 )
 
 // pageState follows a tab's events so that actions can wait for exactly what
@@ -40,6 +43,22 @@ type pageState struct {
 	// origins are the web origins the session's frames have loaded, for
 	// saving their localStorage.
 	origins map[string]bool
+
+	// dialog is the JavaScript dialog open on the page, nil when none.
+	dialog    *engine.Dialog
+	dialogSrc target.ID // "" for the page, else the OOPIF that opened it
+	// dialogs counts dialogs opened; lastDialog is the latest one, which
+	// keeps how the policy handled it after it closed.
+	dialogs    int
+	lastDialog *engine.Dialog
+	// onDialog runs (on the tab's reader goroutine) for every new dialog;
+	// the session sets it to apply a non-manual dialog policy.
+	onDialog func(*engine.Dialog)
+
+	// oopifs are the out-of-process iframe targets attached to the page,
+	// by target id, which for an iframe is its frame id.
+	oopifs     map[target.ID]bool
+	oopifBySes map[target.SessionID]target.ID
 }
 
 type lifeSet map[string]bool
@@ -51,16 +70,36 @@ type docResult struct {
 
 func newPageState() *pageState {
 	return &pageState{
-		changed:   make(chan struct{}),
-		lifecycle: map[cdp.LoaderID]lifeSet{},
-		docStatus: map[cdp.LoaderID]docResult{},
-		inflight:  map[network.RequestID]int{},
-		origins:   map[string]bool{},
+		changed:    make(chan struct{}),
+		lifecycle:  map[cdp.LoaderID]lifeSet{},
+		docStatus:  map[cdp.LoaderID]docResult{},
+		inflight:   map[network.RequestID]int{},
+		origins:    map[string]bool{},
+		oopifs:     map[target.ID]bool{},
+		oopifBySes: map[target.SessionID]target.ID{},
 	}
 }
 
 // onEvent is the tab listener. It must return fast and never call CDP.
-func (s *pageState) onEvent(ev any) {
+func (s *pageState) onEvent(ev any) { s.record("", ev) }
+
+// listener returns the listener for an out-of-process iframe's target: its
+// requests count for settling and its dialogs block the page like the
+// page's own.
+func (s *pageState) listener(src target.ID) func(any) {
+	return func(ev any) { s.record(src, ev) }
+}
+
+func (s *pageState) record(src target.ID, ev any) {
+	if src != "" {
+		// Only the page's own frame events describe the page.
+		switch ev.(type) {
+		case *page.EventFrameNavigated, *page.EventNavigatedWithinDocument, *page.EventFrameRequestedNavigation,
+			*page.EventFrameStartedNavigating, *page.EventFrameStoppedLoading, *page.EventLifecycleEvent,
+			*inspector.EventTargetCrashed:
+			return
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch ev := ev.(type) {
@@ -131,6 +170,28 @@ func (s *pageState) onEvent(ev any) {
 		s.finish(ev.RequestID)
 	case *inspector.EventTargetCrashed:
 		s.crashed = true
+	case *page.EventJavascriptDialogOpening:
+		d := &engine.Dialog{Type: engine.DialogType(ev.Type), Message: ev.Message}
+		if d.Type == engine.DialogPrompt {
+			d.DefaultValue = ev.DefaultPrompt
+		}
+		s.dialog, s.lastDialog, s.dialogSrc = d, d, src
+		s.dialogs++
+		if s.onDialog != nil {
+			s.onDialog(d)
+		}
+	case *page.EventJavascriptDialogClosed:
+		s.dialog = nil
+	case *target.EventAttachedToTarget:
+		if ev.TargetInfo != nil && ev.TargetInfo.Type == "iframe" {
+			s.oopifs[ev.TargetInfo.TargetID] = true
+			s.oopifBySes[ev.SessionID] = ev.TargetInfo.TargetID
+		}
+		return
+	case *target.EventDetachedFromTarget:
+		delete(s.oopifs, s.oopifBySes[ev.SessionID])
+		delete(s.oopifBySes, ev.SessionID)
+		return
 	default:
 		return
 	}
@@ -188,13 +249,42 @@ func (s *pageState) waitFor(ctx context.Context, cond func() bool) error {
 
 // mark is a copy of the counters taken before an action.
 type mark struct {
-	navRequested, commits, sameDoc, stops, reqStarted int
+	navRequested, commits, sameDoc, stops, reqStarted, dialogs int
 }
 
 func (s *pageState) mark() mark {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return mark{s.navRequested, s.commits, s.sameDoc, s.stops, s.reqStarted}
+	return mark{s.navRequested, s.commits, s.sameDoc, s.stops, s.reqStarted, s.dialogs}
+}
+
+// dialogSince returns the latest dialog opened after m, or nil.
+func (s *pageState) dialogSince(m mark) *engine.Dialog {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dialogs > m.dialogs && s.lastDialog != nil {
+		d := *s.lastDialog
+		return &d
+	}
+	return nil
+}
+
+// isOOPIF tells whether frame runs in its own process, as an iframe target.
+func (s *pageState) isOOPIF(frame cdp.FrameID) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.oopifs[target.ID(frame)]
+}
+
+// openDialog returns the dialog open now, or nil.
+func (s *pageState) openDialog() *engine.Dialog {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dialog == nil {
+		return nil
+	}
+	d := *s.dialog
+	return &d
 }
 
 // lifecycleName maps a WaitUntil to Chromium's lifecycle event name.

@@ -3,10 +3,17 @@
 // not run) until the element is ready or the deadline passes, and returns
 // either a result or {error, reason, ...} for the engine to classify.
 //
-// a = {op: "point"|"focus", kind: "css"|"xpath", sel, timeout, force, clear}
-async (a) => {
+// a = {op: "point"|"focus"|"frame", kind: "css"|"xpath", sel, timeout,
+// force, clear, x, y}. Without sel the element is `this` (a ref the engine
+// resolved). A point is in the viewport of this world's top window: the
+// check climbs through same-origin frames, hit-testing the frame element at
+// each level. Op "frame" does that climb for a point (x, y) inside `this`,
+// an iframe whose content runs in another world.
+async function (a) {
+  const self = this;
   const deadline = Date.now() + (a.timeout || 0);
   const find = () => {
+    if (!a.sel) return self && self.isConnected ? self : null;
     if (a.kind === "xpath") {
       return document.evaluate(a.sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
     }
@@ -27,39 +34,86 @@ async (a) => {
     return "";
   };
   const disabled = (el) => el.matches(":disabled") || el.getAttribute("aria-disabled") === "true";
-  const inView = (r) => r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+  const winOf = (el) => el.ownerDocument.defaultView;
+  const inView = (r, w) => r.bottom > 0 && r.right > 0 && r.top < w.innerHeight && r.left < w.innerWidth;
+  const owns = (el, h) => {
+    for (let n = h; n; n = n.parentNode || n.host) if (n === el) return true;
+    return false;
+  };
+  // cover names what covers el: the outermost ancestor of the hit element
+  // that does not contain el, such as an overlay's root (div#cookie-banner)
+  // rather than the button inside it.
+  const cover = (el, hit) => {
+    let c = hit;
+    while (c && c.parentElement && !c.parentElement.contains(el)) c = c.parentElement;
+    return c;
+  };
+  const hitAt = (doc, x, y) => {
+    let hit = doc.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  };
+  // climb turns a point inside frame element fe's content into a point in
+  // this world's top window, checking at each level that the frame element
+  // is what the point hits.
+  const climb = (fe, x, y) => {
+    for (; fe; ) {
+      const w = winOf(fe);
+      let r = fe.getBoundingClientRect();
+      const cs = getComputedStyle(fe);
+      const ox = r.left + fe.clientLeft + parseFloat(cs.paddingLeft), oy = r.top + fe.clientTop + parseFloat(cs.paddingTop);
+      let px = x + ox, py = y + oy;
+      if (!a.force && (px < 0 || py < 0 || px >= w.innerWidth || py >= w.innerHeight)) {
+        fe.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+        r = fe.getBoundingClientRect();
+        px = x + r.left + fe.clientLeft + parseFloat(cs.paddingLeft);
+        py = y + r.top + fe.clientTop + parseFloat(cs.paddingTop);
+        if (px < 0 || py < 0 || px >= w.innerWidth || py >= w.innerHeight) {
+          return { error: "not_clickable", reason: "outside_viewport", element: describe(fe) };
+        }
+      }
+      if (!a.force) {
+        const hit = hitAt(fe.ownerDocument, px, py);
+        if (hit !== fe) return { error: "not_clickable", reason: "covered", element: describe(fe), coveredBy: describe(cover(fe, hit)), hit: describe(hit) };
+      }
+      x = px; y = py;
+      let next = null;
+      try { next = w !== window ? w.frameElement : null; } catch (e) { next = null; }
+      fe = next;
+    }
+    return { x, y };
+  };
 
   const point = (el) => {
+    const w = winOf(el);
     if (!a.force) {
       const v = visible(el);
       if (v) return { error: "not_clickable", reason: v, element: describe(el) };
       if (disabled(el)) return { error: "not_clickable", reason: "disabled", element: describe(el) };
     }
     let rects = [...el.getClientRects()];
-    if (!rects.some(inView)) {
+    if (!rects.some((r) => inView(r, w))) {
       el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
       rects = [...el.getClientRects()];
     }
-    const r = rects.find(inView) || el.getBoundingClientRect();
-    const left = Math.max(r.left, 0), right = Math.min(r.right, innerWidth);
-    const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
+    const r = rects.find((r) => inView(r, w)) || el.getBoundingClientRect();
+    const left = Math.max(r.left, 0), right = Math.min(r.right, w.innerWidth);
+    const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, w.innerHeight);
     const x = (left + right) / 2, y = (top + bottom) / 2;
-    if (a.force) return { x, y };
-    if (right <= left || bottom <= top) return { error: "not_clickable", reason: "outside_viewport", element: describe(el) };
-    let hit = document.elementFromPoint(x, y);
-    while (hit && hit.shadowRoot) {
-      const inner = hit.shadowRoot.elementFromPoint(x, y);
-      if (!inner || inner === hit) break;
-      hit = inner;
+    if (!a.force) {
+      if (right <= left || bottom <= top) return { error: "not_clickable", reason: "outside_viewport", element: describe(el) };
+      const hit = hitAt(el.ownerDocument, x, y);
+      if (!hit || !owns(el, hit)) {
+        return { error: "not_clickable", reason: "covered", element: describe(el), coveredBy: describe(cover(el, hit)), hit: describe(hit) };
+      }
     }
-    const owns = (h) => {
-      for (let n = h; n; n = n.parentNode || n.host) if (n === el) return true;
-      return false;
-    };
-    if (!hit || !owns(hit)) {
-      return { error: "not_clickable", reason: "covered", element: describe(el), coveredBy: describe(hit) };
-    }
-    return { x, y };
+    let fe = null;
+    try { fe = w !== window ? w.frameElement : null; } catch (e) { fe = null; }
+    return climb(fe, x, y);
   };
 
   const textTypes = new Set(["", "text", "search", "email", "url", "tel", "password", "number", "date", "datetime-local", "month", "time", "week"]);
@@ -75,7 +129,7 @@ async (a) => {
     if (v) return { error: "not_editable", reason: v, element: describe(el) };
     el.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
     el.focus();
-    if (document.activeElement !== el && !el.contains(document.activeElement)) {
+    if (el.ownerDocument.activeElement !== el && !el.contains(el.ownerDocument.activeElement)) {
       return { error: "not_editable", reason: "not_focusable", element: describe(el) };
     }
     if (a.clear) {
@@ -84,7 +138,7 @@ async (a) => {
       el.dispatchEvent(new Event("input", { bubbles: true }));
     }
     if (el.isContentEditable) {
-      const s = getSelection();
+      const s = winOf(el).getSelection();
       s.selectAllChildren(el);
       s.collapseToEnd();
     } else {
@@ -108,7 +162,10 @@ async (a) => {
       return { error: "invalid_selector", message: String((e && e.message) || e) };
     }
     if (el && el.nodeType !== 1) el = el.parentElement;
-    let res = el ? (a.op === "focus" ? focus(el) : point(el)) : { error: "not_found" };
+    let res;
+    if (!el) res = { error: a.sel ? "not_found" : "stale" };
+    else if (a.op === "frame") res = climb(el, a.x, a.y);
+    else res = a.op === "focus" ? focus(el) : point(el);
     if (!res.error || Date.now() >= deadline) return res;
     await next();
   }

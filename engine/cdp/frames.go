@@ -1,0 +1,178 @@
+package cdp
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// Frames. The page's main world reaches the same-origin frames inside it
+// directly, so their elements live in the main registry and their points are
+// translated in the page (js/element.js climbs frameElement). A frame whose
+// document the main world cannot touch (cross-origin) gets a world of its
+// own: an isolated world in the same renderer, or, for an out-of-process
+// iframe (another site), the main world of the iframe's own target, which
+// the session attaches to on first use. Each such world has an alias, fK,
+// that prefixes its refs and stays with the frame id for the session.
+
+// world is one JavaScript world that snapshots walk and refs live in.
+type world struct {
+	alias   string      // "" for the page
+	frameID cdp.FrameID // "" for the page
+	t       *chromedp.Target
+	ctxID   runtime.ExecutionContextID // 0: the main world of t
+	parent  *world
+}
+
+// frameTarget is an attached out-of-process iframe.
+type frameTarget struct {
+	t        *chromedp.Target
+	cancel   context.CancelFunc
+	detached <-chan struct{}
+}
+
+// isolatedWorldName names the worlds browsermcp creates in cross-origin
+// frames; Chromium reuses a world of the same name in a frame.
+const isolatedWorldName = "browsermcp"
+
+// worldFor returns the world of a ref prefix, nil when unknown.
+func (s *session) worldFor(t *chromedp.Target, alias string) *world {
+	if alias == "" {
+		return &world{t: t}
+	}
+	return s.worlds[alias]
+}
+
+// frameWorld returns the world for the content of frame id, whose owner
+// element lives in parent. The world is made anew on each call: a frame
+// that navigated has a new document, and maybe a new process.
+func (s *session) frameWorld(ctx context.Context, parent *world, id cdp.FrameID) (*world, error) {
+	alias := s.frameAlias[id]
+	if alias == "" {
+		s.frameSeq++
+		alias = "f" + strconv.Itoa(s.frameSeq)
+		s.frameAlias[id] = alias
+	}
+	w := &world{alias: alias, frameID: id, parent: parent}
+	if s.st.isOOPIF(id) {
+		ft, err := s.attachFrame(ctx, target.ID(id))
+		if err != nil {
+			return nil, err
+		}
+		w.t = ft
+	} else {
+		res, err := cdp.Call(ctx, parent.t, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: id, WorldName: isolatedWorldName})
+		if err != nil {
+			return nil, err
+		}
+		w.t, w.ctxID = parent.t, res.ExecutionContextID
+	}
+	s.worlds[alias] = w
+	return w, nil
+}
+
+// attachFrame attaches to an out-of-process iframe's target, once.
+func (s *session) attachFrame(ctx context.Context, id target.ID) (*chromedp.Target, error) {
+	s.ftMu.Lock()
+	ft := s.frameTargets[id]
+	s.ftMu.Unlock()
+	if ft != nil {
+		select {
+		case <-ft.detached:
+			ft.cancel()
+			s.ftMu.Lock()
+			delete(s.frameTargets, id)
+			s.ftMu.Unlock()
+		default:
+			return ft.t, nil
+		}
+	}
+	fctx, cancel := chromedp.NewContext(s.tab, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel(),
+		chromedp.WithListener(s.st.listener(id)))
+	// The first Do binds the target's event loop to its context, so it runs
+	// on fctx, never on the caller's context.
+	done := make(chan error, 1)
+	go func() { done <- chromedp.Do(fctx) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			cancel()
+			return nil, fmt.Errorf("attach to the frame %s: %w", id, err)
+		}
+	case <-ctx.Done():
+		cancel()
+		return nil, ctx.Err()
+	}
+	t := chromedp.FromContext(fctx).Target
+	det, err := chromedp.Detached(fctx)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	s.ftMu.Lock()
+	s.frameTargets[id] = &frameTarget{t: t, cancel: cancel, detached: det}
+	s.ftMu.Unlock()
+	return t, nil
+}
+
+// dialogTarget returns the target that must answer a dialog opened by src.
+func (s *session) dialogTarget(src target.ID) *chromedp.Target {
+	if src != "" {
+		s.ftMu.Lock()
+		defer s.ftMu.Unlock()
+		if ft := s.frameTargets[src]; ft != nil {
+			return ft.t
+		}
+		return nil
+	}
+	return chromedp.FromContext(s.tab).Target
+}
+
+// keepAX makes the renderer keep its accessibility tree for the document
+// of frame (the target's main frame when empty). Element.computedRole and
+// computedName build and throw away that tree on every call unless
+// something holds it; a depth-1 Accessibility.getFullAXTree attaches
+// DevTools to it until the document goes away, for about 2 ms.
+func keepAX(ctx context.Context, t *chromedp.Target, frame cdp.FrameID) error {
+	_, err := cdp.Call(ctx, t, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{Depth: new(int64(1)), FrameID: frame})
+	return err
+}
+
+// toPage turns a point in world w's top window into a point in the page,
+// climbing the owner iframes of each cross-origin frame and hit-testing
+// them, so that a click there reaches the frame and not what covers it.
+func (s *session) toPage(ctx context.Context, w *world, x, y float64, force bool) (float64, float64, error) {
+	for ; w != nil && w.frameID != ""; w = w.parent {
+		p := w.parent
+		owner, err := cdp.Call(ctx, p.t, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: w.frameID})
+		if err != nil {
+			return 0, 0, err
+		}
+		node, err := cdp.Call(ctx, p.t, dom.ResolveNode, dom.ResolveNodeParams{
+			BackendNodeID: owner.BackendNodeID, ExecutionContextID: p.ctxID, ObjectGroup: objectGroup,
+		})
+		if err != nil {
+			return 0, 0, err
+		}
+		var r elemResult
+		args := map[string]any{"op": "frame", "x": x, "y": y, "force": force}
+		if err := callOn(ctx, p.t, node.Object.ObjectID, elementJS, args, &r); err != nil {
+			return 0, 0, err
+		}
+		if err := elemError(r, engine.Target{}, 0); err != nil {
+			return 0, 0, err
+		}
+		x, y = r.X, r.Y
+	}
+	return x, y, nil
+}

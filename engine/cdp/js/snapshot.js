@@ -1,0 +1,321 @@
+// Builds the accessibility outline of one document (and of the same-origin
+// frames inside it) in one round trip. Roles and accessible names come from
+// Chromium's own accessibility engine (Element.computedRole and
+// computedName, which read the page's AXObjectCache); this script only walks
+// the DOM in order, decides what is worth showing and prints it. Refs are kept
+// in a registry on the window of this world: a WeakMap gives an element its
+// ref back on every snapshot, and a Map of WeakRefs turns a ref into its
+// element again, so a ref names one node for as long as the node lives and a
+// removed node can be told apart from an unknown ref.
+//
+// a = {prefix, next, depth, interactiveOnly, kind?, sel?}; with no sel the
+// walk starts at `this` when it is an element, else at the document.
+// Returns {text, next, frames} or {error, message}. Lines that hold only
+// "\u0001N" stand for the cross-origin frame R.frames[N], which the engine
+// walks in its own world and splices in.
+function (a) {
+  if (!("computedRole" in Element.prototype)) return { error: "no_computed_ax" };
+  let R = window.__bmcp;
+  if (!R) {
+    R = {
+      refs: new Map(), ids: new WeakMap(), frames: [],
+      get(r) {
+        const w = this.refs.get(r), el = w && w.deref();
+        return el && el.isConnected ? el : null;
+      },
+    };
+    Object.defineProperty(window, "__bmcp", { value: R });
+  }
+  R.frames = [];
+  for (const [r, w] of R.refs) if (!w.deref()) R.refs.delete(r);
+  let next = a.next;
+  const refOf = (el) => {
+    let r = R.ids.get(el);
+    if (!r) {
+      r = a.prefix + "e" + next++;
+      R.ids.set(el, r);
+      R.refs.set(r, new WeakRef(el));
+    }
+    return r;
+  };
+
+  const SKIP = new Set(["script", "style", "template", "noscript", "head", "meta", "link", "title", "datalist"]);
+  // Roles that can be acted on; their elements always get a ref.
+  const ACT = new Set(["link", "button", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox", "option",
+    "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider", "spinbutton", "treeitem", "scrollbar"]);
+  // Roles that orient an agent: kept by interactiveOnly.
+  const ORIENT = new Set(["heading", "banner", "navigation", "main", "contentinfo", "complementary", "search", "form",
+    "region", "dialog", "alertdialog", "iframe", "tablist", "menu", "menubar", "tree", "grid", "table", "toolbar", "radiogroup"]);
+  // Roles whose element adds nothing but its content.
+  const FLAT = new Set(["generic", "none", "presentation", "emphasis", "strong", "superscript", "subscript", "mark",
+    "time", "deletion", "insertion", "code", "term", "definition", "LabelText", "Abbr", "Ruby", "rowgroup", "caption",
+    "legend", "figcaption", "StaticText", ""]);
+  // Roles whose name is worth reading.
+  const NAMED = new Set([...ACT, ...ORIENT, "img", "image", "figure", "group", "article", "alert", "status", "progressbar",
+    "meter", "math", "note", "tabpanel", "dialog", "log", "marquee", "timer", "treegrid", "row", "cell", "columnheader", "rowheader"]);
+  const LIVE = new Set(["status", "alert", "log", "marquee", "timer"]);
+  // Containers that vanish when they hold exactly one element and no name.
+  const THIN = new Set(["listitem", "paragraph", "group", "section", "region", "article", "cell", "gridcell", "blockquote",
+    "figure", "note", "form"]);
+  // Inline elements: their text joins the text around it without a space.
+  const INLINE = new Set(["a", "span", "em", "strong", "b", "i", "u", "small", "sup", "sub", "code", "abbr", "mark", "time",
+    "s", "q", "cite", "dfn", "kbd", "samp", "var", "bdi", "bdo", "data", "label", "font", "big", "tt", "del", "ins"]);
+  const only = a.interactiveOnly;
+
+  // Links show their href as the page wrote it, which is relative to the
+  // page already; only an absolute URL on this origin loses its origin.
+  // Resolving every href (el.href, new URL) costs more than the rest of
+  // the walk.
+  const shortURL = (el) => {
+    const raw = el.getAttribute("href");
+    if (raw === null) return "";
+    const h = raw.trim();
+    if (/^javascript:/i.test(h)) return "javascript:";
+    const origin = el.ownerDocument.location.origin;
+    if (h.startsWith(origin) && (h.length === origin.length || h[origin.length] === "/")) return h.slice(origin.length) || "/";
+    return h.replace(/\s/g, "%20");
+  };
+  const clickable = (el, st) => {
+    if (el.onclick || el.hasAttribute("onclick") || el.isContentEditable && el.contentEditable === "true") return true;
+    const ti = el.getAttribute("tabindex");
+    if (ti !== null && +ti >= 0) return true;
+    return st === "pointer";
+  };
+
+  // Node: {t: text, ib: inline boundary} or {role, name, ref, attrs, url, value, kids, frame}.
+  const visitKids = (list, kids, ctx) => {
+    for (const n of list) {
+      if (n.nodeType === 3) {
+        // interactiveOnly keeps text only inside what has a ref, where it
+        // tells what the element is (a clickable div has no name).
+        if (ctx.hidden || only && !ctx.inRef) continue;
+        const t = n.nodeValue;
+        if (t && /\S/.test(t)) kids.push({ t: t.replace(/\s+/g, " ") });
+        else if (t && kids.length && kids[kids.length - 1].t !== undefined) kids.push({ t: " " });
+      } else if (n.nodeType === 1) visit(n, kids, ctx);
+    }
+  };
+  const childList = (el) => {
+    if (el.shadowRoot) return el.shadowRoot.childNodes;
+    if (el.localName === "slot") {
+      const s = el.assignedNodes({ flatten: true });
+      if (s.length) return s;
+    }
+    return el.childNodes;
+  };
+
+  // Inline formatting tags whose role can only be a flat one, unless an
+  // attribute gives them a role, focus or a handler: asking Chromium for
+  // their role would cost the same again for no information.
+  const PLAIN = new Set(["span", "b", "i", "em", "strong", "small", "sup", "sub", "u", "s", "abbr", "cite", "q", "bdi",
+    "bdo", "font", "big", "tt", "var", "kbd", "samp", "dfn", "wbr"]);
+  const plainRole = (el) => !el.hasAttribute("role") && !el.hasAttribute("tabindex") && !el.hasAttribute("onclick") &&
+    !el.hasAttribute("contenteditable") && !el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby");
+
+  // The name of an element named from its content that holds only text is
+  // that text (accname step 2F); asking Chromium costs a tree walk per link.
+  const FROM_TEXT = new Set(["link", "button", "option", "menuitem", "tab", "treeitem", "heading", "cell", "columnheader", "rowheader"]);
+  const textName = (el, role) => {
+    if (!FROM_TEXT.has(role) || el.firstElementChild || el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") ||
+      el.localName === "input" || el.localName === "select" || el.localName === "textarea") return undefined;
+    const t = el.textContent.replace(/\s+/g, " ").trim();
+    return t || undefined;
+  };
+
+  const visit = (el, kids, ctx) => {
+    const tag = el.localName;
+    if (tag === "br") { if (!only) kids.push({ t: " " }); return; }
+    if (SKIP.has(tag) || el.getAttribute("aria-hidden") === "true") return;
+    // One computed style answers display, visibility and cursor; it costs
+    // less than checkVisibility.
+    const cs = getComputedStyle(el);
+    if (cs.display === "none") return;
+    const hidden = cs.visibility !== "visible";
+    const plain = PLAIN.has(tag) && plainRole(el);
+    const role = plain ? "generic" : el.computedRole || "";
+    const cursor = ctx.cursor;
+    const st = ACT.has(role) || ctx.inAct ? "" : cs.cursor;
+    const sub = { hidden, cursor: st || cursor, inAct: ctx.inAct || ACT.has(role), inRef: ctx.inRef };
+    if (tag === "label" && el.control) {
+      // The label's text is the control's name: show the control only.
+      if (!el.contains(el.control)) return;
+      for (const n of childList(el)) if (n.nodeType === 1) visit(n, kids, sub);
+      return;
+    }
+    let act = !hidden && ACT.has(role);
+    if (!act && !hidden && role !== "iframe" && clickable(el, st === "pointer" && cursor !== "pointer" ? "pointer" : "")) act = true;
+    const node = { role, kids: [] };
+    if (act) {
+      node.ref = refOf(el);
+      sub.inRef = true;
+    }
+    if (!hidden && (NAMED.has(role) || act)) node.name = textName(el, role) ?? (el.computedName || "");
+    if (tag === "iframe" || tag === "frame") {
+      node.role = "iframe";
+      node.name = node.name || el.getAttribute("title") || "";
+      let doc = null;
+      try { doc = el.contentDocument; } catch (e) { /* cross-origin */ }
+      if (doc && doc.documentElement) {
+        visitKids(childList(doc.body || doc.documentElement), node.kids, { hidden: false, cursor: "" });
+      } else {
+        R.frames.push(el);
+        node.kids.push({ frame: R.frames.length - 1 });
+      }
+      kids.push(node);
+      return;
+    }
+    if (role === "link") node.url = shortURL(el);
+    if (act) {
+      const at = [];
+      if (el.matches(":disabled") || el.getAttribute("aria-disabled") === "true") at.push("disabled");
+      if (role === "checkbox" || role === "radio" || role === "switch" || role === "menuitemcheckbox" || role === "menuitemradio") {
+        const c = el.indeterminate ? "mixed" : (el.checked ?? el.getAttribute("aria-checked") === "true");
+        if (c === "mixed") at.push("checked=mixed"); else if (c) at.push("checked");
+      }
+      if (role === "option" || role === "tab" || role === "treeitem") {
+        if (el.selected || el.getAttribute("aria-selected") === "true") at.push("selected");
+      }
+      const ex = el.getAttribute("aria-expanded");
+      if (ex) at.push(ex === "true" ? "expanded" : "collapsed");
+      const pr = el.getAttribute("aria-pressed");
+      if (pr === "true" || pr === "mixed") at.push(pr === "true" ? "pressed" : "pressed=mixed");
+      if (at.length) node.attrs = at;
+      if ((tag === "input" || tag === "textarea") && role !== "checkbox" && role !== "radio" && role !== "button") {
+        if (el.type !== "password" && el.value) node.value = el.value;
+      } else if (tag === "select" && role === "combobox") {
+        const o = el.selectedOptions && el.selectedOptions[0];
+        if (o) node.value = o.label;
+      } else if (role === "slider" || role === "spinbutton") {
+        const v = el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow") || el.value;
+        if (v) node.value = String(v);
+      }
+    } else if (role === "heading") {
+      const lv = el.getAttribute("aria-level") || (/^h[1-6]$/.test(tag) ? tag[1] : "");
+      if (lv) node.attrs = ["level=" + lv];
+    }
+    if (tag !== "input" && tag !== "textarea") visitKids(childList(el), node.kids, sub);
+    if (tag === "select") {
+      // Closed selects hide their options from checkVisibility; list them.
+      if (!node.kids.length) for (const o of el.options) {
+        const r = refOf(o);
+        node.kids.push({ role: "option", name: o.label, ref: r, kids: [], attrs: o.selected ? ["selected"] : undefined });
+      }
+    }
+    const keep = node.ref || (only ? ORIENT.has(role) : !FLAT.has(role) && !hidden);
+    if (!keep) {
+      const sep = !INLINE.has(tag);
+      if (sep) kids.push({ t: " " });
+      for (const k of node.kids) kids.push(k);
+      if (sep) kids.push({ t: " " });
+      return;
+    }
+    kids.push(node);
+  };
+
+  // Merges adjacent text and trims it.
+  const tidy = (kids) => {
+    const out = [];
+    for (const k of kids) {
+      const last = out[out.length - 1];
+      if (k.t !== undefined && last && last.t !== undefined) last.t += k.t;
+      else out.push(k.t !== undefined ? { t: k.t } : k);
+    }
+    const res = [];
+    for (const k of out) {
+      if (k.t !== undefined) {
+        k.t = k.t.replace(/\s+/g, " ").trim();
+        if (k.t) res.push(k);
+      } else res.push(k);
+    }
+    return res;
+  };
+  const q = (s) => '"' + s.replace(/\s+/g, " ").trim().replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
+  const textOnly = (kids) => kids.length === 1 && kids[0].t !== undefined;
+  const cut = a.depth > 0 ? a.depth : Infinity;
+  const lines = [];
+  let size = 0;
+
+  const emit = (node, ind, lvl) => {
+    if (node.t !== undefined) {
+      lines.push(ind + "- text: " + node.t);
+      return;
+    }
+    if (node.frame !== undefined) {
+      lines.push(ind + "\u0001" + node.frame);
+      return;
+    }
+    let kids = tidy(node.kids);
+    // A thin container around one element is just that element.
+    if (!node.ref && !node.name && THIN.has(node.role) && kids.length === 1 && kids[0].t === undefined && kids[0].frame === undefined) {
+      emit(kids[0], ind, lvl);
+      return;
+    }
+    // An empty container says nothing, unless it is a landmark or a live
+    // region that content will appear in.
+    if (!kids.length && !node.ref && !node.name && node.value === undefined && !ORIENT.has(node.role) && !LIVE.has(node.role)) return;
+    let head = ind + "- " + (node.role || "generic");
+    if (node.name) head += " " + q(node.name);
+    if (node.attrs) for (const at of node.attrs) head += " [" + at + "]";
+    if (node.ref) head += " [ref=" + node.ref + "]";
+    if (node.url) head += " " + node.url;
+    if (node.role === "row") {
+      // A row reads as its cells' text; what can be acted on nests below.
+      const parts = [], nested = [];
+      for (const c of kids) {
+        if (c.t !== undefined) { parts.push(c.t); continue; }
+        const ck = c.ref || c.frame !== undefined ? [c] : tidy(c.kids);
+        if (!c.ref && c.frame === undefined && textOnly(ck)) { parts.push(ck[0].t); continue; }
+        if (!c.ref && c.frame === undefined && !ck.length) { parts.push(""); continue; }
+        for (const x of ck) if (x.t !== undefined) parts.push(x.t); else nested.push(x);
+      }
+      while (parts.length && parts[parts.length - 1] === "") parts.pop();
+      if (parts.length) head += ": " + parts.join(" | ");
+      kids = nested;
+      if (!kids.length) { lines.push(head); return; }
+      if (lvl + 1 >= cut) { lines.push(head + " …"); return; }
+      lines.push(head);
+      for (const k of kids) emit(k, ind + "  ", lvl + 1);
+      return;
+    }
+    // Text that only repeats the name says nothing new (a link's text, a
+    // table's caption, a group's legend).
+    if (node.name) {
+      const nm = node.name.replace(/\s+/g, " ").trim();
+      kids = kids.filter((k) => k.t === undefined || !nm.includes(k.t));
+    }
+    if (node.value !== undefined) head += ": " + q(node.value);
+    if (!kids.length) { lines.push(head); return; }
+    if (node.value === undefined && textOnly(kids)) { lines.push(head + ": " + kids[0].t); return; }
+    let open = node.value !== undefined ? "" : ":";
+    if (lvl + 1 >= cut) { lines.push(head + open + " …"); return; }
+    // Leading text goes on the container's own line, as in a row: one line
+    // and one "- text:" fewer per paragraph.
+    if (open && kids[0].t !== undefined) {
+      open += " " + kids[0].t;
+      kids = kids.slice(1);
+    }
+    const at = lines.length;
+    lines.push(head + open);
+    for (const k of kids) emit(k, ind + "  ", lvl + 1);
+    // Children that all turned out empty leave no dangling colon.
+    if (lines.length === at + 1) lines[at] = head;
+  };
+
+  let root = this && this.nodeType === 1 ? this : null;
+  if (a.sel) {
+    try {
+      root = a.kind === "xpath"
+        ? document.evaluate(a.sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue
+        : document.querySelector(a.sel);
+    } catch (e) {
+      return { error: "invalid_selector", message: String((e && e.message) || e) };
+    }
+    if (!root) return { error: "not_found" };
+    if (root.nodeType !== 1) root = root.parentElement;
+  }
+  const top = [];
+  if (root) visit(root, top, { hidden: false, cursor: "" });
+  else visitKids(childList(document.body || document.documentElement), top, { hidden: false, cursor: "" });
+  for (const k of tidy(top)) emit(k, "", 0);
+  return { text: lines.join("\n"), next, frames: R.frames.length };
+}

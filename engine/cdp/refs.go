@@ -1,0 +1,153 @@
+package cdp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// Refs. A snapshot gives every element that can be acted on a ref, "eN" in
+// the page and in the same-origin frames it reaches, "fKeN" in the frame
+// whose content runs in world fK (a cross-origin frame). Each world keeps a
+// registry (window.__bmcp, see js/snapshot.js) from refs to WeakRefs of
+// their elements and back, so a ref names one DOM node for as long as the
+// node lives. N comes from one counter per session that only grows, so a ref
+// is never reused for another node, and a ref below the counter that the
+// registry no longer resolves is known to be stale rather than unknown.
+
+var refPattern = regexp.MustCompile(`^(f[1-9][0-9]*)?e([1-9][0-9]*)$`)
+
+// objectGroup holds the remote objects a call creates; runs release it.
+const objectGroup = "browsermcp"
+
+// staleRef is the error for a ref whose element is gone.
+func staleRef(ref, why string) *engine.Error {
+	return engine.Errorf(engine.ElementNotFound, "ref %s no longer names an element: %s", ref, why).
+		With("reason", "stale_ref").With("ref", ref).
+		Suggest("Take a new snapshot and use the refs it shows; refs of removed elements or of a previous page do not come back.")
+}
+
+// refObject finds the element a ref names: its world and a remote object
+// for it in that world.
+func (s *session) refObject(ctx context.Context, t *chromedp.Target, ref string) (*world, runtime.RemoteObjectID, error) {
+	m := refPattern.FindStringSubmatch(ref)
+	if m == nil {
+		return nil, "", engine.Errorf(engine.InvalidParameters, "ref %q is not a ref from a snapshot (like e12 or f1e7)", ref).
+			With("field", "ref")
+	}
+	n, _ := strconv.Atoi(m[2])
+	w := s.worldFor(t, m[1])
+	if n >= s.refNext || w == nil {
+		return nil, "", engine.Errorf(engine.ElementNotFound, "ref %s was never given out in this session", ref).
+			With("reason", "unknown_ref").With("ref", ref).
+			Suggest("Use a ref from the latest snapshot of this session.")
+	}
+	obj, err := s.evalObject(ctx, w, "window.__bmcp && window.__bmcp.get("+strconv.Quote(ref)+")")
+	if err != nil {
+		if isGone(err) {
+			return nil, "", staleRef(ref, "its frame navigated or was removed")
+		}
+		return nil, "", err
+	}
+	if obj == "" {
+		return nil, "", staleRef(ref, "the element was removed from the page, or the page navigated")
+	}
+	return w, obj, nil
+}
+
+// evalObject evaluates expr in world w and returns the object it yields,
+// or "" for null and undefined.
+func (s *session) evalObject(ctx context.Context, w *world, expr string) (runtime.RemoteObjectID, error) {
+	res, err := cdp.Call(ctx, w.t, runtime.Evaluate, runtime.EvaluateParams{
+		Expression: expr, ContextID: w.ctxID, ObjectGroup: objectGroup,
+	})
+	if err != nil {
+		return "", err
+	}
+	if res.ExceptionDetails != nil {
+		return "", fmt.Errorf("page script failed: %s", exceptionText(res.ExceptionDetails))
+	}
+	if res.Result == nil {
+		return "", nil
+	}
+	return res.Result.ObjectID, nil
+}
+
+// evalIn evaluates expr in world w and decodes its JSON value into out.
+func (s *session) evalIn(ctx context.Context, w *world, expr string, out any) error {
+	if w.ctxID == 0 {
+		return evalJSON(ctx, w.t, expr, out)
+	}
+	res, err := cdp.Call(ctx, w.t, runtime.Evaluate, runtime.EvaluateParams{
+		Expression: expr, ContextID: w.ctxID, ReturnByValue: new(true), AwaitPromise: new(true), UserGesture: new(true),
+	})
+	return decodeResult(res.Result, res.ExceptionDetails, err, out)
+}
+
+// callOn calls the function fn with this = obj and one JSON argument.
+func callOn(ctx context.Context, t *chromedp.Target, obj runtime.RemoteObjectID, fn string, arg any, out any) error {
+	b, err := json.Marshal(arg)
+	if err != nil {
+		return err
+	}
+	res, err := cdp.Call(ctx, t, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: fn, ObjectID: obj, Arguments: []*runtime.CallArgument{{Value: b}},
+		ReturnByValue: new(true), AwaitPromise: new(true), UserGesture: new(true),
+	})
+	return decodeResult(res.Result, res.ExceptionDetails, err, out)
+}
+
+func decodeResult(r *runtime.RemoteObject, ex *runtime.ExceptionDetails, err error, out any) error {
+	if err != nil {
+		return err
+	}
+	if ex != nil {
+		return fmt.Errorf("page script failed: %s", exceptionText(ex))
+	}
+	if out == nil || r == nil || len(r.Value) == 0 {
+		return nil
+	}
+	return json.Unmarshal(r.Value, out)
+}
+
+func exceptionText(ex *runtime.ExceptionDetails) string {
+	if ex.Exception != nil && ex.Exception.Description != "" {
+		return ex.Exception.Description
+	}
+	return ex.Text
+}
+
+// isGone tells whether err says the world's execution context or node went
+// away (a navigation or a removed frame).
+func isGone(err error) bool {
+	if err == nil {
+		return false
+	}
+	var ce *cdproto.Error
+	msg := err.Error()
+	if errors.As(err, &ce) {
+		msg = ce.Message
+	}
+	return isContextGone(msg) || strings.Contains(msg, "No frame") || strings.Contains(msg, "Frame with the given id") ||
+		errors.Is(err, chromedp.ErrTargetDetached)
+}
+
+// releaseObjects frees the remote objects a call made on t, so that a
+// long session does not pin elements of pages it left.
+func (s *session) releaseObjects(t *chromedp.Target) {
+	ctx, cancel := context.WithTimeout(s.tab, 2*time.Second)
+	defer cancel()
+	_, _ = cdp.Call(ctx, t, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
+}

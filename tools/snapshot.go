@@ -1,0 +1,67 @@
+package tools
+
+import (
+	"context"
+	"strings"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// SnapshotIn is the input of snapshot.
+type SnapshotIn struct {
+	SessionArg
+	Selector        string `json:"selector,omitempty" jsonschema:"Subtree root"`
+	Ref             string `json:"ref,omitempty" jsonschema:"Subtree root"`
+	Depth           int    `json:"depth,omitempty" jsonschema:"Max nesting"`
+	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"Actionable elements, headings, landmarks only"`
+	MaxChars        int    `json:"maxChars,omitempty" jsonschema:"Truncate at this length"`
+}
+
+func (in SnapshotIn) validate() error {
+	if err := validTarget(in.Selector, in.Ref, false); err != nil {
+		return err
+	}
+	if err := nonNegative("depth", in.Depth); err != nil {
+		return err
+	}
+	return nonNegative("maxChars", in.MaxChars)
+}
+
+// SnapshotOut is the result of snapshot. The text the model reads is the
+// page line and the outline itself, not this JSON.
+type SnapshotOut struct {
+	Snapshot  string `json:"snapshot" jsonschema:"Outline: one line per node, - role \"name\" [attrs] [ref=eN], nested by indentation"`
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	Refs      int    `json:"refs" jsonschema:"Number of refs in the outline"`
+	Truncated bool   `json:"truncated,omitempty" jsonschema:"The outline was cut at maxChars"`
+	SessionMeta
+}
+
+func (o SnapshotOut) text() string {
+	var b strings.Builder
+	b.Grow(len(o.Snapshot) + len(o.URL) + len(o.Title) + 32)
+	b.WriteString("Page: ")
+	b.WriteString(o.URL)
+	b.WriteString("\nTitle: ")
+	b.WriteString(o.Title)
+	b.WriteString("\n")
+	b.WriteString(o.Snapshot)
+	return b.String()
+}
+
+func snapshot(d *Deps) Tool {
+	return sessionTool(d, "snapshot",
+		"Accessibility outline of the page, frames inline; every actionable element has a ref.",
+		readOnly,
+		func(ctx context.Context, s engine.Session, in SnapshotIn) (SnapshotOut, error) {
+			r, err := s.Snapshot(ctx, engine.SnapshotRequest{
+				Target: engine.Target{Selector: in.Selector, Ref: in.Ref}, Depth: in.Depth,
+				InteractiveOnly: in.InteractiveOnly, MaxChars: in.MaxChars,
+			})
+			if err != nil {
+				return SnapshotOut{}, err
+			}
+			return SnapshotOut{Snapshot: r.Text, URL: r.URL, Title: r.Title, Refs: r.Refs, Truncated: r.Truncated}, nil
+		})
+}
