@@ -49,7 +49,7 @@ func (s *session) evalOn(ctx context.Context, t *chromedp.Target, req engine.Eva
 	if req.Target != nil {
 		tg = *req.Target
 		if tg.Ref != "" {
-			return nil, engine.Errorf(engine.Unsupported, "refs are not supported by this engine yet; use selector").With("field", "ref")
+			return s.evalOnRef(ctx, t, req, a)
 		}
 		kind, expr := engine.ParseSelector(tg.Selector)
 		a["kind"], a["sel"] = "css", expr
@@ -68,6 +68,41 @@ func (s *session) evalOn(ctx context.Context, t *chromedp.Target, req engine.Eva
 		return nil, scriptErr(err)
 	}
 	return decodeEval(r, tg, req.Timeout)
+}
+
+// evalOnRef runs the function on the element a ref names, in the world
+// (frame) where the ref was given out.
+func (s *session) evalOnRef(ctx context.Context, t *chromedp.Target, req engine.EvalRequest, a map[string]any) (json.RawMessage, error) {
+	defer s.releaseObjects(t)
+	w, obj, err := s.refObject(ctx, t, req.Target.Ref)
+	if err != nil {
+		return nil, err
+	}
+	if w.t != t {
+		defer s.releaseObjects(w.t)
+	}
+	a["kind"] = "el"
+	args, err := json.Marshal(a)
+	if err != nil {
+		return nil, engine.Wrap(engine.InvalidParameters, err, "args must be JSON values: "+err.Error()).With("field", "args")
+	}
+	res, err := cdp.Call(ctx, w.t, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: "function(a, el) { a.el = el; return (" + evalJS + ")(a, (" + req.Function + ")); }",
+		ObjectID:            obj,
+		Arguments:           []*runtime.CallArgument{{Value: args}, {ObjectID: obj}},
+		ReturnByValue:       new(true), AwaitPromise: new(true), UserGesture: new(true),
+	})
+	var r evalOut
+	if err := decodeResult(res.Result, res.ExceptionDetails, err, &r); err != nil {
+		if isGone(err) {
+			return nil, staleRef(req.Target.Ref, "its frame navigated or was removed")
+		}
+		return nil, scriptErr(err)
+	}
+	if r.Error == "stale" {
+		return nil, staleRef(req.Target.Ref, "the element was removed from the page")
+	}
+	return decodeEval(r, *req.Target, req.Timeout)
 }
 
 func decodeEval(r evalOut, tg engine.Target, timeout time.Duration) (json.RawMessage, error) {

@@ -91,14 +91,14 @@ func (s *session) Upload(ctx context.Context, req engine.UploadRequest) (engine.
 		if err != nil {
 			return err
 		}
-		defer cdp.Call(ctx, t, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj.id})
+		defer cdp.Call(ctx, obj.t, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: obj.id})
 		switch {
 		case obj.check == "not_a_file_input" || obj.check == "disabled":
 			return engine.Errorf(engine.ElementNotEditable, "%s is not an enabled file input", req.Target).With("reason", obj.check)
 		case obj.check == "single" && len(req.Files) > 1:
 			return engine.Errorf(engine.InvalidParameters, "%s takes one file, got %d", req.Target, len(req.Files)).With("field", "files")
 		}
-		if _, err := cdp.Call(ctx, t, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: req.Files, ObjectID: obj.id}); err != nil {
+		if _, err := cdp.Call(ctx, obj.t, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: req.Files, ObjectID: obj.id}); err != nil {
 			return err
 		}
 		res, err = s.settle(ctx, t, m, 0)
@@ -109,12 +109,24 @@ func (s *session) Upload(ctx context.Context, req engine.UploadRequest) (engine.
 
 type elemObject struct {
 	id    runtime.RemoteObjectID
+	t     *chromedp.Target // the target (page or frame) that owns id
 	check string
 }
 
 // elementObject finds the target (waiting up to timeout, like every element
 // tool) and returns a handle to it with the result of check(el).
 func (s *session) elementObject(ctx context.Context, t *chromedp.Target, tg engine.Target, timeout time.Duration, check string) (elemObject, error) {
+	if tg.Ref != "" {
+		w, obj, err := s.refObject(ctx, t, tg.Ref)
+		if err != nil {
+			return elemObject{}, err
+		}
+		out := elemObject{id: obj, t: w.t}
+		if err := callOn(ctx, w.t, obj, "function() { return ("+check+")(this) }", nil, &out.check); err != nil {
+			return elemObject{}, err
+		}
+		return out, nil
+	}
 	// Wait for presence with the shared in-page lookup, then take a handle.
 	if _, err := s.evalOn(ctx, t, engine.EvalRequest{Target: &tg, Timeout: timeout, Function: "el => true"}); err != nil {
 		return elemObject{}, err
@@ -137,8 +149,7 @@ func (s *session) elementObject(ctx context.Context, t *chromedp.Target, tg engi
 	if err != nil {
 		return elemObject{}, err
 	}
-	var out elemObject
-	out.id = res.Result.ObjectID
+	out := elemObject{id: res.Result.ObjectID, t: t}
 	json.Unmarshal(c.Result.Value, &out.check)
 	return out, nil
 }

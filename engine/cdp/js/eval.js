@@ -6,10 +6,12 @@
 // waits until the first match is in that state, and returns {timeout: true}
 // when it is not by the deadline; fn then gets the match or null.
 //
-// a = {kind: ""|"css"|"xpath", sel, all, timeout, args, state}
+// a = {kind: ""|"css"|"xpath"|"el", sel, el, all, timeout, args, state}
 async (a, fn) => {
   const deadline = Date.now() + (a.timeout || 0);
   const find = () => {
+    // "el": the element a ref named, passed in by the engine.
+    if (a.kind === "el") return a.el && a.el.isConnected ? [a.el] : [];
     if (a.kind === "xpath") {
       const r = document.evaluate(a.sel, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
       const out = [];
@@ -61,6 +63,7 @@ async (a, fn) => {
       } catch (e) {
         return { error: "invalid_selector", message: String((e && e.message) || e) };
       }
+      if (a.kind === "el" && els.length === 0) return { error: "stale" };
       if (els.length > 0 || Date.now() >= deadline) {
         if (els.length === 0 && !a.all) return { error: "not_found" };
         target = a.all ? els : els[0];
