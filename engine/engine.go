@@ -57,6 +57,7 @@ type Session interface {
 	Pager
 	Interactor
 	Stater
+	Tabber
 	Networker
 	Consoler
 	PDFer

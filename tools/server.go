@@ -70,6 +70,7 @@ func registry(d *Deps) []Tool {
 		pdf(d),
 		snapshot(d),
 		handleDialog(d),
+		tabs(d),
 	}
 }
 

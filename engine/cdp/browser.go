@@ -316,7 +316,21 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 		s.Close(ctx)
 		return nil, err
 	}
-	return s, nil
+	// Later tabs share the first one's browser context (its proxy and
+	// storage) and get the same per-page settings and policy.
+	tabOpts := opts
+	tabOpts.StorageState, tabOpts.Proxy = nil, ""
+	return newTabbed(s, func(ctx context.Context, how chromedp.ContextOption) (*session, error) {
+		t, err := openTab(ctx, b, s.tab, tabOpts, e.cfg.Dialogs, how)
+		if err != nil {
+			return nil, err
+		}
+		if err := t.enforce(ctx, e.cfg.Policy); err != nil {
+			t.Close(ctx)
+			return nil, err
+		}
+		return t, nil
+	}), nil
 }
 
 // Close closes the browser we launched, or only detaches from one we

@@ -36,7 +36,7 @@ func TestSnapshotRefsEveryInteractive(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer ss.Close(ctx)
-			s := ss.(*session)
+			s := ss.(*tabbed).session
 			if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + page}); err != nil {
 				t.Fatal(err)
 			}

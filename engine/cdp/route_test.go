@@ -28,7 +28,7 @@ func newTestSession(t *testing.T) *session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.(*session)
+	return s.(*tabbed).session
 }
 
 // TestCloseWithRoutesStopsTheWorker closes a session while its routes hold

@@ -47,12 +47,29 @@ type session struct {
 // runs on the tab's own context, never on the caller's, because that call
 // binds the tab's event loop to its context.
 func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions, dialogs engine.DialogPolicy) (*session, error) {
-	st, obs := newPageState(), newObserver()
 	bctx, err := contextOptions(opts)
 	if err != nil {
 		return nil, err
 	}
-	tab, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(bctx), chromedp.WithListener(st.onEvent), chromedp.WithListener(obs.onEvent))
+	s, err := openTab(ctx, b, b.ctx, opts, dialogs, chromedp.WithNewBrowserContext(bctx))
+	if err != nil {
+		return nil, err
+	}
+	if opts.StorageState != nil {
+		if err := s.RestoreState(ctx, *opts.StorageState); err != nil {
+			s.cancel()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// openTab opens (or, with WithTargetID, attaches to) one page under parent
+// and applies the session's per-page settings to it. A parent that is a
+// tab's context makes a new tab in that tab's browser context.
+func openTab(ctx context.Context, b *browserProc, parent context.Context, opts engine.SessionOptions, dialogs engine.DialogPolicy, how chromedp.ContextOption) (*session, error) {
+	st, obs := newPageState(), newObserver()
+	tab, cancel := chromedp.NewContext(parent, how, chromedp.WithListener(st.onEvent), chromedp.WithListener(obs.onEvent))
 	s := &session{b: b, tab: tab, cancel: cancel, st: st, obs: obs, refNext: 1, worlds: map[string]*world{},
 		frameAlias: map[cdp.FrameID]string{}, frameTargets: map[target.ID]*frameTarget{}}
 	st.onDialog = s.applyPolicy(dialogs)
@@ -91,12 +108,6 @@ func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions,
 		return nil, engine.Wrap(engine.BrowserError, ctx.Err(), "creating the session was cancelled: "+ctx.Err().Error())
 	}
 	s.id = chromedp.FromContext(tab).Target.TargetID
-	if opts.StorageState != nil {
-		if err := s.RestoreState(ctx, *opts.StorageState); err != nil {
-			cancel()
-			return nil, err
-		}
-	}
 	return s, nil
 }
 
