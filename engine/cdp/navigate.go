@@ -43,7 +43,7 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 			return navFailed(req.URL, nav.ErrorText, nil)
 		}
 		if nav.LoaderID != "" {
-			if err := s.waitLoaded(ctx, lifecycleName[string(req.WaitUntil)]); err != nil {
+			if err := s.waitLoaded(ctx, nav.LoaderID, lifecycleName[string(req.WaitUntil)]); err != nil {
 				return s.navErr(req, err)
 			}
 		}
@@ -59,11 +59,13 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 	return res, err
 }
 
-// waitLoaded waits until the current main-frame document has fired the
-// lifecycle event name.
-func (s *session) waitLoaded(ctx context.Context, name string) error {
+// waitLoaded waits until the document of loader has committed and fired the
+// lifecycle event name. It waits for that loader, not the current one: the
+// reply to Page.navigate can arrive before the commit, while the previous
+// document, long loaded, is still current.
+func (s *session) waitLoaded(ctx context.Context, loader cdp.LoaderID, name string) error {
 	st := s.st
-	return st.waitFor(ctx, func() bool { return st.lifecycle[st.loader][name] })
+	return st.waitFor(ctx, func() bool { return st.loader == loader && st.lifecycle[loader][name] })
 }
 
 func pageTitle(ctx context.Context, t *chromedp.Target) (string, error) {
