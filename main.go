@@ -11,7 +11,9 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -21,6 +23,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/engine/pw"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -30,6 +33,7 @@ var version = "0.1.0-dev"
 // config is the effective configuration.
 type config struct {
 	Browser        string
+	Engine         string
 	Headless       bool
 	SessionTimeout time.Duration
 	MaxSessions    int
@@ -96,18 +100,31 @@ func shutdown(mgr *engine.Manager, eng engine.Engine, log *slog.Logger) {
 	}
 }
 
+// engines are the values of --engine: the browsers each drives and how to
+// build it. defaultEngine picks one per browser when --engine is not given.
+var engines = map[string]struct {
+	browsers []string
+	build    func(cfg config, log *slog.Logger) (engine.Engine, error)
+}{
+	"cdp":        {[]string{"chromium"}, newCDPEngine},
+	"playwright": {[]string{"chromium", "firefox", "webkit"}, newPlaywrightEngine},
+}
+
+var defaultEngine = map[string]string{"chromium": "cdp", "firefox": "playwright", "webkit": "playwright"}
+
+// newEngine builds the engine and checks that its browser (and driver) are
+// installed, so that a missing one fails at startup with what to install.
 func newEngine(cfg config, stderr io.Writer, log *slog.Logger) (engine.Engine, error) {
-	switch cfg.Browser {
-	case "chromium":
-	case "firefox", "webkit":
-		return nil, fmt.Errorf("--browser %s is not available yet: this build drives Chromium only; use --browser chromium", cfg.Browser)
+	if cfg.CDPEndpoint == "" && !cfg.Headless && noDisplay() {
+		cfg.Headless = true
+		fmt.Fprintln(stderr, "browsermcp: no display (DISPLAY and WAYLAND_DISPLAY are unset), running the browser headless")
 	}
+	return engines[cfg.Engine].build(cfg, log)
+}
+
+func newCDPEngine(cfg config, log *slog.Logger) (engine.Engine, error) {
 	c := cdp.Config{Endpoint: cfg.CDPEndpoint, Headless: cfg.Headless, Viewport: cfg.Viewport, Logger: log}
 	if cfg.CDPEndpoint == "" {
-		if !cfg.Headless && noDisplay() {
-			c.Headless = true
-			fmt.Fprintln(stderr, "browsermcp: no display (DISPLAY and WAYLAND_DISPLAY are unset), running the browser headless")
-		}
 		p, err := cdp.FindBrowser(cfg.ExecutablePath, c.Headless)
 		if err != nil {
 			return nil, err
@@ -115,6 +132,24 @@ func newEngine(cfg config, stderr io.Writer, log *slog.Logger) (engine.Engine, e
 		c.ExecPath = p
 	}
 	return cdp.New(c), nil
+}
+
+func newPlaywrightEngine(cfg config, log *slog.Logger) (engine.Engine, error) {
+	return pw.New(pw.Config{
+		Browser: cfg.Browser, ExecPath: cfg.ExecutablePath, Headless: cfg.Headless, Viewport: cfg.Viewport, Logger: log,
+		DriverCandidates: driverCandidates(),
+	})
+}
+
+// driverCandidates are where `make pwdriver` puts the Playwright driver,
+// relative to the binary (bin/browsermcp) and to the working directory; they
+// are searched after $PLAYWRIGHT_DRIVER_PATH.
+func driverCandidates() []string {
+	dirs := []string{filepath.Join(".cache", "pwdriver")}
+	if exe, err := os.Executable(); err == nil {
+		dirs = append([]string{filepath.Join(filepath.Dir(exe), "..", ".cache", "pwdriver")}, dirs...)
+	}
+	return dirs
 }
 
 func noDisplay() bool {
@@ -131,6 +166,7 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 		showVersion bool
 	)
 	fs.StringVar(&cfg.Browser, "browser", cfg.Browser, "browser: chromium, firefox or webkit")
+	fs.StringVar(&cfg.Engine, "engine", "", "`engine`: cdp (Chromium only, the default for chromium) or playwright (the default for firefox and webkit)")
 	fs.BoolVar(&cfg.Headless, "headless", false, "run the browser without a window (automatic when there is no display)")
 	for _, n := range []string{"sessionTimeout", "session-timeout"} {
 		fs.IntVar(&timeoutMS, n, int(cfg.SessionTimeout.Milliseconds()), "idle `ms` before a session expires")
@@ -166,6 +202,18 @@ func parseFlags(args []string, stdout, stderr io.Writer) (config, error) {
 	case "chromium", "firefox", "webkit":
 	default:
 		return cfg, fmt.Errorf("%w: invalid value %q for flag -browser: want chromium, firefox or webkit", errUsage, cfg.Browser)
+	}
+	if cfg.Engine == "" {
+		cfg.Engine = defaultEngine[cfg.Browser]
+	}
+	eng, ok := engines[cfg.Engine]
+	switch {
+	case !ok:
+		return cfg, fmt.Errorf("%w: invalid value %q for flag -engine: want cdp or playwright", errUsage, cfg.Engine)
+	case !slices.Contains(eng.browsers, cfg.Browser):
+		return cfg, fmt.Errorf("%w: --engine %s drives only %s, not %s; use --engine playwright", errUsage, cfg.Engine, strings.Join(eng.browsers, ", "), cfg.Browser)
+	case cfg.CDPEndpoint != "" && cfg.Engine != "cdp":
+		return cfg, fmt.Errorf("%w: --cdp-endpoint needs --engine cdp", errUsage)
 	}
 	if timeoutMS <= 0 {
 		return cfg, fmt.Errorf("%w: invalid value %d for flag -sessionTimeout: must be a positive number of ms", errUsage, timeoutMS)
