@@ -16,3 +16,12 @@ func TestConformance(t *testing.T) {
 		return cdp.New(cdp.Config{ExecPath: path, Headless: true, Viewport: enginetest.Viewport})
 	})
 }
+
+// BenchmarkEngine measures the CDP engine on headless Chromium; compare with
+// engine/pw's benchmarks.
+func BenchmarkEngine(b *testing.B) {
+	path := testenv.Chromium(b)
+	enginetest.Benchmark(b, func(testing.TB) engine.Engine {
+		return cdp.New(cdp.Config{ExecPath: path, Headless: true, Viewport: enginetest.Viewport})
+	})
+}

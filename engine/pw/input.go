@@ -112,7 +112,6 @@ var actionErrors = []struct {
 	{"Element is not visible", engine.ElementNotClickable, "hidden"},
 	{"intercepts pointer events", engine.ElementNotClickable, "covered"},
 	{"Element is not enabled", engine.ElementNotClickable, "disabled"},
-	{"strict mode violation", engine.InvalidParameters, "ambiguous"},
 }
 
 // actionErr classifies a failed Playwright element action on tg.

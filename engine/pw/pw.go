@@ -75,6 +75,8 @@ type browserProc struct {
 
 	lostOnce sync.Once
 	lost     chan struct{} // closed when the browser disconnects
+
+	shutdownOnce sync.Once
 }
 
 func (b *browserProc) markLost() { b.lostOnce.Do(func() { close(b.lost) }) }
@@ -191,15 +193,39 @@ func (e *Engine) launch() *browserProc {
 }
 
 func (e *Engine) start(b *browserProc) error {
+	// Firefox's launch server does not need the driver: start both at once.
+	type served struct {
+		s   *launchServer
+		err error
+	}
+	var server chan served
+	if e.cfg.Browser == Firefox {
+		server = make(chan served, 1)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), launchTimeout)
+			defer cancel()
+			s, err := startLaunchServer(ctx, e.drv, "_bidiFirefox", map[string]any{
+				"executablePath": e.exec, "headless": e.cfg.Headless, "timeout": launchTimeout.Milliseconds(),
+			}, e.log)
+			server <- served{s, err}
+		}()
+	}
 	logw := logWriter(e.log, "driver")
 	pw, err := playwright.Run(&playwright.RunOptions{
 		DriverDirectory: e.drv.Dir, SkipInstallBrowsers: true,
 		Stdout: logw, Stderr: logw, Logger: e.log,
 	})
+	b.pw = pw
+	if server != nil {
+		sv := <-server
+		b.server = sv.s
+		if sv.err != nil {
+			return fmt.Errorf("launching %s over WebDriver BiDi: %w", e.exec, sv.err)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("starting the Playwright driver in %s: %w", e.drv.Dir, err)
 	}
-	b.pw = pw
 	headless := e.cfg.Headless
 	opts := playwright.BrowserTypeLaunchOptions{Headless: &headless, Timeout: ms(launchTimeout)}
 	if e.exec != "" {
@@ -211,21 +237,18 @@ func (e *Engine) start(b *browserProc) error {
 	case WebKit:
 		b.browser, err = pw.WebKit.Launch(opts)
 	case Firefox:
-		ctx, cancel := context.WithTimeout(context.Background(), launchTimeout)
-		defer cancel()
-		b.server, err = startLaunchServer(ctx, e.drv, "_bidiFirefox", map[string]any{
-			"executablePath": e.exec, "headless": headless, "timeout": launchTimeout.Milliseconds(),
-		}, e.log)
-		if err != nil {
-			return err
-		}
 		b.browser, err = pw.Firefox.Connect(b.server.endpoint, playwright.BrowserTypeConnectOptions{Timeout: ms(launchTimeout)})
 	}
 	return err
 }
 
-// shutdown closes what b started, best effort, within closeTimeout.
+// shutdown closes what b started, best effort, within closeTimeout. Only
+// the first call does anything.
 func (e *Engine) shutdown(b *browserProc) {
+	b.shutdownOnce.Do(func() { e.closeProc(b) })
+}
+
+func (e *Engine) closeProc(b *browserProc) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
