@@ -84,7 +84,14 @@ func (s *session) bind(ctx context.Context) (context.Context, context.CancelFunc
 	} else {
 		c, cancel = context.WithCancel(s.tab)
 	}
-	stop := context.AfterFunc(ctx, cancel)
+	// Only a cancellation is passed on: c has ctx's deadline and expires by
+	// itself with DeadlineExceeded, which cancelling it first would turn into
+	// Canceled, and a timeout into a BROWSER_ERROR.
+	stop := context.AfterFunc(ctx, func() {
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			cancel()
+		}
+	})
 	return c, func() { stop(); cancel() }
 }
 
