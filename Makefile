@@ -4,7 +4,14 @@ BIN     ?= bin/browsermcp
 ARGS    ?=
 export GOFLAGS ?= -mod=mod
 
-.PHONY: build run test browser vet bench bench-peers clean tsclient
+# The Playwright driver engine/pw needs: playwright-core from npm at the
+# version playwright-go pins, laid out as DIR/package + DIR/node. It is never
+# downloaded from Playwright's CDN (playwright.Install is not used).
+PW_VERSION := 1.52.0
+PWDRIVER   ?= $(CURDIR)/.cache/pwdriver
+export PLAYWRIGHT_DRIVER_PATH ?= $(PWDRIVER)
+
+.PHONY: build run test browser pwdriver vet bench bench-peers clean tsclient
 
 build:
 	$(GO) build -o $(BIN) .
@@ -18,17 +25,36 @@ browser:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >&2; }
 
+# pwdriver assembles the driver from npm (needs node >= 18 and npm; the
+# stamp file makes it rerun when PW_VERSION changes). It writes only to
+# stderr, because `make run` serves MCP on stdout.
+pwdriver: $(PWDRIVER)/.version-$(PW_VERSION)
+
+$(PWDRIVER)/.version-$(PW_VERSION):
+	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { \
+	  echo "pwdriver needs node (>= 18) and npm: apt-get install -y nodejs npm" >&2; exit 1; }
+	@echo "Assembling the Playwright driver $(PW_VERSION) from npm into $(PWDRIVER)..." >&2
+	@rm -rf $(PWDRIVER) $(PWDRIVER).tmp && mkdir -p $(PWDRIVER).tmp
+	@cd $(PWDRIVER).tmp && npm install --silent --no-audit --no-fund --no-save --prefix . playwright-core@$(PW_VERSION) >&2
+	@mkdir -p $(PWDRIVER) && mv $(PWDRIVER).tmp/node_modules/playwright-core $(PWDRIVER)/package
+	@ln -sf "$$(command -v node)" $(PWDRIVER)/node && rm -rf $(PWDRIVER).tmp
+	@$(PWDRIVER)/node $(PWDRIVER)/package/cli.js --version | grep -q "$(PW_VERSION)"
+	@touch $@
+
+# run needs the driver only for the Playwright engine (--browser firefox or
+# webkit, or --engine playwright).
 run: build browser
+	@case "$(ARGS)" in *firefox*|*webkit*|*playwright*) $(MAKE) --no-print-directory -s pwdriver >&2 ;; esac
 	@./$(BIN) $(ARGS)
 
 vet:
 	gofmt -l . | (! grep .) || (echo "gofmt needed" >&2; exit 1)
 	$(GO) vet ./...
 
-test: browser vet
+test: browser pwdriver vet
 	$(GO) test -race -count=1 -timeout 20m ./...
 
-bench: browser
+bench: browser pwdriver
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
 
 # bench-peers runs ../shared/peerbench (or $$PEERBENCH) for browsermcp,
@@ -37,7 +63,7 @@ bench-peers: browser
 	./bench/peers.sh
 
 clean:
-	rm -rf bin
+	rm -rf bin .cache
 
 # tsclient installs the official TypeScript MCP SDK for ts_client_test.go
 # (the test also does it when node_modules is missing).

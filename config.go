@@ -45,6 +45,7 @@ type browserConfig struct {
 	CDPEndpoint    string `json:"cdpEndpoint"`
 	Viewport       string `json:"viewport"`
 	Dialogs        string `json:"dialogs"`
+	Engine         string `json:"engine"`
 }
 
 type sessionConfig struct {
@@ -96,6 +97,8 @@ type option struct {
 var options = []option{
 	{flags: []string{"browser"}, env: "BROWSERMCP_BROWSER", key: "browser.type", usage: "browser: chromium, firefox or webkit",
 		field: func(c *config) any { return &c.Browser.Type }, check: func(c *config) error { return oneOf(c.Browser.Type, "chromium", "firefox", "webkit") }},
+	{flags: []string{"engine"}, env: "BROWSERMCP_ENGINE", key: "browser.engine", usage: "`engine`: cdp (Chromium only; the default for chromium) or playwright (the default for firefox and webkit)",
+		field: func(c *config) any { return &c.Browser.Engine }, check: checkEngine},
 	{flags: []string{"dialogs"}, env: "BROWSERMCP_DIALOGS", key: "browser.dialogs", usage: "JavaScript dialogs: manual (wait for handle_dialog), accept or dismiss (at once, for crawlers)",
 		field: func(c *config) any { return &c.Browser.Dialogs }, check: func(c *config) error { return oneOf(c.Browser.Dialogs, "manual", "accept", "dismiss") }},
 	{flags: []string{"headless"}, env: "BROWSERMCP_HEADLESS", key: "browser.headless", usage: "run the browser without a window (automatic when there is no display)",
@@ -492,4 +495,22 @@ func usage(w io.Writer, fs *flag.FlagSet) {
 		}
 		fmt.Fprintln(w)
 	})
+}
+
+// checkEngine checks --engine against --browser, --cdp-endpoint and the
+// domain policy, which only the cdp engine enforces.
+func checkEngine(c *config) error {
+	name := engineName(c)
+	e, ok := engines[name]
+	switch {
+	case !ok:
+		return fmt.Errorf("want cdp or playwright, not %q", name)
+	case !slices.Contains(e.browsers, c.Browser.Type):
+		return fmt.Errorf("--engine %s drives only %s, not %s; use --engine playwright", name, strings.Join(e.browsers, ", "), c.Browser.Type)
+	case c.Browser.CDPEndpoint != "" && name != "cdp":
+		return fmt.Errorf("--cdp-endpoint needs --engine cdp")
+	case name != "cdp" && (len(c.Security.AllowedDomains) > 0 || len(c.Security.BlockedDomains) > 0):
+		return fmt.Errorf("allowedDomains/blockedDomains are enforced only by --engine cdp; refusing to run %s without them", c.Browser.Type)
+	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/engine/pw"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -128,13 +130,38 @@ func shutdown(mgr *engine.Manager, eng engine.Engine, log *slog.Logger) {
 	}
 }
 
-func newEngine(cfg config, stderr io.Writer, log *slog.Logger) (engine.Engine, error) {
-	b := cfg.Browser
-	switch b.Type {
-	case "chromium":
-	case "firefox", "webkit":
-		return nil, fmt.Errorf("--browser %s is not available yet: this build drives Chromium only; use --browser chromium", b.Type)
+// engines are the values of --engine: the browsers each drives and how to
+// build it. defaultEngine picks one per browser when --engine is not given.
+var engines = map[string]struct {
+	browsers []string
+	build    func(cfg config, log *slog.Logger) (engine.Engine, error)
+}{
+	"cdp":        {[]string{"chromium"}, newCDPEngine},
+	"playwright": {[]string{"chromium", "firefox", "webkit"}, newPlaywrightEngine},
+}
+
+var defaultEngine = map[string]string{"chromium": "cdp", "firefox": "playwright", "webkit": "playwright"}
+
+// engineName is --engine, or the default for --browser.
+func engineName(cfg *config) string {
+	if cfg.Browser.Engine != "" {
+		return cfg.Browser.Engine
 	}
+	return defaultEngine[cfg.Browser.Type]
+}
+
+// newEngine builds the engine and checks that its browser (and driver) are
+// installed, so that a missing one fails at startup with what to install.
+func newEngine(cfg config, stderr io.Writer, log *slog.Logger) (engine.Engine, error) {
+	if cfg.Browser.CDPEndpoint == "" && !cfg.Browser.Headless && noDisplay() {
+		cfg.Browser.Headless = true
+		fmt.Fprintln(stderr, "browsermcp: no display (DISPLAY and WAYLAND_DISPLAY are unset), running the browser headless")
+	}
+	return engines[engineName(&cfg)].build(cfg, log)
+}
+
+func newCDPEngine(cfg config, log *slog.Logger) (engine.Engine, error) {
+	b := cfg.Browser
 	pol, err := engine.NewPolicy(cfg.Security.AllowedDomains, cfg.Security.BlockedDomains, cfg.Security.AllowFileURLs)
 	if err != nil {
 		return nil, err
@@ -146,10 +173,6 @@ func newEngine(cfg config, stderr io.Writer, log *slog.Logger) (engine.Engine, e
 		c.LaunchTimeout = d
 	}
 	if b.CDPEndpoint == "" {
-		if !b.Headless && noDisplay() {
-			c.Headless = true
-			fmt.Fprintln(stderr, "browsermcp: no display (DISPLAY and WAYLAND_DISPLAY are unset), running the browser headless")
-		}
 		p, err := cdp.FindBrowser(b.ExecutablePath, c.Headless)
 		if err != nil {
 			return nil, err
@@ -157,6 +180,26 @@ func newEngine(cfg config, stderr io.Writer, log *slog.Logger) (engine.Engine, e
 		c.ExecPath = p
 	}
 	return cdp.New(c), nil
+}
+
+func newPlaywrightEngine(cfg config, log *slog.Logger) (engine.Engine, error) {
+	b := cfg.Browser
+	vp, _ := parseViewport(b.Viewport)
+	return pw.New(pw.Config{
+		Browser: b.Type, ExecPath: b.ExecutablePath, Headless: b.Headless, Viewport: vp, Logger: log,
+		DriverCandidates: driverCandidates(),
+	})
+}
+
+// driverCandidates are where `make pwdriver` puts the Playwright driver,
+// relative to the binary (bin/browsermcp) and to the working directory; they
+// are searched after $PLAYWRIGHT_DRIVER_PATH.
+func driverCandidates() []string {
+	dirs := []string{filepath.Join(".cache", "pwdriver")}
+	if exe, err := os.Executable(); err == nil {
+		dirs = append([]string{filepath.Join(filepath.Dir(exe), "..", ".cache", "pwdriver")}, dirs...)
+	}
+	return dirs
 }
 
 func noDisplay() bool {

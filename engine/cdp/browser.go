@@ -337,10 +337,10 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 // attached to; sessions' contexts close with it.
 func (e *Engine) Close() error {
 	e.mu.Lock()
-	b := e.cur
+	b, closed := e.cur, e.done
 	e.done = true
 	e.mu.Unlock()
-	if b == nil {
+	if b == nil || closed {
 		return nil
 	}
 	<-b.ready

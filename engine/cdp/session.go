@@ -121,10 +121,11 @@ func (s *session) bind(ctx context.Context) (context.Context, context.CancelFunc
 	} else {
 		c, cancel = context.WithCancel(s.tab)
 	}
-	// A deadline ends c through its own timer, so that c reports
-	// DeadlineExceeded rather than the cancellation this would cause.
+	// Only a cancellation is passed on: c has ctx's deadline and expires by
+	// itself with DeadlineExceeded, which cancelling it first would turn into
+	// Canceled, and a timeout into a BROWSER_ERROR.
 	stop := context.AfterFunc(ctx, func() {
-		if ctx.Err() != context.DeadlineExceeded {
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			cancel()
 		}
 	})
@@ -179,8 +180,11 @@ func (s *session) classify(err error, what string) error {
 	return engine.Wrap(engine.BrowserError, err, fmt.Sprintf("could not %s: %v", what, err))
 }
 
-// Info reads URL and title from the browser, not the tab, so it never waits
-// for a call running on the tab.
+// Info reads the URL and title from the browser, not through the tab's
+// calls, so it never waits for a call running on the tab. The title is the
+// document's, read with a short bound; the target's title is only the
+// fallback, because it lags behind the document and stands in the URL for a
+// page without a title.
 func (s *session) Info(ctx context.Context) engine.PageInfo {
 	s.st.mu.Lock()
 	info := engine.PageInfo{URL: s.st.url}
@@ -195,8 +199,22 @@ func (s *session) Info(ctx context.Context) engine.PageInfo {
 	if res, err := chromedp.CallBrowser(c, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: s.id}); err == nil {
 		info.URL, info.Title = res.TargetInfo.URL, res.TargetInfo.Title
 	}
+	// Target.Call is safe beside a running action: replies are matched by id.
+	tc, cancelTitle := context.WithTimeout(c, infoTitleTimeout)
+	defer cancelTitle()
+	if t := chromedp.FromContext(s.tab).Target; t != nil {
+		res, err := cdp.Call(tc, t, runtime.Evaluate, runtime.EvaluateParams{Expression: "document.title", ReturnByValue: new(true)})
+		var title string
+		if err == nil && res.ExceptionDetails == nil && res.Result != nil && json.Unmarshal(res.Result.Value, &title) == nil {
+			info.Title = title
+		}
+	}
 	return info
 }
+
+// infoTitleTimeout bounds reading document.title for Info; a page blocked by
+// a dialog or a busy script falls back to the target's title.
+const infoTitleTimeout = 500 * time.Millisecond
 
 // Close closes the page and disposes of its browser context.
 func (s *session) Close(ctx context.Context) error {

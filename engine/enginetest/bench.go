@@ -1,0 +1,88 @@
+package enginetest
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/testsite"
+)
+
+// Benchmark measures an engine on the suite's pages, so that engines can be
+// compared op for op:
+//
+//   - startup: from Start to the first session (the browser launch an agent
+//     waits for on its first call), then Close outside the timer;
+//   - create_session: NewSession on a running engine (Close outside the
+//     timer);
+//   - navigate: Navigate to a small page that is served locally;
+//   - click: Click on a button whose handler changes the page.
+//
+// newEngine returns an engine that has not been started.
+func Benchmark(b *testing.B, newEngine func(tb testing.TB) engine.Engine) {
+	site := httptest.NewServer(testsite.Handler())
+	defer site.Close()
+	bg := context.Background()
+	opts := engine.SessionOptions{Viewport: Viewport}
+
+	b.Run("startup", func(b *testing.B) {
+		for range b.N {
+			eng := newEngine(b)
+			eng.Start()
+			s, err := eng.NewSession(bg, opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			s.Close(bg)
+			eng.Close()
+			b.StartTimer()
+		}
+	})
+
+	eng := newEngine(b)
+	eng.Start()
+	defer eng.Close()
+	warm, err := eng.NewSession(bg, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer warm.Close(bg)
+
+	b.Run("create_session", func(b *testing.B) {
+		for range b.N {
+			s, err := eng.NewSession(bg, opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			s.Close(bg)
+			b.StartTimer()
+		}
+	})
+	b.Run("navigate", func(b *testing.B) {
+		for range b.N {
+			if _, err := warm.Navigate(bg, engine.NavigateRequest{URL: site.URL + "/form.html"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("click", func(b *testing.B) {
+		if _, err := warm.Navigate(bg, engine.NavigateRequest{URL: site.URL + "/form.html"}); err != nil {
+			b.Fatal(err)
+		}
+		for range b.N {
+			if _, err := warm.Click(bg, engine.ClickRequest{Target: engine.Target{Selector: "#count"}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("type", func(b *testing.B) {
+		for range b.N {
+			if _, err := warm.Type(bg, engine.TypeRequest{Target: engine.Target{Selector: "#user"}, Text: "ada", Clear: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,184 @@
+package enginetest
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// short is the element timeout of calls that must fail: the failure is
+// reported once it has lasted that long.
+const short = 300 * time.Millisecond
+
+func (h *harness) testClick(t *testing.T) {
+	t.Run("Success", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		res := click(t, s, engine.ClickRequest{Target: sel("#count")})
+		if res.Navigated {
+			t.Errorf("a click without navigation reported %+v", res)
+		}
+		wantTitle(t, s, "clicked 1")
+		click(t, s, engine.ClickRequest{Target: sel("#count")})
+		wantTitle(t, s, "clicked 2")
+	})
+	t.Run("DoubleClick", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		_, err := s.Click(ctx(t), engine.ClickRequest{Target: sel("#dbl"), ClickCount: 2})
+		if !supported(t, err) {
+			wantError(t, err, engine.Unsupported, map[string]any{"field": "clickCount"})
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantTitle(t, s, "double")
+	})
+	t.Run("XPath", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		click(t, s, engine.ClickRequest{Target: sel(`//button[@id="count"]`)})
+		wantTitle(t, s, "clicked 1")
+		click(t, s, engine.ClickRequest{Target: sel(`xpath=//button[text()="Count"]`)})
+		wantTitle(t, s, "clicked 2")
+		// A text node selects its element.
+		click(t, s, engine.ClickRequest{Target: sel(`//button[@id="count"]/text()`)})
+		wantTitle(t, s, "clicked 3")
+	})
+	t.Run("Navigation", func(t *testing.T) {
+		// A click that submits a form returns once the next page has
+		// loaded: its title is there at once.
+		s := h.open(t, "/form.html")
+		typeText(t, s, engine.TypeRequest{Target: sel("#user"), Text: "ada"})
+		res := click(t, s, engine.ClickRequest{Target: sel("#go")})
+		if !res.Navigated || !strings.HasPrefix(res.URL, h.site.url("/welcome.html?user=ada")) {
+			t.Fatalf("Click(#go) = %+v, want a navigation to /welcome.html?user=ada", res)
+		}
+		wantTitle(t, s, "Welcome")
+		if got := s.Info(ctx(t)).URL; got != res.URL {
+			t.Errorf("Info URL = %s, click reported %s", got, res.URL)
+		}
+	})
+	t.Run("WaitsForElement", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		click(t, s, engine.ClickRequest{Target: sel("#later")})
+		click(t, s, engine.ClickRequest{Target: sel("#late"), Timeout: 10 * time.Second})
+		wantTitle(t, s, "late clicked")
+	})
+	t.Run("ScrollsIntoView", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		click(t, s, engine.ClickRequest{Target: sel("#far")})
+		wantTitle(t, s, "far clicked")
+	})
+	t.Run("WaitsForRequests", func(t *testing.T) {
+		// The button fetches /slow?ms=300 and writes the result into the
+		// title: the click returns after the response.
+		s := h.open(t, "/form.html")
+		click(t, s, engine.ClickRequest{Target: sel("#fetcher")})
+		if got := title(t, s); !strings.HasPrefix(got, "fetched ") {
+			t.Fatalf("title = %q: the click returned before the response it started", got)
+		}
+	})
+	t.Run("NotFound", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		_, err := s.Click(ctx(t), engine.ClickRequest{Target: sel("#nope"), Timeout: short})
+		wantError(t, err, engine.ElementNotFound, map[string]any{"selector": "#nope", "timeout": short.Milliseconds()})
+	})
+	t.Run("Covered", func(t *testing.T) {
+		s := h.open(t, "/covered.html")
+		_, err := s.Click(ctx(t), engine.ClickRequest{Target: sel("#buy"), Timeout: short})
+		e := wantError(t, err, engine.ElementNotClickable, map[string]any{"reason": "covered", "element": "button#buy", "selector": "#buy"})
+		if cb, _ := e.Details["coveredBy"].(string); cb != "div#cookie-banner" && cb != "button#accept" {
+			t.Errorf("details.coveredBy = %q, want the banner", cb)
+		}
+		if !strings.Contains(e.Message, "covered by") {
+			t.Errorf("message %q does not name the cover", e.Message)
+		}
+		wantTitle(t, s, "Covered")
+		// Once the banner is gone, the click goes through.
+		click(t, s, engine.ClickRequest{Target: sel("#accept")})
+		click(t, s, engine.ClickRequest{Target: sel("#buy")})
+		wantTitle(t, s, "bought")
+	})
+	t.Run("Force", func(t *testing.T) {
+		// force skips the checks: the click lands on whatever is on top.
+		s := h.open(t, "/covered.html")
+		click(t, s, engine.ClickRequest{Target: sel("#buy"), Force: true, Timeout: short})
+		wantTitle(t, s, "Covered")
+	})
+	t.Run("Hidden", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		_, err := s.Click(ctx(t), engine.ClickRequest{Target: sel("#hidden"), Timeout: short})
+		wantError(t, err, engine.ElementNotClickable, map[string]any{"reason": "hidden", "element": "button#hidden"})
+	})
+	t.Run("Disabled", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		_, err := s.Click(ctx(t), engine.ClickRequest{Target: sel("#disabled"), Timeout: short})
+		wantError(t, err, engine.ElementNotClickable, map[string]any{"reason": "disabled", "element": "button#disabled"})
+	})
+	t.Run("InvalidSelector", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		for _, bad := range []string{"##", "//button[", "xpath=)("} {
+			_, err := s.Click(ctx(t), engine.ClickRequest{Target: sel(bad), Timeout: short})
+			wantError(t, err, engine.InvalidParameters, map[string]any{"field": "selector", "selector": bad})
+		}
+	})
+}
+
+func (h *harness) testType(t *testing.T) {
+	t.Run("Success", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		res := typeText(t, s, engine.TypeRequest{Target: sel("#user"), Text: "ada"})
+		if res.Navigated {
+			t.Errorf("typing reported %+v", res)
+		}
+		wantTitle(t, s, "user=ada")
+		// Typing appends.
+		typeText(t, s, engine.TypeRequest{Target: sel("#user"), Text: " lovelace"})
+		wantTitle(t, s, "user=ada lovelace")
+	})
+	t.Run("Clear", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		typeText(t, s, engine.TypeRequest{Target: sel("#user"), Text: "ada"})
+		typeText(t, s, engine.TypeRequest{Target: sel("#user"), Text: "bob", Clear: true})
+		wantTitle(t, s, "user=bob")
+	})
+	t.Run("Delay", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		typeText(t, s, engine.TypeRequest{Target: sel("#user"), Text: "abc", Delay: 20 * time.Millisecond})
+		wantTitle(t, s, "user=abc")
+	})
+	t.Run("TextareaAndContentEditable", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		typeText(t, s, engine.TypeRequest{Target: sel("#notes"), Text: "héllo wörld"})
+		wantTitle(t, s, `notes="héllo wörld"`)
+		typeText(t, s, engine.TypeRequest{Target: sel("#editor"), Text: "hey"})
+		wantTitle(t, s, "editor=hey")
+	})
+	t.Run("EnterSubmits", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		res := typeText(t, s, engine.TypeRequest{Target: sel("#user"), Text: "ada\n"})
+		if !res.Navigated || !strings.HasPrefix(res.URL, h.site.url("/welcome.html?user=ada")) {
+			t.Fatalf("Type(ada\\n) = %+v, want a navigation to /welcome.html?user=ada", res)
+		}
+		wantTitle(t, s, "Welcome")
+	})
+	t.Run("NotEditable", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		for _, c := range []struct{ sel, reason, element string }{
+			{"#ro", "readonly", "input#ro"},
+			{"#off", "disabled", "input#off"},
+			{"#box", "not_a_text_field", "input#box"},
+			{"#count", "not_a_text_field", "button#count"},
+		} {
+			_, err := s.Type(ctx(t), engine.TypeRequest{Target: sel(c.sel), Text: "x", Timeout: short})
+			wantError(t, err, engine.ElementNotEditable, map[string]any{"reason": c.reason, "element": c.element, "selector": c.sel})
+		}
+		wantTitle(t, s, "Sign in")
+	})
+	t.Run("NotFound", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		_, err := s.Type(ctx(t), engine.TypeRequest{Target: sel("#nope"), Text: "x", Timeout: short})
+		wantError(t, err, engine.ElementNotFound, map[string]any{"selector": "#nope"})
+	})
+}

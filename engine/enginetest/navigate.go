@@ -1,0 +1,77 @@
+package enginetest
+
+import (
+	"net"
+	"testing"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+func (h *harness) testNavigate(t *testing.T) {
+	s := h.session(t)
+	t.Run("Title", func(t *testing.T) {
+		res := h.navigate(t, s, "/form.html")
+		want := engine.NavigateResult{Title: "Sign in", URL: h.site.url("/form.html"), Status: 200}
+		if res != want {
+			t.Fatalf("Navigate = %+v, want %+v", res, want)
+		}
+		if info := s.Info(ctx(t)); info.URL != want.URL || info.Title != want.Title {
+			t.Fatalf("Info after Navigate = %+v", info)
+		}
+	})
+	t.Run("Redirect", func(t *testing.T) {
+		res := h.navigate(t, s, "/redirect?to=/welcome.html")
+		want := engine.NavigateResult{Title: "Welcome", URL: h.site.url("/welcome.html"), Status: 200}
+		if res != want {
+			t.Fatalf("Navigate = %+v, want %+v (the final URL after the redirect)", res, want)
+		}
+	})
+	t.Run("HTTPStatus", func(t *testing.T) {
+		// An HTTP error is a page like any other, not a failed navigation.
+		res := h.navigate(t, s, "/status?code=404")
+		if res.Status != 404 || res.Title != "status 404" {
+			t.Fatalf("Navigate = %+v, want status 404", res)
+		}
+	})
+	t.Run("WaitUntil", func(t *testing.T) {
+		for _, w := range []engine.WaitUntil{engine.WaitDOMContentLoaded, engine.WaitLoad, engine.WaitNetworkIdle} {
+			res, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: h.site.url("/form.html?w=" + string(w)), WaitUntil: w})
+			if !supported(t, err) {
+				continue
+			}
+			if err != nil {
+				t.Fatalf("waitUntil %s: %v", w, err)
+			}
+			if res.Title != "Sign in" || res.Status != 200 {
+				t.Fatalf("waitUntil %s: %+v", w, res)
+			}
+		}
+	})
+	t.Run("NetworkError", func(t *testing.T) {
+		// A port nobody listens on: the connection is refused.
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		url := "http://" + l.Addr().String() + "/"
+		l.Close()
+		_, err = s.Navigate(ctx(t), engine.NavigateRequest{URL: url})
+		e := wantError(t, err, engine.NavigationFailed, map[string]any{"url": url})
+		if ne, _ := e.Details["netError"].(string); ne == "" {
+			t.Errorf("details.netError is empty: %v", e.Details)
+		}
+		if !e.Retryable {
+			t.Error("a refused connection is not retryable")
+		}
+	})
+	t.Run("Timeout", func(t *testing.T) {
+		url := h.site.url("/hang")
+		_, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: url, Timeout: 500 * time.Millisecond})
+		wantError(t, err, engine.NavigationFailed, map[string]any{"url": url, "reason": "timeout", "timeout": 500})
+		// The session stays usable.
+		if res := h.navigate(t, s, "/welcome.html"); res.Title != "Welcome" {
+			t.Fatalf("after the timeout: %+v", res)
+		}
+	})
+}

@@ -1,0 +1,182 @@
+package enginetest
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+func (h *harness) testSessions(t *testing.T) {
+	t.Run("NewSessionIsBlank", func(t *testing.T) {
+		s := h.session(t)
+		info := s.Info(ctx(t))
+		if info.URL != "about:blank" || info.Title != "" {
+			t.Fatalf("new session's page = %+v, want about:blank without a title", info)
+		}
+	})
+	t.Run("Viewport", func(t *testing.T) {
+		s, err := h.eng.NewSession(ctx(t), engine.SessionOptions{Viewport: engine.Viewport{Width: 800, Height: 600}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close(context.Background())
+		h.navigate(t, s, "/viewport.html")
+		wantTitle(t, s, "800x600")
+	})
+	t.Run("Concurrent", func(t *testing.T) {
+		// Sessions are independent: calls on different sessions run at once.
+		const n = 3
+		ss := make([]engine.Session, n)
+		for i := range ss {
+			ss[i] = h.session(t)
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		for i, s := range ss {
+			wg.Go(func() {
+				res, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: h.site.url(fmt.Sprintf("/form.html?n=%d", i))})
+				if err == nil && res.Title != "Sign in" {
+					err = fmt.Errorf("title = %q", res.Title)
+				}
+				errs[i] = err
+			})
+		}
+		wg.Wait()
+		for i, s := range ss {
+			if errs[i] != nil {
+				t.Fatalf("session %d: %v", i, errs[i])
+			}
+			if got, want := s.Info(ctx(t)).URL, h.site.url(fmt.Sprintf("/form.html?n=%d", i)); got != want {
+				t.Errorf("session %d is on %s, want %s", i, got, want)
+			}
+		}
+	})
+}
+
+// testIsolation checks that cookies, localStorage and sessionStorage set in
+// one session are invisible to another, and stay in their own session.
+func (h *harness) testIsolation(t *testing.T) {
+	const empty = `storage {"cookie":"","local":null,"session":null}`
+	state := func(who string) string {
+		return fmt.Sprintf(`storage {"cookie":"who=%s","local":"%s","session":"%s"}`, who, who, who)
+	}
+	a := h.open(t, "/storage.html?set=alice")
+	wantTitle(t, a, state("alice"))
+
+	b := h.open(t, "/storage.html")
+	wantTitle(t, b, empty)
+
+	h.navigate(t, b, "/storage.html?set=bob")
+	h.navigate(t, a, "/storage.html")
+	wantTitle(t, a, state("alice"))
+	h.navigate(t, b, "/storage.html")
+	wantTitle(t, b, state("bob"))
+
+	// A session created after both sees neither.
+	c := h.open(t, "/storage.html")
+	wantTitle(t, c, empty)
+}
+
+// testInfoWhileBusy checks that Info answers while another call on the same
+// session is blocked (list_sessions must never wait for a busy session), and
+// that the blocked call ends when its context does.
+func (h *harness) testInfoWhileBusy(t *testing.T) {
+	s := h.open(t, "/form.html")
+	for len(h.site.hang) > 0 {
+		<-h.site.hang
+	}
+	navCtx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Navigate(navCtx, engine.NavigateRequest{URL: h.site.url("/hang"), Timeout: 5 * time.Minute})
+		done <- err
+	}()
+	select {
+	case <-h.site.hang:
+	case err := <-done:
+		t.Fatalf("Navigate(/hang) returned before the server answered: %v", err)
+	case <-time.After(callTimeout):
+		t.Fatal("the browser never requested /hang")
+	}
+
+	infoDone := make(chan engine.PageInfo, 1)
+	go func() { infoDone <- s.Info(ctx(t)) }()
+	select {
+	case info := <-infoDone:
+		if info.Title != "Sign in" {
+			t.Errorf("Info during a navigation: title = %q, want the current page's %q", info.Title, "Sign in")
+		}
+	case err := <-done:
+		t.Fatalf("Navigate(/hang) returned while the server still held it: %v", err)
+	case <-time.After(callTimeout):
+		t.Fatal("Info waited for the busy session")
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("Navigate(/hang) returned while the server still held it: %v", err)
+	default:
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("a cancelled Navigate(/hang) succeeded")
+		}
+	case <-time.After(callTimeout):
+		t.Fatal("Navigate did not return after its context was cancelled")
+	}
+	// The session is still usable.
+	if res := h.navigate(t, s, "/welcome.html"); res.Title != "Welcome" {
+		t.Fatalf("after the cancelled navigation: title = %q", res.Title)
+	}
+}
+
+// testSessionClose checks that Close is idempotent and that a closed
+// session answers without hanging.
+func (h *harness) testSessionClose(t *testing.T) {
+	s := h.open(t, "/form.html")
+	if err := s.Close(ctx(t)); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := s.Close(ctx(t)); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	_, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: h.site.url("/welcome.html")})
+	wantError(t, err, engine.BrowserError, nil)
+	_, err = s.Click(ctx(t), engine.ClickRequest{Target: sel("#count")})
+	wantError(t, err, engine.BrowserError, nil)
+	s.Info(ctx(t))
+
+	// Closing one session leaves the others alone.
+	a, b := h.open(t, "/form.html"), h.open(t, "/welcome.html")
+	if err := a.Close(ctx(t)); err != nil {
+		t.Fatal(err)
+	}
+	if res := h.navigate(t, b, "/form.html"); res.Title != "Sign in" {
+		t.Fatalf("other session after Close: title = %q", res.Title)
+	}
+}
+
+// testEngineClose closes the engine: later sessions fail, and Close is
+// idempotent.
+func (h *harness) testEngineClose(t *testing.T) {
+	s := h.open(t, "/form.html")
+	if err := h.eng.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	_, err := h.eng.NewSession(ctx(t), engine.SessionOptions{Viewport: Viewport})
+	wantError(t, err, engine.BrowserError, nil)
+	if err := h.eng.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	// A session of a closed engine answers, as after a crash, instead of
+	// hanging.
+	_, err = s.Navigate(ctx(t), engine.NavigateRequest{URL: h.site.url("/welcome.html")})
+	wantError(t, err, engine.BrowserCrashed, nil)
+}

@@ -1,0 +1,355 @@
+package pw
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/cdp"
+)
+
+// Defaults for element actions, as in engine/cdp.
+const (
+	DefaultActionTimeout = 5 * time.Second
+	// settleQuiet is how long the network must stay quiet after requests an
+	// action started before the action returns.
+	settleQuiet = 50 * time.Millisecond
+	// settleNetworkMax bounds the wait for requests an action started.
+	settleNetworkMax = 2 * time.Second
+)
+
+// resolveJS runs engine/cdp's element script, so that both engines find the
+// same element and classify failures identically, and then returns the
+// element itself (for Playwright's action, which waits for navigations the
+// action requests) or the failed check. The element is looked up again
+// exactly as the script does, in the same task, so it is the one checked.
+// A forced click on an element without a box (display: none) returns the
+// check's point instead, because Playwright would wait for the element to
+// become visible while engine/cdp clicks that point.
+var resolveJS = `async (a) => {
+  const r = await (` + cdp.ElementScript() + `)(a);
+  if (r.error) return r;
+  let el = a.kind === "xpath"
+    ? document.evaluate(a.sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue
+    : document.querySelector(a.sel);
+  if (el && el.nodeType !== 1) el = el.parentElement;
+  if (el && a.force && el.getClientRects().length === 0) return r;
+  return el || { error: "not_found" };
+}`
+
+// resolve finds the target element and prepares it for op ("point" for a
+// click, "focus" for typing), waiting up to timeout, and returns its handle,
+// or only the point to click (see resolveJS).
+func (s *session) resolve(ctx context.Context, op string, tg engine.Target, timeout time.Duration, force, clear bool) (playwright.ElementHandle, cdp.ElementCheck, error) {
+	var r cdp.ElementCheck
+	if tg.Ref != "" {
+		return nil, r, engine.Errorf(engine.Unsupported, "refs are not supported by the %s engine yet; use selector", s.e.Name()).
+			With("field", "ref").With("browser", s.e.cfg.Browser)
+	}
+	kind, expr := engine.ParseSelector(tg.Selector)
+	// playwright-go serialises int but not int64.
+	args := map[string]any{"op": op, "kind": "css", "sel": expr, "timeout": int(timeout.Milliseconds()), "force": force, "clear": clear}
+	if kind == engine.XPath {
+		args["kind"] = "xpath"
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout+2*time.Second)
+	defer cancel()
+	for {
+		h, err := call(ctx, func() (playwright.JSHandle, error) { return s.page.EvaluateHandle(resolveJS, args) },
+			func(h playwright.JSHandle) { _ = h.Dispose() })
+		if err != nil {
+			// A navigation replaced the document while the script ran; the
+			// script starts again in the new one.
+			if isContextGone(err) && ctx.Err() == nil {
+				continue
+			}
+			return nil, r, s.classify(err, "find "+tg.String())
+		}
+		if el := h.AsElement(); el != nil {
+			return el, r, nil
+		}
+		v, err := call(ctx, h.JSONValue, nil)
+		go func() { _ = h.Dispose() }()
+		if err != nil {
+			return nil, r, s.classify(err, "find "+tg.String())
+		}
+		b, _ := json.Marshal(v)
+		if err := json.Unmarshal(b, &r); err != nil {
+			return nil, r, engine.Wrap(engine.BrowserError, err, "unexpected element check result "+string(b))
+		}
+		return nil, r, cdp.ElementError(r, tg, timeout)
+	}
+}
+
+// isContextGone matches the errors of an evaluation whose document went away.
+func isContextGone(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"Execution context was destroyed", "Cannot find context", "Inspected target navigated or closed", "no such frame", "frame was detached"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// actionErrors classify the messages of Playwright's element actions. The
+// element script has already checked visibility, enablement and the hit
+// target, so these only arise when the page changes between the check and
+// the action.
+var actionErrors = []struct {
+	substr string
+	code   engine.Code
+	reason string
+}{
+	{"Element is not attached to the DOM", engine.ElementNotFound, "detached"},
+	{"Element is outside of the viewport", engine.ElementNotClickable, "outside_viewport"},
+	{"Element is not visible", engine.ElementNotClickable, "hidden"},
+	{"intercepts pointer events", engine.ElementNotClickable, "covered"},
+	{"Element is not enabled", engine.ElementNotClickable, "disabled"},
+}
+
+// actionErr classifies a failed Playwright element action on tg.
+func (s *session) actionErr(err error, what string, tg engine.Target) error {
+	msg := err.Error()
+	for _, a := range actionErrors {
+		if strings.Contains(msg, a.substr) {
+			e := engine.Wrap(a.code, err, fmt.Sprintf("could not %s: %s", what, firstLine(err))).With("reason", a.reason)
+			if tg.Selector != "" {
+				e.With("selector", tg.Selector)
+			}
+			return e
+		}
+	}
+	return s.classify(err, what)
+}
+
+// unsupported is the error for a feature browser lacks; it names the browser
+// in its message and details, as the conformance suite requires.
+func unsupported(browser, feature, why string) *engine.Error {
+	return engine.Errorf(engine.Unsupported, "%s is not supported on %s: %s", feature, browser, why).
+		With("browser", browser).
+		Suggest("Use --browser chromium for this, or do without it on " + browser + ".")
+}
+
+func release(h playwright.ElementHandle) {
+	go func() { _ = h.Dispose() }()
+}
+
+// Click clicks the element after it passes engine/cdp's checks. Playwright
+// clicks the centre of its visible box with real mouse events (force: the
+// checks are done) and waits until any navigation the click requested has
+// committed; settle then waits for that document's load.
+func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.ActionResult, error) {
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultActionTimeout
+	}
+	if req.ClickCount <= 0 {
+		req.ClickCount = 1
+	}
+	if req.NavigationTimeout <= 0 {
+		req.NavigationTimeout = DefaultNavigationTimeout
+	}
+	if req.ClickCount > 1 && s.e.cfg.Browser == Firefox {
+		return engine.ActionResult{}, unsupported(Firefox, "clickCount > 1 (double and triple clicks)",
+			"Playwright's WebDriver BiDi backend sends each click as its own action, so Firefox counts every one as a single click").
+			With("field", "clickCount")
+	}
+	if err := s.alive(); err != nil {
+		return engine.ActionResult{}, err
+	}
+	what := "click " + req.Target.String()
+	m := s.st.mark()
+	el, pt, err := s.resolve(ctx, "point", req.Target, req.Timeout, req.Force, false)
+	if err != nil {
+		return engine.ActionResult{}, err
+	}
+	if el == nil {
+		err = do(ctx, func() error {
+			return s.page.Mouse().Click(pt.X, pt.Y, playwright.MouseClickOptions{ClickCount: &req.ClickCount})
+		})
+		if err != nil {
+			return engine.ActionResult{}, s.classify(err, what)
+		}
+		return s.settle(ctx, m, req.NavigationTimeout)
+	}
+	defer release(el)
+	force := true
+	// The timeout covers the click and the wait for a navigation it
+	// requested to commit; the element itself is ready.
+	err = do(ctx, func() error {
+		return el.Click(playwright.ElementHandleClickOptions{Force: &force, ClickCount: &req.ClickCount,
+			Timeout: ms(remaining(ctx, req.Timeout+req.NavigationTimeout))})
+	})
+	if err != nil && !s.clickedBeforeTimeout(err, m) {
+		return engine.ActionResult{}, s.actionErr(err, what, req.Target)
+	}
+	return s.settle(ctx, m, req.NavigationTimeout)
+}
+
+// clickedBeforeTimeout tells a click whose action timed out while waiting
+// for the navigation it started to commit (a slow server) from a click that
+// never happened: the former has already sent the navigation's request.
+func (s *session) clickedBeforeTimeout(err error, m mark) bool {
+	if !errors.Is(err, playwright.ErrTimeout) {
+		return false
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	return s.st.navReqs > m.navReqs
+}
+
+// Type focuses an editable element (clearing it if asked) and types text
+// with real key events; a newline is the Enter key, pressed through the
+// element so that Playwright waits for a navigation it requests (a form
+// submission) to commit.
+func (s *session) Type(ctx context.Context, req engine.TypeRequest) (engine.ActionResult, error) {
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultActionTimeout
+	}
+	if req.NavigationTimeout <= 0 {
+		req.NavigationTimeout = DefaultNavigationTimeout
+	}
+	if err := s.alive(); err != nil {
+		return engine.ActionResult{}, err
+	}
+	what := "type into " + req.Target.String()
+	m := s.st.mark()
+	el, _, err := s.resolve(ctx, "focus", req.Target, req.Timeout, false, req.Clear)
+	if err != nil {
+		return engine.ActionResult{}, err
+	}
+	defer release(el)
+	delay := float64(req.Delay.Milliseconds())
+	kb := s.page.Keyboard()
+	typed := false // a key was sent: the next one waits req.Delay first
+	for i, seg := range splitLines(req.Text) {
+		if i > 0 {
+			if typed {
+				if err := s.pause(ctx, req.Delay); err != nil {
+					return engine.ActionResult{}, s.classify(err, what)
+				}
+			}
+			if err := s.pressEnter(ctx, el, m, req.Timeout+req.NavigationTimeout); err != nil && !s.clickedBeforeTimeout(err, m) {
+				return engine.ActionResult{}, s.actionErr(err, what, req.Target)
+			}
+			typed = true
+		}
+		if seg == "" {
+			continue
+		}
+		if typed {
+			if err := s.pause(ctx, req.Delay); err != nil {
+				return engine.ActionResult{}, s.classify(err, what)
+			}
+		}
+		if err := do(ctx, func() error { return kb.Type(seg, playwright.KeyboardTypeOptions{Delay: &delay}) }); err != nil {
+			return engine.ActionResult{}, s.actionErr(err, what, req.Target)
+		}
+		typed = true
+	}
+	return s.settle(ctx, m, req.NavigationTimeout)
+}
+
+// splitLines splits text at each \n and \r, the characters typed as Enter,
+// as engine/cdp types them.
+func splitLines(text string) []string {
+	var segs []string
+	start := 0
+	for i, r := range text {
+		if r == '\n' || r == '\r' {
+			segs = append(segs, text[start:i])
+			start = i + 1
+		}
+	}
+	return append(segs, text[start:])
+}
+
+// pressEnter presses Enter through the element while it is the page's (so
+// Playwright waits for a submission to commit), or through the keyboard once
+// an earlier Enter already navigated away.
+func (s *session) pressEnter(ctx context.Context, el playwright.ElementHandle, m mark, timeout time.Duration) error {
+	s.st.mu.Lock()
+	navigated := s.st.navs > m.navs
+	s.st.mu.Unlock()
+	if navigated {
+		return do(ctx, func() error { return s.page.Keyboard().Press("Enter") })
+	}
+	return do(ctx, func() error {
+		return el.Press("Enter", playwright.ElementHandlePressOptions{Timeout: ms(remaining(ctx, timeout))})
+	})
+}
+
+func (s *session) pause(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// settle waits for what an action started: the load of a document it
+// navigated to (bounded by navTimeout), or network requests (until a short
+// quiet window, bounded). An action that started neither returns at once.
+func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) (engine.ActionResult, error) {
+	st := s.st
+	deadline := time.Now().Add(settleNetworkMax)
+	for {
+		st.mu.Lock()
+		nav := st.navs > m.navs
+		started := st.reqStarted - m.reqStarted
+		pending := 0
+		for _, seq := range st.inflight {
+			if seq > m.reqStarted {
+				pending++
+			}
+		}
+		quiet := time.Since(st.lastNet)
+		ch := st.changed
+		st.mu.Unlock()
+
+		if nav {
+			return s.settleNavigation(ctx, navTimeout)
+		}
+		if started == 0 || time.Now().After(deadline) || (pending == 0 && quiet >= settleQuiet) {
+			return engine.ActionResult{}, nil
+		}
+		wait := time.Until(deadline)
+		if pending == 0 {
+			wait = settleQuiet - quiet
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ch:
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return engine.ActionResult{}, s.classify(ctx.Err(), "wait for the page to settle")
+		}
+		timer.Stop()
+	}
+}
+
+// settleNavigation waits for the load of the document an action navigated
+// to. A load that does not come in time is not an error, as in engine/cdp:
+// the action itself succeeded.
+func (s *session) settleNavigation(ctx context.Context, navTimeout time.Duration) (engine.ActionResult, error) {
+	err := do(ctx, func() error {
+		return s.page.WaitForLoadState(playwright.PageWaitForLoadStateOptions{State: playwright.LoadStateLoad, Timeout: ms(remaining(ctx, navTimeout))})
+	})
+	if err != nil && !errors.Is(err, playwright.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
+		return engine.ActionResult{}, s.classify(err, "wait for the page to load")
+	}
+	return engine.ActionResult{Navigated: true, URL: s.page.URL()}, nil
+}

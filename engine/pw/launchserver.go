@@ -1,0 +1,89 @@
+package pw
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+//go:embed launch_server.js
+var launchServerJS string
+
+// launchServer is a Node.js process that launches a browser through one of
+// Playwright's browser types and serves it over Playwright's WebSocket
+// protocol. It exists because playwright-go exposes only the chromium,
+// firefox and webkit browser types, and stock Firefox needs _bidiFirefox.
+type launchServer struct {
+	cmd      *exec.Cmd
+	stdin    io.WriteCloser
+	exited   chan struct{}
+	endpoint string
+}
+
+// startLaunchServer starts the server and waits for its endpoint.
+func startLaunchServer(ctx context.Context, drv Driver, browserType string, opts map[string]any, log *slog.Logger) (*launchServer, error) {
+	o, err := json.Marshal(opts)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(drv.Node, "-e", launchServerJS, filepath.Join(drv.Dir, "package"), browserType, string(o))
+	stderr := logWriter(log, browserType)
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting the launch server: %w", err)
+	}
+	s := &launchServer{cmd: cmd, stdin: stdin, exited: make(chan struct{})}
+	line := make(chan string, 1)
+	go func() {
+		r := bufio.NewReader(stdout)
+		l, _ := r.ReadString('\n')
+		line <- strings.TrimSpace(l)
+		// Keep draining so that the server never blocks on a full pipe.
+		_, _ = io.Copy(io.Discard, r)
+	}()
+	go func() {
+		_ = cmd.Wait()
+		close(s.exited)
+	}()
+	select {
+	case l := <-line:
+		if strings.HasPrefix(l, "ws://") {
+			s.endpoint = l
+			return s, nil
+		}
+		<-s.exited
+		return nil, fmt.Errorf("the browser did not start: %s", strings.TrimSpace(stderr.Tail()))
+	case <-ctx.Done():
+		s.stop(0)
+		return nil, fmt.Errorf("the browser did not start within the launch timeout: %s", strings.TrimSpace(stderr.Tail()))
+	}
+}
+
+// stop asks the server to close the browser by closing its stdin, and kills
+// it when it has not exited after timeout.
+func (s *launchServer) stop(timeout time.Duration) {
+	_ = s.stdin.Close()
+	select {
+	case <-s.exited:
+		return
+	case <-time.After(timeout):
+	}
+	_ = s.cmd.Process.Kill()
+	<-s.exited
+}

@@ -1,0 +1,92 @@
+package pw
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// DefaultNavigationTimeout bounds a navigation when the caller gives none.
+const DefaultNavigationTimeout = 30 * time.Second
+
+var waitStates = map[engine.WaitUntil]*playwright.WaitUntilState{
+	engine.WaitLoad:             playwright.WaitUntilStateLoad,
+	engine.WaitDOMContentLoaded: playwright.WaitUntilStateDomcontentloaded,
+	engine.WaitNetworkIdle:      playwright.WaitUntilStateNetworkidle,
+}
+
+// Navigate loads a URL in the main frame and waits for the requested
+// lifecycle state of the new document.
+func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (engine.NavigateResult, error) {
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultNavigationTimeout
+	}
+	if req.WaitUntil == "" {
+		req.WaitUntil = engine.WaitLoad
+	}
+	state, ok := waitStates[req.WaitUntil]
+	if !ok {
+		return engine.NavigateResult{}, engine.Errorf(engine.InvalidParameters, "unknown waitUntil %q", req.WaitUntil).With("field", "waitUntil")
+	}
+	if err := s.alive(); err != nil {
+		return engine.NavigateResult{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, req.Timeout)
+	defer cancel()
+	resp, err := call(ctx, func() (playwright.Response, error) {
+		return s.page.Goto(req.URL, playwright.PageGotoOptions{WaitUntil: state, Timeout: ms(remaining(ctx, req.Timeout))})
+	}, nil)
+	if err != nil {
+		return engine.NavigateResult{}, s.navErr(req, err)
+	}
+	res := engine.NavigateResult{URL: s.page.URL()}
+	if resp != nil {
+		res.Status = resp.Status()
+	}
+	title, err := call(ctx, s.page.Title, nil)
+	if err != nil {
+		return engine.NavigateResult{}, s.classify(err, "read the title of "+req.URL)
+	}
+	s.titleMu.Lock()
+	s.title = title
+	s.titleMu.Unlock()
+	res.Title = title
+	return res, nil
+}
+
+// netErrorRE finds the network error code in a Playwright navigation error:
+// Chromium's net::ERR_* or Firefox's NS_ERROR_* / NS_BINDING_*.
+var netErrorRE = regexp.MustCompile(`net::ERR_[A-Z_]+|NS_ERROR_[A-Z_]+|NS_BINDING_[A-Z_]+`)
+
+// navErr classifies a navigation failure as engine/cdp does: a timeout or a
+// network error is NAVIGATION_FAILED with the URL, anything else keeps its
+// class.
+func (s *session) navErr(req engine.NavigateRequest, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, playwright.ErrTimeout) {
+		return engine.Wrap(engine.NavigationFailed, err,
+			fmt.Sprintf("navigation to %s did not reach %q within %d ms", req.URL, req.WaitUntil, req.Timeout.Milliseconds())).
+			With("url", req.URL).With("reason", "timeout").With("timeout", req.Timeout.Milliseconds()).
+			Suggest("The page is slow or never finishes loading; raise timeout or use waitUntil: \"domcontentloaded\".")
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, playwright.ErrTargetClosed) || s.b.isLost() {
+		return s.classify(err, "navigate to "+req.URL)
+	}
+	msg := firstLine(err)
+	netErr := netErrorRE.FindString(msg)
+	if netErr == "" {
+		netErr = msg
+	}
+	e := engine.Wrap(engine.NavigationFailed, err, fmt.Sprintf("navigation to %s failed: %s", req.URL, netErr))
+	if strings.Contains(msg, "invalid URL") || strings.Contains(msg, "Invalid url") {
+		e.Retryable = false
+		e.Suggest("Give an absolute URL such as https://example.com/.")
+	}
+	return e.With("url", req.URL).With("netError", netErr)
+}

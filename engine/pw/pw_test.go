@@ -1,0 +1,49 @@
+package pw_test
+
+import (
+	"testing"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/enginetest"
+	"github.com/seed4af8c199/browsermcp/engine/pw"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
+)
+
+func conformance(t *testing.T, browser string) {
+	cfg := testenv.Playwright(t, browser)
+	cfg.Viewport = enginetest.Viewport
+	enginetest.Run(t, func(t *testing.T) engine.Engine {
+		e, err := pw.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	})
+}
+
+// TestConformanceChromium runs the engine conformance suite on Chromium
+// driven by Playwright.
+func TestConformanceChromium(t *testing.T) { conformance(t, pw.Chromium) }
+
+// TestConformanceFirefox runs the suite on Firefox (firefox-esr) driven by
+// Playwright over WebDriver BiDi.
+func TestConformanceFirefox(t *testing.T) { conformance(t, pw.Firefox) }
+
+func benchmark(b *testing.B, browser string) {
+	cfg := testenv.Playwright(b, browser)
+	cfg.Viewport = enginetest.Viewport
+	enginetest.Benchmark(b, func(tb testing.TB) engine.Engine {
+		e, err := pw.New(cfg)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return e
+	})
+}
+
+// BenchmarkChromium measures Chromium driven by Playwright; compare with
+// engine/cdp's BenchmarkEngine on the same pages.
+func BenchmarkChromium(b *testing.B) { benchmark(b, pw.Chromium) }
+
+// BenchmarkFirefox measures firefox-esr driven by Playwright over BiDi.
+func BenchmarkFirefox(b *testing.B) { benchmark(b, pw.Firefox) }

@@ -1,0 +1,291 @@
+package pw
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// session is one browser context with one page.
+type session struct {
+	e    *Engine
+	b    *browserProc
+	bctx playwright.BrowserContext
+	page playwright.Page
+	st   *pageState
+
+	closeOnce  sync.Once
+	closeMu    sync.Mutex
+	closedByUs bool
+
+	// Info reads the title through the driver, which can stall on a busy
+	// page; it shares one read at a time and falls back to the last title.
+	titleMu   sync.Mutex
+	title     string
+	titleRead chan struct{} // non-nil while a read runs
+}
+
+// newSession creates the browser context and its page.
+func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.SessionOptions) (*session, error) {
+	type made struct {
+		bctx playwright.BrowserContext
+		page playwright.Page
+	}
+	m, err := call(ctx, func() (made, error) {
+		o := playwright.BrowserNewContextOptions{}
+		if opts.Viewport.Width > 0 && opts.Viewport.Height > 0 {
+			o.Viewport = &playwright.Size{Width: opts.Viewport.Width, Height: opts.Viewport.Height}
+		}
+		bctx, err := b.browser.NewContext(o)
+		if err != nil {
+			return made{}, err
+		}
+		page, err := bctx.NewPage()
+		if err != nil {
+			_ = bctx.Close()
+			return made{}, err
+		}
+		return made{bctx, page}, nil
+	}, func(m made) { _ = m.bctx.Close() })
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, engine.Wrap(engine.BrowserError, err, "creating the session was cancelled: "+err.Error())
+		}
+		if b.isLost() || errors.Is(err, playwright.ErrTargetClosed) {
+			return nil, engine.Wrap(engine.BrowserCrashed, err, "the browser closed while creating the session's browser context")
+		}
+		return nil, engine.Wrap(engine.BrowserError, err, "could not create the session's browser context: "+firstLine(err))
+	}
+	s := &session{e: e, b: b, bctx: m.bctx, page: m.page, st: newPageState()}
+	s.st.watch(m.page)
+	return s, nil
+}
+
+// call runs f, which blocks on the driver without a context, and returns
+// early with ctx's error when ctx ends first. The abandoned f still
+// finishes (every Playwright call here carries its own timeout); discard, if
+// given, then frees what it made.
+func call[T any](ctx context.Context, f func() (T, error), discard func(T)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := f()
+		ch <- result{v, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-ctx.Done():
+		go func() {
+			if r := <-ch; r.err == nil && discard != nil {
+				discard(r.v)
+			}
+		}()
+		var zero T
+		return zero, ctx.Err()
+	}
+}
+
+// do is call for functions without a result.
+func do(ctx context.Context, f func() error) error {
+	_, err := call(ctx, func() (struct{}, error) { return struct{}{}, f() }, nil)
+	return err
+}
+
+// remaining is the time left before ctx's deadline, capped at d.
+func remaining(ctx context.Context, d time.Duration) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		if r := time.Until(dl); r < d {
+			return r
+		}
+	}
+	return d
+}
+
+// alive reports a session, page or browser that is already gone.
+func (s *session) alive() error {
+	s.closeMu.Lock()
+	byUs := s.closedByUs
+	s.closeMu.Unlock()
+	if byUs {
+		return engine.Errorf(engine.BrowserError, "the session is closed")
+	}
+	if s.b.isLost() {
+		return engine.Errorf(engine.BrowserCrashed, "the browser process is gone")
+	}
+	s.st.mu.Lock()
+	crashed, closed := s.st.crashed, s.st.closed
+	s.st.mu.Unlock()
+	if crashed {
+		return engine.Errorf(engine.BrowserCrashed, "the page's renderer crashed")
+	}
+	if closed {
+		return engine.Errorf(engine.BrowserCrashed, "the page was closed")
+	}
+	return nil
+}
+
+// classify turns a Playwright failure into an engine error.
+func (s *session) classify(err error, what string) error {
+	var e *engine.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	s.st.mu.Lock()
+	crashed := s.st.crashed
+	s.st.mu.Unlock()
+	switch {
+	case s.b.isLost():
+		return engine.Wrap(engine.BrowserCrashed, err, "the browser closed while trying to "+what)
+	case crashed:
+		return engine.Wrap(engine.BrowserCrashed, err, "the page crashed while trying to "+what)
+	case errors.Is(err, playwright.ErrTargetClosed):
+		return engine.Wrap(engine.BrowserCrashed, err, "the page closed while trying to "+what)
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, playwright.ErrTimeout):
+		return engine.Wrap(engine.Timeout, err, "timed out trying to "+what)
+	}
+	return engine.Wrap(engine.BrowserError, err, fmt.Sprintf("could not %s: %s", what, firstLine(err)))
+}
+
+// firstLine drops the call log Playwright appends to its messages.
+func firstLine(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "\n"); i >= 0 {
+		msg = msg[:i]
+	}
+	return strings.TrimPrefix(msg, "playwright: ")
+}
+
+// infoTimeout bounds how long Info waits for the title.
+const infoTimeout = 2 * time.Second
+
+// Info returns the URL, which playwright-go tracks from events, and the
+// title, read with a short bound so that a busy page cannot stall
+// list_sessions.
+func (s *session) Info(ctx context.Context) engine.PageInfo {
+	info := engine.PageInfo{URL: s.page.URL()}
+	s.titleMu.Lock()
+	ch := s.titleRead
+	if ch == nil && s.alive() == nil {
+		ch = make(chan struct{})
+		s.titleRead = ch
+		go func() {
+			t, err := s.page.Title()
+			s.titleMu.Lock()
+			if err == nil {
+				s.title = t
+			}
+			s.titleRead = nil
+			s.titleMu.Unlock()
+			close(ch)
+		}()
+	}
+	s.titleMu.Unlock()
+	if ch != nil {
+		timer := time.NewTimer(infoTimeout)
+		select {
+		case <-ch:
+		case <-timer.C:
+		case <-ctx.Done():
+		}
+		timer.Stop()
+	}
+	s.titleMu.Lock()
+	info.Title = s.title
+	s.titleMu.Unlock()
+	return info
+}
+
+// Close closes the browser context. It is idempotent.
+func (s *session) Close(ctx context.Context) error {
+	s.closeOnce.Do(func() {
+		s.closeMu.Lock()
+		s.closedByUs = true
+		s.closeMu.Unlock()
+		if err := do(ctx, func() error { return s.bctx.Close() }); err != nil {
+			s.e.log.Debug("closing a browser context", "err", err)
+		}
+	})
+	return nil
+}
+
+// pageState follows the page's events so that actions can wait for exactly
+// what they started. playwright-go calls the handlers on its dispatch
+// goroutine, so they only record and wake.
+type pageState struct {
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced on every recorded change
+
+	navs       int // main-frame navigations, new document or not
+	navReqs    int // main-frame navigation requests
+	reqStarted int
+	inflight   map[playwright.Request]int
+	lastNet    time.Time
+
+	crashed, closed bool
+}
+
+func newPageState() *pageState {
+	return &pageState{changed: make(chan struct{}), inflight: map[playwright.Request]int{}}
+}
+
+func (st *pageState) watch(p playwright.Page) {
+	p.OnFrameNavigated(func(f playwright.Frame) {
+		if f.ParentFrame() == nil {
+			st.update(func() { st.navs++ })
+		}
+	})
+	p.OnRequest(func(r playwright.Request) {
+		switch r.ResourceType() {
+		case "websocket", "eventsource":
+			return
+		}
+		st.update(func() {
+			if r.IsNavigationRequest() && r.Frame().ParentFrame() == nil {
+				st.navReqs++
+			}
+			st.reqStarted++
+			st.inflight[r] = st.reqStarted
+			st.lastNet = time.Now()
+		})
+	})
+	finish := func(r playwright.Request) {
+		st.update(func() {
+			if _, ok := st.inflight[r]; ok {
+				delete(st.inflight, r)
+				st.lastNet = time.Now()
+			}
+		})
+	}
+	p.OnRequestFinished(finish)
+	p.OnRequestFailed(finish)
+	p.OnCrash(func(playwright.Page) { st.update(func() { st.crashed = true }) })
+	p.OnClose(func(playwright.Page) { st.update(func() { st.closed = true }) })
+}
+
+func (st *pageState) update(f func()) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	f()
+	close(st.changed)
+	st.changed = make(chan struct{})
+}
+
+// mark is a copy of the counters taken before an action.
+type mark struct{ navs, navReqs, reqStarted int }
+
+func (st *pageState) mark() mark {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return mark{st.navs, st.navReqs, st.reqStarted}
+}
