@@ -89,7 +89,9 @@ func (s *session) ConsoleMessages(context.Context, engine.ConsoleQuery) (engine.
 	return engine.ConsoleLog{}, s.notYet("console messages")
 }
 
-func (s *session) PDF(context.Context, engine.PDFRequest) ([]byte, error) { return nil, s.notYet("pdf") }
+func (s *session) PDF(context.Context, engine.PDFRequest) ([]byte, error) {
+	return nil, s.notYet("pdf")
+}
 
 func (s *session) Cookies(context.Context, []string) ([]engine.Cookie, error) {
 	return nil, s.notYet("get_cookies")
