@@ -13,8 +13,11 @@ export PLAYWRIGHT_DRIVER_PATH ?= $(PWDRIVER)
 
 .PHONY: build run test browser pwdriver vet bench bench-peers clean tsclient
 
+# build is silent on stdout: `make run` may be an MCP client's command, and
+# stdout is then the protocol channel.
 build:
-	$(GO) build -o $(BIN) .
+	@echo "$(GO) build -o $(BIN) ." >&2
+	@$(GO) build -o $(BIN) . >&2
 
 # browser installs Debian's Chromium when no Chromium is on PATH (as root, or
 # with sudo). Set NO_INSTALL=1 to skip.

@@ -36,13 +36,14 @@ func TestReadmeToolTable(t *testing.T) {
 	heading := regexp.MustCompile("^#+ `--caps ([a-z]+)`")
 	inReadme := map[string]tools.Group{}
 	group := tools.Core
+	inTools := false // only the "## Tools" section lists tools
 	for line := range strings.Lines(string(b)) {
 		if m := heading.FindStringSubmatch(line); m != nil {
 			group = tools.Group(m[1])
 		} else if strings.HasPrefix(line, "## ") {
-			group = tools.Core
+			group, inTools = tools.Core, strings.HasPrefix(line, "## Tools")
 		}
-		if m := row.FindStringSubmatch(line); m != nil {
+		if m := row.FindStringSubmatch(line); m != nil && inTools {
 			if _, dup := inReadme[m[1]]; dup {
 				t.Errorf("README.md lists %s twice", m[1])
 			}
