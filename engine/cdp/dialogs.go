@@ -90,7 +90,7 @@ func (s *session) applyPolicy(policy engine.DialogPolicy) func(d *engine.Dialog)
 // another dialog.
 func (s *session) HandleDialog(ctx context.Context, req engine.DialogRequest) (engine.ActionResult, error) {
 	var res engine.ActionResult
-	err := s.run(ctx, "handle the dialog", func(ctx context.Context, t *chromedp.Target) error {
+	err := s.runAny(ctx, "handle the dialog", func(ctx context.Context, t *chromedp.Target) error {
 		d := s.st.openDialog()
 		if d == nil {
 			return engine.Errorf(engine.NoDialog, "no dialog is open")
@@ -120,4 +120,18 @@ func (s *session) HandleDialog(ctx context.Context, req engine.DialogRequest) (e
 		return err
 	})
 	return res, err
+}
+
+// act runs a user-input action that may start a navigation, network
+// requests or a dialog: it returns as soon as a dialog opens (reporting it),
+// and otherwise waits for what the action started.
+func (s *session) act(ctx context.Context, t *chromedp.Target, m mark, input func(ctx context.Context) error) (engine.ActionResult, error) {
+	opened, err := s.raceDialog(ctx, m, input)
+	if err != nil {
+		return engine.ActionResult{}, err
+	}
+	if opened {
+		return engine.ActionResult{Dialog: s.st.dialogSince(m)}, nil
+	}
+	return s.settle(ctx, t, m, 0)
 }

@@ -27,13 +27,26 @@ type evalOut struct {
 
 // Evaluate runs a function on the page or on the target element(s).
 func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.RawMessage, error) {
-	if req.Expression != "" {
-		return s.evaluateExpression(ctx, req.Expression)
-	}
 	var out json.RawMessage
 	err := s.run(ctx, "evaluate a script", func(ctx context.Context, t *chromedp.Target) error {
-		var err error
-		out, err = s.evalOn(ctx, t, req)
+		// A script that opens a dialog is paused until it is handled.
+		m := s.st.mark()
+		var got json.RawMessage // written by the racing call; read only if it finished
+		opened, err := s.raceDialog(ctx, m, func(ctx context.Context) error {
+			var err error
+			if req.Expression != "" {
+				got, err = evalExpression(ctx, t, req.Expression)
+			} else {
+				got, err = s.evalOn(ctx, t, req)
+			}
+			return err
+		})
+		if opened {
+			d := s.st.dialogSince(m)
+			return engine.Errorf(engine.DialogOpen, "the script opened a %s dialog and waits for it: %q", d.Type, d.Message).
+				With("dialog", d).Suggest("Call handle_dialog; the script then continues, but its result is not returned.")
+		}
+		out = got
 		return err
 	})
 	return out, err
@@ -134,12 +147,12 @@ func scriptErr(err error) error {
 	return engine.Wrap(engine.ScriptError, err, err.Error()).With("reason", "syntax")
 }
 
-// evaluateExpression evaluates a user expression or statements (REPL
+// evalExpression evaluates a user expression or statements (REPL
 // semantics: the value of the last expression, top-level await allowed) and
 // returns its JSON value.
-func (s *session) evaluateExpression(ctx context.Context, expr string) (json.RawMessage, error) {
+func evalExpression(ctx context.Context, t *chromedp.Target, expr string) (json.RawMessage, error) {
 	var out json.RawMessage
-	err := s.run(ctx, "evaluate a script", func(ctx context.Context, t *chromedp.Target) error {
+	err := func() error {
 		res, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{
 			Expression: expr, ReplMode: new(true), AwaitPromise: new(true), UserGesture: new(true),
 		})
@@ -182,6 +195,6 @@ func (s *session) evaluateExpression(ctx context.Context, expr string) (json.Raw
 		}
 		out, err = decodeEval(r, engine.Target{}, 0)
 		return err
-	})
+	}()
 	return out, err
 }

@@ -49,13 +49,21 @@ func (s *session) reloadLike(ctx context.Context, what string, timeout time.Dura
 	var res engine.NavigateResult
 	err := s.run(ctx, what, func(ctx context.Context, t *chromedp.Target) error {
 		m := s.st.mark()
-		if err := act(ctx, t); err != nil {
+		// Leaving the page can open a beforeunload dialog.
+		opened, err := s.raceDialog(ctx, m, func(ctx context.Context) error { return act(ctx, t) })
+		if err != nil {
 			return err
+		}
+		if opened {
+			s.st.mu.Lock()
+			res = engine.NavigateResult{URL: s.st.url}
+			s.st.mu.Unlock()
+			res.Dialog = s.st.dialogSince(m)
+			return nil
 		}
 		if _, err := s.settleNavigation(ctx, m, timeout); err != nil {
 			return err
 		}
-		var err error
 		res, err = s.current(ctx, t)
 		return err
 	})

@@ -173,7 +173,7 @@ func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.Ac
 			return err
 		}
 		opened, err := s.raceDialog(ctx, m, func(ctx context.Context) error {
-			return mouseClick(ctx, t, r.X, r.Y, req.ClickCount)
+			return mouseClick(ctx, t, r.X, r.Y, input.MouseButtonLeft, req.ClickCount)
 		})
 		if err != nil {
 			return err
@@ -188,14 +188,15 @@ func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.Ac
 	return res, err
 }
 
-func mouseClick(ctx context.Context, t *chromedp.Target, x, y float64, count int) error {
+// mouseClick moves to x,y and clicks button count times, as a user does.
+func mouseClick(ctx context.Context, t *chromedp.Target, x, y float64, button input.MouseButton, count int) error {
 	if _, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y}); err != nil {
 		return err
 	}
 	for i := 1; i <= count; i++ {
 		for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
 			if _, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{
-				Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttonsFor(typ), ClickCount: int64(i),
+				Type: typ, X: x, Y: y, Button: button, Buttons: buttonsFor(typ, button), ClickCount: int64(i),
 			}); err != nil {
 				return err
 			}
@@ -204,11 +205,18 @@ func mouseClick(ctx context.Context, t *chromedp.Target, x, y float64, count int
 	return nil
 }
 
-func buttonsFor(t input.DispatchMouseEventType) int64 {
-	if t == input.DispatchMouseEventTypeMousePressed {
-		return 1
+// buttonsFor is the pressed-buttons bitmask while typ happens with button.
+func buttonsFor(typ input.DispatchMouseEventType, button input.MouseButton) int64 {
+	if typ != input.DispatchMouseEventTypeMousePressed {
+		return 0
 	}
-	return 0
+	switch button {
+	case input.MouseButtonRight:
+		return 2
+	case input.MouseButtonMiddle:
+		return 4
+	}
+	return 1
 }
 
 // Type focuses an editable element and types text with real key events.

@@ -81,38 +81,45 @@ func (s *session) Press(ctx context.Context, req engine.PressRequest) (engine.Ac
 				return err
 			}
 		}
-		var bits int64
-		for _, name := range mods {
-			mb := modifierBits[strings.ToLower(name)]
-			bits |= mb.bit
-			if err := dispatchKey(ctx, t, input.DispatchKeyEventTypeRawKeyDown, keysByName[mb.key], bits, false); err != nil {
-				return err
-			}
-		}
-		// A key with Control, Alt or Meta types no text: it is a shortcut.
-		text := key.Print && bits&^8 == 0
-		typ := input.DispatchKeyEventTypeRawKeyDown
-		if text {
-			typ = input.DispatchKeyEventTypeKeyDown
-		}
-		if err := dispatchKey(ctx, t, typ, key, bits, text); err != nil {
-			return err
-		}
-		if err := dispatchKey(ctx, t, input.DispatchKeyEventTypeKeyUp, key, bits, false); err != nil {
-			return err
-		}
-		for i := len(mods) - 1; i >= 0; i-- {
-			mb := modifierBits[strings.ToLower(mods[i])]
-			bits &^= mb.bit
-			if err := dispatchKey(ctx, t, input.DispatchKeyEventTypeKeyUp, keysByName[mb.key], bits, false); err != nil {
-				return err
-			}
-		}
 		var err error
-		res, err = s.settle(ctx, t, m, 0)
+		res, err = s.act(ctx, t, m, func(ctx context.Context) error {
+			return pressKeys(ctx, t, mods, key)
+		})
 		return err
 	})
 	return res, err
+}
+
+// pressKeys holds the modifiers down around one key press.
+func pressKeys(ctx context.Context, t *chromedp.Target, mods []string, key *kb.Key) error {
+	var bits int64
+	for _, name := range mods {
+		mb := modifierBits[strings.ToLower(name)]
+		bits |= mb.bit
+		if err := dispatchKey(ctx, t, input.DispatchKeyEventTypeRawKeyDown, keysByName[mb.key], bits, false); err != nil {
+			return err
+		}
+	}
+	// A key with Control, Alt or Meta types no text: it is a shortcut.
+	text := key.Print && bits&^8 == 0
+	typ := input.DispatchKeyEventTypeRawKeyDown
+	if text {
+		typ = input.DispatchKeyEventTypeKeyDown
+	}
+	if err := dispatchKey(ctx, t, typ, key, bits, text); err != nil {
+		return err
+	}
+	if err := dispatchKey(ctx, t, input.DispatchKeyEventTypeKeyUp, key, bits, false); err != nil {
+		return err
+	}
+	for i := len(mods) - 1; i >= 0; i-- {
+		mb := modifierBits[strings.ToLower(mods[i])]
+		bits &^= mb.bit
+		if err := dispatchKey(ctx, t, input.DispatchKeyEventTypeKeyUp, keysByName[mb.key], bits, false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func dispatchKey(ctx context.Context, t *chromedp.Target, typ input.DispatchKeyEventType, k *kb.Key, mods int64, text bool) error {

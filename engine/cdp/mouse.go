@@ -24,6 +24,11 @@ func (s *session) Mouse(ctx context.Context, req engine.MouseRequest) (engine.Ac
 	if req.ClickCount <= 0 {
 		req.ClickCount = 1
 	}
+	switch req.Action {
+	case "click", "move", "drag":
+	default:
+		return engine.ActionResult{}, engine.Errorf(engine.InvalidParameters, "mouse action must be click, move or drag, not %q", req.Action).With("field", "action")
+	}
 	var res engine.ActionResult
 	err := s.run(ctx, fmt.Sprintf("%s the mouse at %.0f,%.0f", req.Action, req.X, req.Y), func(ctx context.Context, t *chromedp.Target) error {
 		var vp struct{ W, H float64 }
@@ -40,32 +45,19 @@ func (s *session) Mouse(ctx context.Context, req engine.MouseRequest) (engine.Ac
 			}
 		}
 		m := s.st.mark()
-		switch req.Action {
-		case "move":
-			if _, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: req.X, Y: req.Y}); err != nil {
-				return err
-			}
-		case "click":
-			if _, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: req.X, Y: req.Y}); err != nil {
-				return err
-			}
-			for i := 1; i <= req.ClickCount; i++ {
-				for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
-					if _, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{
-						Type: typ, X: req.X, Y: req.Y, Button: btn, ClickCount: int64(i)}); err != nil {
-						return err
-					}
-				}
-			}
-		case "drag":
-			if _, err := chromedp.DragAndDropXY(req.X, req.Y, req.ToX, req.ToY)(ctx, t); err != nil {
-				return err
-			}
-		default:
-			return engine.Errorf(engine.InvalidParameters, "mouse action must be click, move or drag, not %q", req.Action).With("field", "action")
-		}
 		var err error
-		res, err = s.settle(ctx, t, m, 0)
+		res, err = s.act(ctx, t, m, func(ctx context.Context) error {
+			switch req.Action {
+			case "move":
+				_, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: req.X, Y: req.Y})
+				return err
+			case "click":
+				return mouseClick(ctx, t, req.X, req.Y, btn, req.ClickCount)
+			default:
+				_, err := chromedp.DragAndDropXY(req.X, req.Y, req.ToX, req.ToY)(ctx, t)
+				return err
+			}
+		})
 		return err
 	})
 	return res, err

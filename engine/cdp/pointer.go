@@ -28,10 +28,10 @@ func (s *session) Hover(ctx context.Context, req engine.HoverRequest) (engine.Ac
 		if err != nil {
 			return err
 		}
-		if _, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: r.X, Y: r.Y}); err != nil {
+		res, err = s.act(ctx, t, m, func(ctx context.Context) error {
+			_, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: r.X, Y: r.Y})
 			return err
-		}
-		res, err = s.settle(ctx, t, m, 0)
+		})
 		return err
 	})
 	return res, err
@@ -59,14 +59,14 @@ func (s *session) Drag(ctx context.Context, req engine.DragRequest) (engine.Acti
 		if err := evalJSON(ctx, t, "0", nil); err != nil {
 			return err
 		}
-		if _, err := chromedp.DragAndDropXY(from.X, from.Y, to.X, to.Y)(ctx, t); err != nil {
+		res, err = s.act(ctx, t, m, func(ctx context.Context) error {
+			_, err := chromedp.DragAndDropXY(from.X, from.Y, to.X, to.Y)(ctx, t)
 			if err == chromedp.ErrDragOutsideViewport {
 				return engine.Errorf(engine.ElementNotClickable, "%s and %s are not both in the viewport", req.Source, req.Target).
 					With("reason", "outside_viewport")
 			}
 			return err
-		}
-		res, err = s.settle(ctx, t, m, 0)
+		})
 		return err
 	})
 	return res, err
@@ -98,10 +98,10 @@ func (s *session) Upload(ctx context.Context, req engine.UploadRequest) (engine.
 		case obj.check == "single" && len(req.Files) > 1:
 			return engine.Errorf(engine.InvalidParameters, "%s takes one file, got %d", req.Target, len(req.Files)).With("field", "files")
 		}
-		if _, err := cdp.Call(ctx, obj.t, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: req.Files, ObjectID: obj.id}); err != nil {
+		res, err = s.act(ctx, t, m, func(ctx context.Context) error {
+			_, err := cdp.Call(ctx, obj.t, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: req.Files, ObjectID: obj.id})
 			return err
-		}
-		res, err = s.settle(ctx, t, m, 0)
+		})
 		return err
 	})
 	return res, err

@@ -133,8 +133,17 @@ func (s *session) bind(ctx context.Context) (context.Context, context.CancelFunc
 }
 
 // run runs f on the tab with the call's context, after checking the tab and
-// browser are alive, and classifies any error.
+// browser are alive and that no dialog blocks the page (DIALOG_OPEN), and
+// classifies any error.
 func (s *session) run(ctx context.Context, what string, f func(ctx context.Context, t *chromedp.Target) error) error {
+	if err := s.dialogErr(); err != nil {
+		return err
+	}
+	return s.runAny(ctx, what, f)
+}
+
+// runAny is run without the dialog check, for handle_dialog itself.
+func (s *session) runAny(ctx context.Context, what string, f func(ctx context.Context, t *chromedp.Target) error) error {
 	if err := s.alive(); err != nil {
 		return err
 	}
