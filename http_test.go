@@ -140,8 +140,11 @@ func call(t *testing.T, c *client.Client, name string, args map[string]any) (map
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
+	// structuredContent is the result; the text is the same JSON except for
+	// tools whose text is an outline (snapshot).
 	var out map[string]any
-	if err := json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &out); err != nil {
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
 	return out, res.IsError

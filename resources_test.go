@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -73,7 +74,7 @@ func TestResources(t *testing.T) {
 		t.Fatalf("network log = %v, %v", netlog, err)
 	}
 	for uri, code := range map[string]string{
-		"browser:///element/" + id + "/0/e1":       "UNSUPPORTED",
+		"browser:///element/" + id + "/0/e999":     "ELEMENT_NOT_FOUND",
 		"browser:///page/" + id + "/7":             "INVALID_PARAMETERS",
 		"browser:///session/no-such-session":       "SESSION_NOT_FOUND",
 		"browser:///screenshot/nope/0/latest":      "SESSION_NOT_FOUND",
@@ -82,6 +83,17 @@ func TestResources(t *testing.T) {
 		if _, err := read(uri); err == nil || !strings.Contains(err.Error(), code) {
 			t.Errorf("%s: err = %v, want %s", uri, err, code)
 		}
+	}
+	// An element by the ref a snapshot gave.
+	ok(t, c, "navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
+	snap := ok(t, c, "snapshot", map[string]any{"sessionId": id})["snapshot"].(string)
+	m := regexp.MustCompile(`button "Sign in" \[ref=(e\d+)\]`).FindStringSubmatch(snap)
+	if m == nil {
+		t.Fatalf("no Sign in button in %s", snap)
+	}
+	el, err := read("browser:///element/" + id + "/0/" + m[1])
+	if err != nil || !strings.Contains(el.(mcp.TextResourceContents).Text, `"tag":"button"`) {
+		t.Fatalf("element resource = %v, %v", el, err)
 	}
 	// Reading a resource never creates the default session.
 	if n := len(sessionIDs(t, c)); n != 1 {

@@ -79,6 +79,14 @@ func NewManager(eng Engine, cfg ManagerConfig) *Manager {
 	}
 }
 
+type sessionIDKey struct{}
+
+// SessionIDFrom returns the id of the session a Use call runs on.
+func SessionIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(sessionIDKey{}).(string)
+	return id
+}
+
 type ownerKey struct{}
 
 // WithOwner marks ctx as acting for owner (an API key's identity). Sessions
@@ -206,7 +214,7 @@ func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Conte
 	s.busy++
 	m.mu.Unlock()
 
-	err = fn(ctx, s.sess)
+	err = fn(context.WithValue(ctx, sessionIDKey{}, s.id), s.sess)
 
 	m.mu.Lock()
 	s.busy--

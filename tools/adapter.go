@@ -21,6 +21,9 @@ type Deps struct {
 	Log      *slog.Logger
 	// MaxScreenshotBytes caps images returned to the agent (default 2 MiB).
 	MaxScreenshotBytes int
+	// subs tells resource subscribers about navigations; nil without
+	// resources.
+	subs *subscriptions
 }
 
 // Tool is one MCP tool: its definition, its handler and the capability group
@@ -193,7 +196,9 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 		var out R
 		info, err := d.Sessions.Use(ctx, in.sessionRef(), func(ctx context.Context, s engine.Session) error {
 			var err error
-			out, err = fn(ctx, s, in)
+			if out, err = fn(ctx, s, in); err == nil {
+				d.subs.afterCall(ctx, engine.SessionIDFrom(ctx), s)
+			}
 			return err
 		})
 		if err != nil {

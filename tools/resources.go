@@ -40,7 +40,7 @@ func resources() []resource {
 		{"page/{sessionId}/{pageId}", "page", "A page of a session (pageId 0 is the current page): URL and title.", "application/json", readPage},
 		{"screenshot/{sessionId}/{pageId}/latest", "screenshot", "A PNG of the page's viewport, taken when read.", "image/png", readScreenshot},
 		{"network-log/{sessionId}/{pageId}", "network-log", "The session's recent requests (the get_request_log record, newest 200) and those the security policy blocked.", "application/json", readNetworkLog},
-		{"element/{sessionId}/{pageId}/{ref}", "element", "An element by snapshot ref (not available until snapshot refs land).", "application/json", readElement},
+		{"element/{sessionId}/{pageId}/{ref}", "element", "An element by snapshot ref: tag, text, attributes, visibility, box.", "application/json", readElement},
 	}
 }
 
@@ -195,6 +195,11 @@ func readElement(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 	if _, err := findSession(ctx, d, v.session); err != nil {
 		return nil, err
 	}
-	return nil, engine.Errorf(engine.Unsupported, "element resources need snapshot refs, which this server does not have yet (ref %q)", v.ref).
-		Suggest("Use a CSS selector with the page tools for now.")
+	var out ElementInfo
+	_, err := d.Sessions.Use(ctx, v.session, func(ctx context.Context, s engine.Session) error {
+		var err error
+		out, err = evalInto[ElementInfo](ctx, s, engine.EvalRequest{Target: &engine.Target{Ref: v.ref}, Function: describeFn})
+		return err
+	})
+	return out, err
 }

@@ -111,7 +111,7 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 	secrets := newSecrets()
 	s := server.NewMCPServer("browsermcp", o.Version,
 		server.WithToolCapabilities(false),
-		server.WithResourceCapabilities(false, false),
+		server.WithResourceCapabilities(true, false),
 		server.WithPromptCapabilities(false),
 		server.WithLogging(),
 		server.WithHooks(hooks),
@@ -127,6 +127,7 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 		}
 		s.AddTool(t.Def, t.Handler)
 	}
+	d.subs = newSubscriptions(s, hooks, d)
 	addResources(s, hooks, d)
 	addPrompts(s, secrets)
 	return s
