@@ -1,6 +1,7 @@
 package cdp
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
@@ -19,4 +20,18 @@ type ElementCheck = elemResult
 // engine returns for it; it returns nil when the check passed.
 func ElementError(r ElementCheck, tg engine.Target, timeout time.Duration) error {
 	return elemError(r, tg, timeout)
+}
+
+// EvalScript returns js/eval.js, the in-page runner of engine.EvalRequest
+// functions. engine/pw evaluates the same script so that results, waits and
+// failures match.
+func EvalScript() string { return evalJS }
+
+// EvalOutcome is what EvalScript returns, decoded from JSON.
+type EvalOutcome = evalOut
+
+// EvalResult turns an EvalOutcome into the JSON result or the engine error
+// every engine returns for it.
+func EvalResult(r EvalOutcome, tg engine.Target, timeout time.Duration) (json.RawMessage, error) {
+	return decodeEval(r, tg, timeout)
 }

@@ -54,6 +54,7 @@ func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 	t.Run("Navigate", h.testNavigate)
 	t.Run("Click", h.testClick)
 	t.Run("Type", h.testType)
+	t.Run("Evaluate", h.testEvaluate)
 	t.Run("InfoWhileBusy", h.testInfoWhileBusy)
 	t.Run("SessionClose", h.testSessionClose)
 	t.Run("EngineClose", func(t *testing.T) {

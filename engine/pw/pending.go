@@ -2,7 +2,6 @@ package pw
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
@@ -25,10 +24,6 @@ func (s *session) Snapshot(context.Context, engine.SnapshotRequest) (engine.Snap
 
 func (s *session) HandleDialog(context.Context, engine.DialogRequest) (engine.ActionResult, error) {
 	return engine.ActionResult{}, s.notYet("handle_dialog")
-}
-
-func (s *session) Evaluate(context.Context, engine.EvalRequest) (json.RawMessage, error) {
-	return nil, s.notYet("script evaluation")
 }
 
 func (s *session) Screenshot(context.Context, engine.ScreenshotRequest) ([]byte, error) {
