@@ -55,6 +55,8 @@ func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 	t.Run("Click", h.testClick)
 	t.Run("Type", h.testType)
 	t.Run("Evaluate", h.testEvaluate)
+	t.Run("History", h.testHistory)
+	t.Run("Screenshot", h.testScreenshot)
 	t.Run("InfoWhileBusy", h.testInfoWhileBusy)
 	t.Run("SessionClose", h.testSessionClose)
 	t.Run("EngineClose", func(t *testing.T) {

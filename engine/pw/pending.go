@@ -2,7 +2,6 @@ package pw
 
 import (
 	"context"
-	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -24,22 +23,6 @@ func (s *session) Snapshot(context.Context, engine.SnapshotRequest) (engine.Snap
 
 func (s *session) HandleDialog(context.Context, engine.DialogRequest) (engine.ActionResult, error) {
 	return engine.ActionResult{}, s.notYet("handle_dialog")
-}
-
-func (s *session) Screenshot(context.Context, engine.ScreenshotRequest) ([]byte, error) {
-	return nil, s.notYet("screenshot")
-}
-
-func (s *session) History(context.Context, int, time.Duration) (engine.NavigateResult, error) {
-	return engine.NavigateResult{}, s.notYet("history navigation")
-}
-
-func (s *session) Reload(context.Context, bool, time.Duration) (engine.NavigateResult, error) {
-	return engine.NavigateResult{}, s.notYet("reload")
-}
-
-func (s *session) WaitForLoad(context.Context, engine.WaitUntil, time.Duration) (engine.NavigateResult, error) {
-	return engine.NavigateResult{}, s.notYet("wait_for_load")
 }
 
 func (s *session) Hover(context.Context, engine.HoverRequest) (engine.ActionResult, error) {
