@@ -2,6 +2,7 @@ package cdp
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
@@ -34,4 +35,19 @@ type EvalOutcome = evalOut
 // every engine returns for it.
 func EvalResult(r EvalOutcome, tg engine.Target, timeout time.Duration) (json.RawMessage, error) {
 	return decodeEval(r, tg, timeout)
+}
+
+// ParseKey parses a key such as "Control+Shift+A" plus extra modifiers as
+// engine/cdp's Press does, with the same INVALID_PARAMETERS errors, and
+// returns the modifiers and the key as DOM key names ("Control", "Enter",
+// " ", "a").
+func ParseKey(key string, extra []string) (mods []string, name string, err error) {
+	ms, k, err := parseKey(key, extra)
+	if err != nil {
+		return nil, "", err
+	}
+	for _, m := range ms {
+		mods = append(mods, modifierBits[strings.ToLower(m)].key)
+	}
+	return mods, k.Key, nil
 }

@@ -25,26 +25,6 @@ func (s *session) HandleDialog(context.Context, engine.DialogRequest) (engine.Ac
 	return engine.ActionResult{}, s.notYet("handle_dialog")
 }
 
-func (s *session) Hover(context.Context, engine.HoverRequest) (engine.ActionResult, error) {
-	return engine.ActionResult{}, s.notYet("hover")
-}
-
-func (s *session) Press(context.Context, engine.PressRequest) (engine.ActionResult, error) {
-	return engine.ActionResult{}, s.notYet("press")
-}
-
-func (s *session) Drag(context.Context, engine.DragRequest) (engine.ActionResult, error) {
-	return engine.ActionResult{}, s.notYet("drag_and_drop")
-}
-
-func (s *session) Upload(context.Context, engine.UploadRequest) (engine.ActionResult, error) {
-	return engine.ActionResult{}, s.notYet("upload_file")
-}
-
-func (s *session) Mouse(context.Context, engine.MouseRequest) (engine.ActionResult, error) {
-	return engine.ActionResult{}, s.notYet("coordinate mouse actions")
-}
-
 func (s *session) AddRoute(context.Context, engine.Route) (int, error) {
 	return 0, s.notYet("request routing")
 }
