@@ -58,6 +58,7 @@ func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 	t.Run("History", h.testHistory)
 	t.Run("Screenshot", h.testScreenshot)
 	t.Run("Pointer", h.testPointer)
+	t.Run("Storage", h.testStorage)
 	t.Run("InfoWhileBusy", h.testInfoWhileBusy)
 	t.Run("SessionClose", h.testSessionClose)
 	t.Run("EngineClose", func(t *testing.T) {

@@ -51,20 +51,6 @@ func (s *session) PDF(context.Context, engine.PDFRequest) ([]byte, error) {
 	return nil, s.notYet("pdf")
 }
 
-func (s *session) Cookies(context.Context, []string) ([]engine.Cookie, error) {
-	return nil, s.notYet("get_cookies")
-}
-
-func (s *session) SetCookies(context.Context, []engine.Cookie) error { return s.notYet("set_cookies") }
-
-func (s *session) SaveState(context.Context) (engine.StorageState, error) {
-	return engine.StorageState{}, s.notYet("save_state")
-}
-
-func (s *session) RestoreState(context.Context, engine.StorageState) error {
-	return s.notYet("restore_state")
-}
-
 func (s *session) Tabs(context.Context, engine.TabsRequest) (engine.TabsResult, error) {
 	return engine.TabsResult{}, s.notYet("tabs")
 }
