@@ -59,6 +59,9 @@ func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 	t.Run("Screenshot", h.testScreenshot)
 	t.Run("Pointer", h.testPointer)
 	t.Run("Storage", h.testStorage)
+	t.Run("Console", h.testConsole)
+	t.Run("Network", h.testNetwork)
+	t.Run("Tabs", h.testTabs)
 	t.Run("InfoWhileBusy", h.testInfoWhileBusy)
 	t.Run("SessionClose", h.testSessionClose)
 	t.Run("EngineClose", func(t *testing.T) {

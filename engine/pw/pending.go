@@ -33,24 +33,3 @@ func (s *session) RemoveRoutes(context.Context, string) (int, int, error) {
 	return 0, 0, s.notYet("request routing")
 }
 
-func (s *session) SetOffline(context.Context, bool) error { return s.notYet("set_offline") }
-
-func (s *session) SetThrottling(context.Context, engine.Throttling) error {
-	return s.notYet("set_throttling")
-}
-
-func (s *session) RequestLog(context.Context, engine.RequestLogQuery) (engine.RequestLog, error) {
-	return engine.RequestLog{}, s.notYet("the request log")
-}
-
-func (s *session) ConsoleMessages(context.Context, engine.ConsoleQuery) (engine.ConsoleLog, error) {
-	return engine.ConsoleLog{}, s.notYet("console messages")
-}
-
-func (s *session) PDF(context.Context, engine.PDFRequest) ([]byte, error) {
-	return nil, s.notYet("pdf")
-}
-
-func (s *session) Tabs(context.Context, engine.TabsRequest) (engine.TabsResult, error) {
-	return engine.TabsResult{}, s.notYet("tabs")
-}

@@ -282,7 +282,11 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 	if err != nil {
 		return nil, err
 	}
-	return newSession(ctx, e, b, opts)
+	s, err := newSession(ctx, e, b, opts)
+	if err != nil {
+		return nil, err
+	}
+	return newTabbed(s), nil
 }
 
 // Close closes the browser and the driver; sessions' contexts close with
