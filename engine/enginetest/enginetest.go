@@ -62,6 +62,7 @@ func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 	t.Run("Console", h.testConsole)
 	t.Run("Network", h.testNetwork)
 	t.Run("Tabs", h.testTabs)
+	t.Run("Dialogs", h.testDialogs)
 	t.Run("InfoWhileBusy", h.testInfoWhileBusy)
 	t.Run("SessionClose", h.testSessionClose)
 	t.Run("EngineClose", func(t *testing.T) {

@@ -21,10 +21,6 @@ func (s *session) Snapshot(context.Context, engine.SnapshotRequest) (engine.Snap
 	return engine.SnapshotResult{}, s.notYet("snapshot")
 }
 
-func (s *session) HandleDialog(context.Context, engine.DialogRequest) (engine.ActionResult, error) {
-	return engine.ActionResult{}, s.notYet("handle_dialog")
-}
-
 func (s *session) AddRoute(context.Context, engine.Route) (int, error) {
 	return 0, s.notYet("request routing")
 }
@@ -32,4 +28,3 @@ func (s *session) AddRoute(context.Context, engine.Route) (int, error) {
 func (s *session) RemoveRoutes(context.Context, string) (int, int, error) {
 	return 0, 0, s.notYet("request routing")
 }
-

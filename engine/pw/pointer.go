@@ -47,7 +47,7 @@ func (s *session) element(ctx context.Context, tg engine.Target, timeout time.Du
 
 // Hover moves the mouse to the element's visible centre after the same
 // checks as a click.
-func (s *session) Hover(ctx context.Context, req engine.HoverRequest) (engine.ActionResult, error) {
+func (s *session) hoverAction(ctx context.Context, req engine.HoverRequest) (engine.ActionResult, error) {
 	if req.Timeout <= 0 {
 		req.Timeout = DefaultActionTimeout
 	}
@@ -78,7 +78,7 @@ func (s *session) Hover(ctx context.Context, req engine.HoverRequest) (engine.Ac
 // Press presses a key with modifiers, parsed exactly as engine/cdp parses
 // them. With a target the key goes through the element, so that Playwright
 // waits for a navigation it requests (Enter submitting a form) to commit.
-func (s *session) Press(ctx context.Context, req engine.PressRequest) (engine.ActionResult, error) {
+func (s *session) pressAction(ctx context.Context, req engine.PressRequest) (engine.ActionResult, error) {
 	mods, name, err := cdp.ParseKey(req.Key, req.Modifiers)
 	if err != nil {
 		return engine.ActionResult{}, err
@@ -122,7 +122,7 @@ func (s *session) Press(ctx context.Context, req engine.PressRequest) (engine.Ac
 // Drag presses the mouse on the source, moves to the target in steps and
 // releases, as Playwright's own dragTo does; Playwright turns this into a
 // real HTML5 drag session where the page uses one.
-func (s *session) Drag(ctx context.Context, req engine.DragRequest) (engine.ActionResult, error) {
+func (s *session) dragAction(ctx context.Context, req engine.DragRequest) (engine.ActionResult, error) {
 	if req.Timeout <= 0 {
 		req.Timeout = DefaultActionTimeout
 	}
@@ -277,7 +277,7 @@ var mouseButtons = map[string]*playwright.MouseButton{
 }
 
 // Mouse clicks, moves or drags at viewport coordinates.
-func (s *session) Mouse(ctx context.Context, req engine.MouseRequest) (engine.ActionResult, error) {
+func (s *session) mouseAction(ctx context.Context, req engine.MouseRequest) (engine.ActionResult, error) {
 	btn, ok := mouseButtons[req.Button]
 	if !ok {
 		return engine.ActionResult{}, engine.Errorf(engine.InvalidParameters, "button must be left, right or middle, not %q", req.Button).With("field", "button")

@@ -86,6 +86,7 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 func newTab(e *Engine, b *browserProc, bctx playwright.BrowserContext, page playwright.Page, console *consoleLog) *session {
 	s := &session{e: e, b: b, bctx: bctx, page: page, st: newPageState(), console: console, net: newNetLog()}
 	s.st.watch(page)
+	s.st.watchDialogs(page)
 	s.console.watch(page)
 	s.net.watch(page)
 	return s
@@ -155,7 +156,7 @@ func (s *session) alive() error {
 	if closed {
 		return engine.Errorf(engine.BrowserCrashed, "the page was closed")
 	}
-	return nil
+	return s.st.dialogErr()
 }
 
 // classify turns a Playwright failure into an engine error.
@@ -260,6 +261,10 @@ type pageState struct {
 	lastNet    time.Time
 
 	crashed, closed bool
+
+	dialog     *openDialog // the dialog waiting for HandleDialog, or nil
+	dialogs    int         // dialogs opened
+	lastDialog *engine.Dialog
 }
 
 func newPageState() *pageState {
@@ -309,12 +314,12 @@ func (st *pageState) update(f func()) {
 }
 
 // mark is a copy of the counters taken before an action.
-type mark struct{ navs, navReqs, reqStarted int }
+type mark struct{ navs, navReqs, reqStarted, dialogs int }
 
 func (st *pageState) mark() mark {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return mark{st.navs, st.navReqs, st.reqStarted}
+	return mark{st.navs, st.navReqs, st.reqStarted, st.dialogs}
 }
 
 // aliveBrowser reports a session or browser that is gone, whatever the
