@@ -63,6 +63,7 @@ func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 	t.Run("Network", h.testNetwork)
 	t.Run("Tabs", h.testTabs)
 	t.Run("Dialogs", h.testDialogs)
+	t.Run("Routes", h.testRoutes)
 	t.Run("InfoWhileBusy", h.testInfoWhileBusy)
 	t.Run("SessionClose", h.testSessionClose)
 	t.Run("EngineClose", func(t *testing.T) {

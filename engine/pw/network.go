@@ -30,9 +30,13 @@ type netLog struct {
 	dropped int
 	live    map[playwright.Request]*reqEntry
 	offline bool // the session is offline: new requests are marked throttled
+	// early holds route marks for requests the log has not seen yet.
+	early map[playwright.Request]string
 }
 
-func newNetLog() *netLog { return &netLog{live: map[playwright.Request]*reqEntry{}} }
+func newNetLog() *netLog {
+	return &netLog{live: map[playwright.Request]*reqEntry{}, early: map[playwright.Request]string{}}
+}
 
 func (l *netLog) watch(p playwright.Page) {
 	p.OnRequest(func(r playwright.Request) {
@@ -43,6 +47,10 @@ func (l *netLog) watch(p playwright.Page) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		e.Throttled = l.offline
+		if how, ok := l.early[r]; ok {
+			e.Route = how
+			delete(l.early, r)
+		}
 		if len(l.entries) == requestLogSize {
 			old := l.entries[0]
 			l.entries = slices.Delete(l.entries, 0, 1)
@@ -95,6 +103,21 @@ func resourceType(r playwright.Request) string {
 		return d
 	}
 	return t
+}
+
+// markRoute records that a route handled req, on its entry if it has one
+// yet, else for the entry to come (the route handler may run first).
+func (l *netLog) markRoute(req playwright.Request, how string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if e := l.live[req]; e != nil {
+		e.Route = how
+		return
+	}
+	if len(l.early) > requestLogSize {
+		clear(l.early)
+	}
+	l.early[req] = how
 }
 
 func (l *netLog) end(r playwright.Request, state, errText string) {

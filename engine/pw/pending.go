@@ -20,11 +20,3 @@ func (s *session) notYet(feature string) *engine.Error {
 func (s *session) Snapshot(context.Context, engine.SnapshotRequest) (engine.SnapshotResult, error) {
 	return engine.SnapshotResult{}, s.notYet("snapshot")
 }
-
-func (s *session) AddRoute(context.Context, engine.Route) (int, error) {
-	return 0, s.notYet("request routing")
-}
-
-func (s *session) RemoveRoutes(context.Context, string) (int, int, error) {
-	return 0, 0, s.notYet("request routing")
-}

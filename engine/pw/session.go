@@ -23,6 +23,7 @@ type session struct {
 
 	console *consoleLog
 	net     *netLog
+	routes  *router
 
 	// owner is set on the session's first page, whose Close closes the
 	// browser context; other tabs close only their page.
@@ -84,7 +85,7 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 
 // newTab follows one page of a session's browser context.
 func newTab(e *Engine, b *browserProc, bctx playwright.BrowserContext, page playwright.Page, console *consoleLog) *session {
-	s := &session{e: e, b: b, bctx: bctx, page: page, st: newPageState(), console: console, net: newNetLog()}
+	s := &session{e: e, b: b, bctx: bctx, page: page, st: newPageState(), console: console, net: newNetLog(), routes: &router{}}
 	s.st.watch(page)
 	s.st.watchDialogs(page)
 	s.console.watch(page)
