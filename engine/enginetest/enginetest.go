@@ -64,6 +64,7 @@ func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 	t.Run("Tabs", h.testTabs)
 	t.Run("Dialogs", h.testDialogs)
 	t.Run("Routes", h.testRoutes)
+	t.Run("Snapshot", h.testSnapshot)
 	t.Run("InfoWhileBusy", h.testInfoWhileBusy)
 	t.Run("SessionClose", h.testSessionClose)
 	t.Run("EngineClose", func(t *testing.T) {
