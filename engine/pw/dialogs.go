@@ -155,3 +155,21 @@ func (s *session) Drag(ctx context.Context, req engine.DragRequest) (engine.Acti
 func (s *session) Mouse(ctx context.Context, req engine.MouseRequest) (engine.ActionResult, error) {
 	return s.withDialogs(ctx, func(ctx context.Context) (engine.ActionResult, error) { return s.mouseAction(ctx, req) })
 }
+
+// Navigate loads a URL; a dialog the new page opens while loading (which
+// holds its load event) ends the wait, and comes back in the result.
+func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (engine.NavigateResult, error) {
+	var nav engine.NavigateResult
+	res, err := s.withDialogs(ctx, func(ctx context.Context) (engine.ActionResult, error) {
+		var err error
+		nav, err = s.navigateAction(ctx, req)
+		return engine.ActionResult{}, err
+	})
+	if res.Dialog != nil && err == nil {
+		if nav.URL == "" {
+			nav.URL = s.page.URL()
+		}
+		nav.Dialog = res.Dialog
+	}
+	return nav, err
+}
