@@ -88,6 +88,21 @@ func (s *session) runEval(ctx context.Context, script string, arg any, timeout t
 	var r cdp.EvalOutcome
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	// A script that opens a dialog is held by it: the call ends with
+	// DIALOG_OPEN at once instead of waiting out its timeout.
+	var opened error
+	_, _ = s.withDialogs(ctx, func(dctx context.Context) (engine.ActionResult, error) {
+		r, opened = s.evalLoop(dctx, script, arg)
+		return engine.ActionResult{}, opened
+	})
+	if err := s.st.dialogErr(); err != nil && opened != nil {
+		return r, err
+	}
+	return r, opened
+}
+
+func (s *session) evalLoop(ctx context.Context, script string, arg any) (cdp.EvalOutcome, error) {
+	var r cdp.EvalOutcome
 	for {
 		v, err := call(ctx, func() (any, error) { return s.page.Evaluate(script, arg) }, nil)
 		if err != nil {
