@@ -51,8 +51,14 @@ func (h *harness) testHistory(t *testing.T) {
 		if res.Title != "Sign in" || res.URL != h.site.url("/form.html") {
 			t.Fatalf("Reload = %+v", res)
 		}
-		if _, err := s.Reload(ctx(t), true, 0); err != nil {
+		typeText(t, s, engine.TypeRequest{Target: sel("#user"), Text: "bob"})
+		wantTitle(t, s, "user=bob")
+		res, err = s.Reload(ctx(t), true, 0)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if res.Title != "Sign in" || res.URL != h.site.url("/form.html") {
+			t.Fatalf("Reload(ignoreCache) = %+v", res)
 		}
 		wantTitle(t, s, "Sign in")
 	})

@@ -30,12 +30,48 @@ func (s *session) History(ctx context.Context, delta int, timeout time.Duration)
 }
 
 // Reload reloads the page and waits for it to load. Playwright has no
-// cache-bypassing reload, so ignoreCache is a normal reload here (the
-// server's caching headers decide).
+// cache-bypassing reload: on Chromium ignoreCache goes through a DevTools
+// session (Page.reload), on Firefox it is a normal reload (the server's
+// caching headers decide).
 func (s *session) Reload(ctx context.Context, ignoreCache bool, timeout time.Duration) (engine.NavigateResult, error) {
+	if ignoreCache && s.e.cfg.Browser == Chromium {
+		m := s.st.mark()
+		return s.reloadLike(ctx, "reload", timeout, func(t *float64) (playwright.Response, error) {
+			cs, err := s.bctx.NewCDPSession(s.page)
+			if err != nil {
+				return nil, err
+			}
+			defer func() { _ = cs.Detach() }()
+			if _, err := cs.Send("Page.reload", map[string]any{"ignoreCache": true}); err != nil {
+				return nil, err
+			}
+			// Page.reload answers before the new document commits; wait
+			// for that, so that the load awaited next is the new one's.
+			return nil, s.st.waitNav(m, time.Duration(*t)*time.Millisecond)
+		}, nil)
+	}
 	return s.reloadLike(ctx, "reload", timeout, func(t *float64) (playwright.Response, error) {
 		return s.page.Reload(playwright.PageReloadOptions{WaitUntil: playwright.WaitUntilStateCommit, Timeout: t})
 	}, nil)
+}
+
+// waitNav waits until a main-frame navigation after m has committed.
+func (st *pageState) waitNav(m mark, timeout time.Duration) error {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		st.mu.Lock()
+		done, ch := st.navs > m.navs || st.crashed || st.closed, st.changed
+		st.mu.Unlock()
+		if done {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			return playwright.ErrTimeout
+		}
+	}
 }
 
 // reloadLike runs a navigation that Playwright waits to commit, then waits
