@@ -118,7 +118,7 @@ func TestEnginesOverStdio(t *testing.T) {
 			engineName, _, _ := strings.Cut(c.name, "/")
 			var stderr bytes.Buffer
 			cl, err := client.NewStdioMCPClientWithOptions(bin, driverEnv(),
-				[]string{"--headless", "--engine", engineName, "--browser", c.browser},
+				[]string{"--headless", "--engine", engineName, "--browser", c.browser, "--dialogs", "accept"},
 				transport.WithCommandStderrWriter(&stderr))
 			if err != nil {
 				t.Fatal(err)
@@ -163,6 +163,20 @@ func TestEnginesOverStdio(t *testing.T) {
 			if !isErr || out["errorCode"] != "ELEMENT_NOT_CLICKABLE" {
 				t.Fatalf("covered click = %v, want ELEMENT_NOT_CLICKABLE", out)
 			}
+			// --dialogs accept answers a confirm at once and reports it.
+			ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/dialogs.html"})
+			out = ok("click", map[string]any{"sessionId": id, "selector": "#confirm"})
+			if d, _ := out["dialog"].(map[string]any); d == nil || d["handled"] != "accepted" {
+				t.Fatalf("confirm under --dialogs accept = %v", out)
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for time.Now().Before(deadline) {
+				if ok("list_sessions", nil)["sessions"].([]any)[0].(map[string]any)["title"] == "confirmed" {
+					return
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			t.Fatal("the accepted confirm did not let the page go on")
 		})
 	}
 }

@@ -145,7 +145,7 @@ func release(h playwright.ElementHandle) {
 // clicks the centre of its visible box with real mouse events (force: the
 // checks are done) and waits until any navigation the click requested has
 // committed; settle then waits for that document's load.
-func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.ActionResult, error) {
+func (s *session) clickAction(ctx context.Context, req engine.ClickRequest) (engine.ActionResult, error) {
 	if req.Timeout <= 0 {
 		req.Timeout = DefaultActionTimeout
 	}
@@ -208,7 +208,7 @@ func (s *session) clickedBeforeTimeout(err error, m mark) bool {
 // with real key events; a newline is the Enter key, pressed through the
 // element so that Playwright waits for a navigation it requests (a form
 // submission) to commit.
-func (s *session) Type(ctx context.Context, req engine.TypeRequest) (engine.ActionResult, error) {
+func (s *session) typeAction(ctx context.Context, req engine.TypeRequest) (engine.ActionResult, error) {
 	if req.Timeout <= 0 {
 		req.Timeout = DefaultActionTimeout
 	}

@@ -24,7 +24,7 @@ var waitStates = map[engine.WaitUntil]*playwright.WaitUntilState{
 
 // Navigate loads a URL in the main frame and waits for the requested
 // lifecycle state of the new document.
-func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (engine.NavigateResult, error) {
+func (s *session) navigateAction(ctx context.Context, req engine.NavigateRequest) (engine.NavigateResult, error) {
 	if req.Timeout <= 0 {
 		req.Timeout = DefaultNavigationTimeout
 	}

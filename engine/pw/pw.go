@@ -43,6 +43,9 @@ type Config struct {
 	Headless bool
 	// Viewport is the default page size.
 	Viewport engine.Viewport
+	// Dialogs says what sessions do with JavaScript dialogs; empty means
+	// engine.DialogsManual.
+	Dialogs engine.DialogPolicy
 	// DriverDir is the Playwright driver directory; empty means search
 	// (FindDriver with DriverCandidates).
 	DriverDir        string
@@ -282,7 +285,11 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 	if err != nil {
 		return nil, err
 	}
-	return newSession(ctx, e, b, opts)
+	s, err := newSession(ctx, e, b, opts)
+	if err != nil {
+		return nil, err
+	}
+	return newTabbed(s), nil
 }
 
 // Close closes the browser and the driver; sessions' contexts close with

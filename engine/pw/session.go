@@ -21,6 +21,14 @@ type session struct {
 	page playwright.Page
 	st   *pageState
 
+	console *consoleLog
+	net     *netLog
+	routes  *router
+
+	// owner is set on the session's first page, whose Close closes the
+	// browser context; other tabs close only their page.
+	owner bool
+
 	closeOnce  sync.Once
 	closeMu    sync.Mutex
 	closedByUs bool
@@ -38,6 +46,7 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 		bctx playwright.BrowserContext
 		page playwright.Page
 	}
+	console := &consoleLog{}
 	m, err := call(ctx, func() (made, error) {
 		o := playwright.BrowserNewContextOptions{}
 		if opts.Viewport.Width > 0 && opts.Viewport.Height > 0 {
@@ -52,6 +61,12 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 			_ = bctx.Close()
 			return made{}, err
 		}
+		if e.cfg.Browser == Firefox {
+			if err := console.watchPageErrors(page); err != nil {
+				_ = bctx.Close()
+				return made{}, err
+			}
+		}
 		return made{bctx, page}, nil
 	}, func(m made) { _ = m.bctx.Close() })
 	if err != nil {
@@ -63,9 +78,19 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 		}
 		return nil, engine.Wrap(engine.BrowserError, err, "could not create the session's browser context: "+firstLine(err))
 	}
-	s := &session{e: e, b: b, bctx: m.bctx, page: m.page, st: newPageState()}
-	s.st.watch(m.page)
+	s := newTab(e, b, m.bctx, m.page, console)
+	s.owner = true
 	return s, nil
+}
+
+// newTab follows one page of a session's browser context.
+func newTab(e *Engine, b *browserProc, bctx playwright.BrowserContext, page playwright.Page, console *consoleLog) *session {
+	s := &session{e: e, b: b, bctx: bctx, page: page, st: newPageState(), console: console, net: newNetLog(), routes: &router{}}
+	s.st.watch(page)
+	s.st.watchDialogs(page, s.e.cfg.Dialogs)
+	s.console.watch(page)
+	s.net.watch(page)
+	return s
 }
 
 // call runs f, which blocks on the driver without a context, and returns
@@ -132,7 +157,7 @@ func (s *session) alive() error {
 	if closed {
 		return engine.Errorf(engine.BrowserCrashed, "the page was closed")
 	}
-	return nil
+	return s.st.dialogErr()
 }
 
 // classify turns a Playwright failure into an engine error.
@@ -212,7 +237,11 @@ func (s *session) Close(ctx context.Context) error {
 		s.closeMu.Lock()
 		s.closedByUs = true
 		s.closeMu.Unlock()
-		if err := do(ctx, func() error { return s.bctx.Close() }); err != nil {
+		closer := func() error { return s.bctx.Close() }
+		if !s.owner {
+			closer = func() error { return s.page.Close() }
+		}
+		if err := do(ctx, closer); err != nil {
 			s.e.log.Debug("closing a browser context", "err", err)
 		}
 	})
@@ -233,6 +262,10 @@ type pageState struct {
 	lastNet    time.Time
 
 	crashed, closed bool
+
+	dialog     *openDialog // the dialog waiting for HandleDialog, or nil
+	dialogs    int         // dialogs opened
+	lastDialog *engine.Dialog
 }
 
 func newPageState() *pageState {
@@ -282,10 +315,25 @@ func (st *pageState) update(f func()) {
 }
 
 // mark is a copy of the counters taken before an action.
-type mark struct{ navs, navReqs, reqStarted int }
+type mark struct{ navs, navReqs, reqStarted, dialogs int }
 
 func (st *pageState) mark() mark {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return mark{st.navs, st.navReqs, st.reqStarted}
+	return mark{st.navs, st.navReqs, st.reqStarted, st.dialogs}
+}
+
+// aliveBrowser reports a session or browser that is gone, whatever the
+// state of its pages.
+func (s *session) aliveBrowser() error {
+	s.closeMu.Lock()
+	byUs := s.closedByUs
+	s.closeMu.Unlock()
+	if byUs {
+		return engine.Errorf(engine.BrowserError, "the session is closed")
+	}
+	if s.b.isLost() {
+		return engine.Errorf(engine.BrowserCrashed, "the browser process is gone")
+	}
+	return nil
 }

@@ -1,0 +1,51 @@
+package enginetest
+
+import (
+	"testing"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+func (h *harness) testDialogs(t *testing.T) {
+	s := h.open(t, "/dialogs.html")
+	res := click(t, s, engine.ClickRequest{Target: sel("#alert")})
+	if d := res.Dialog; d == nil || d.Type != engine.DialogAlert || d.Message != "Hello" || d.Handled != "" {
+		t.Fatalf("alert click = %+v, want the open alert", res)
+	}
+	// While the dialog is open, page calls fail with DIALOG_OPEN.
+	_, err := s.Click(ctx(t), engine.ClickRequest{Target: sel("#confirm"), Timeout: short})
+	e := wantError(t, err, engine.DialogOpen, nil)
+	if d, ok := e.Details["dialog"].(*engine.Dialog); !ok || d.Type != engine.DialogAlert {
+		t.Errorf("details.dialog = %#v, want the alert", e.Details["dialog"])
+	}
+	_, err = s.Type(ctx(t), engine.TypeRequest{Target: sel("#confirm"), Text: "x", Timeout: short})
+	wantError(t, err, engine.DialogOpen, nil)
+	_, err = s.Navigate(ctx(t), engine.NavigateRequest{URL: h.site.url("/form.html")})
+	wantError(t, err, engine.DialogOpen, nil)
+
+	if _, err := s.HandleDialog(ctx(t), engine.DialogRequest{Accept: true}); err != nil {
+		t.Fatal(err)
+	}
+	wantTitle(t, s, "alert closed")
+	_, err = s.HandleDialog(ctx(t), engine.DialogRequest{Accept: true})
+	wantError(t, err, engine.NoDialog, nil)
+
+	res = click(t, s, engine.ClickRequest{Target: sel("#confirm")})
+	if d := res.Dialog; d == nil || d.Type != engine.DialogConfirm || d.Message != "Proceed?" {
+		t.Fatalf("confirm click = %+v", res)
+	}
+	if _, err := s.HandleDialog(ctx(t), engine.DialogRequest{Accept: false}); err != nil {
+		t.Fatal(err)
+	}
+	wantTitle(t, s, "cancelled")
+
+	res = click(t, s, engine.ClickRequest{Target: sel("#prompt")})
+	if d := res.Dialog; d == nil || d.Type != engine.DialogPrompt || d.DefaultValue != "Bob" {
+		t.Fatalf("prompt click = %+v", res)
+	}
+	zed := "Zed"
+	if _, err := s.HandleDialog(ctx(t), engine.DialogRequest{Accept: true, PromptText: &zed}); err != nil {
+		t.Fatal(err)
+	}
+	wantTitle(t, s, "name=Zed")
+}

@@ -1,0 +1,147 @@
+package enginetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	_ "image/jpeg" // decodes jpeg screenshots
+	_ "image/png"  // decodes png screenshots
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+func (h *harness) testHistory(t *testing.T) {
+	t.Run("BackForward", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		h.navigate(t, s, "/catalog.html")
+		res, err := s.History(ctx(t), -1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Title != "Sign in" || res.URL != h.site.url("/form.html") {
+			t.Fatalf("History(-1) = %+v, want the form page", res)
+		}
+		wantTitle(t, s, "Sign in")
+		res, err = s.History(ctx(t), 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Title != "Catalog" || res.URL != h.site.url("/catalog.html") {
+			t.Fatalf("History(+1) = %+v, want the catalog page", res)
+		}
+		_, err = s.History(ctx(t), 1, 0)
+		wantError(t, err, engine.NavigationFailed, map[string]any{"reason": "no_history"})
+	})
+	t.Run("NoHistory", func(t *testing.T) {
+		s := h.session(t)
+		_, err := s.History(ctx(t), -1, 0)
+		wantError(t, err, engine.NavigationFailed, map[string]any{"reason": "no_history"})
+	})
+	t.Run("Reload", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		typeText(t, s, engine.TypeRequest{Target: sel("#user"), Text: "ada"})
+		wantTitle(t, s, "user=ada")
+		res, err := s.Reload(ctx(t), false, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Title != "Sign in" || res.URL != h.site.url("/form.html") {
+			t.Fatalf("Reload = %+v", res)
+		}
+		typeText(t, s, engine.TypeRequest{Target: sel("#user"), Text: "bob"})
+		wantTitle(t, s, "user=bob")
+		res, err = s.Reload(ctx(t), true, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Title != "Sign in" || res.URL != h.site.url("/form.html") {
+			t.Fatalf("Reload(ignoreCache) = %+v", res)
+		}
+		wantTitle(t, s, "Sign in")
+	})
+	t.Run("WaitForLoad", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		for _, st := range []engine.WaitUntil{engine.WaitLoad, engine.WaitDOMContentLoaded, engine.WaitNetworkIdle, ""} {
+			res, err := s.WaitForLoad(ctx(t), st, 0)
+			if err != nil {
+				t.Fatalf("WaitForLoad(%q): %v", st, err)
+			}
+			if res.Title != "Sign in" || res.URL != h.site.url("/form.html") {
+				t.Fatalf("WaitForLoad(%q) = %+v", st, res)
+			}
+		}
+	})
+}
+
+func decodeImage(t *testing.T, b []byte, format string) image.Rectangle {
+	t.Helper()
+	img, f, err := image.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("screenshot does not decode: %v", err)
+	}
+	if f != format {
+		t.Fatalf("screenshot format = %s, want %s", f, format)
+	}
+	return img.Bounds()
+}
+
+func (h *harness) testScreenshot(t *testing.T) {
+	t.Run("Viewport", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		for _, c := range []struct {
+			req    engine.ScreenshotRequest
+			format string
+			w, h   int
+		}{
+			{engine.ScreenshotRequest{}, "png", Viewport.Width, Viewport.Height},
+			{engine.ScreenshotRequest{Format: "jpeg", Quality: 50}, "jpeg", Viewport.Width, Viewport.Height},
+			{engine.ScreenshotRequest{Scale: 0.5}, "png", Viewport.Width / 2, Viewport.Height / 2},
+			{engine.ScreenshotRequest{Format: "jpeg", Scale: 0.25}, "jpeg", Viewport.Width / 4, Viewport.Height / 4},
+		} {
+			b, err := s.Screenshot(ctx(t), c.req)
+			if err != nil {
+				t.Fatalf("Screenshot(%+v): %v", c.req, err)
+			}
+			if r := decodeImage(t, b, c.format); r.Dx() != c.w || r.Dy() != c.h {
+				t.Errorf("Screenshot(%+v) is %dx%d, want %dx%d", c.req, r.Dx(), r.Dy(), c.w, c.h)
+			}
+		}
+	})
+	t.Run("FullPage", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		b, err := s.Screenshot(ctx(t), engine.ScreenshotRequest{FullPage: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := decodeImage(t, b, "png"); r.Dy() <= 2000 {
+			t.Errorf("full page screenshot is %dx%d, want the whole 2000px+ page", r.Dx(), r.Dy())
+		}
+	})
+	t.Run("Element", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		v := evaluate(t, s, engine.EvalRequest{Target: &engine.Target{Selector: "#far"},
+			Function: "el => { const r = el.getBoundingClientRect(); return [r.width, r.height]; }"})
+		var box []float64
+		if err := json.Unmarshal([]byte(v), &box); err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.Screenshot(ctx(t), engine.ScreenshotRequest{Target: &engine.Target{Selector: "#far"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := decodeImage(t, b, "png")
+		if math.Abs(float64(r.Dx())-math.Ceil(box[0])) > 1 || math.Abs(float64(r.Dy())-math.Ceil(box[1])) > 1 {
+			t.Errorf("element screenshot is %dx%d, the element %vx%v", r.Dx(), r.Dy(), box[0], box[1])
+		}
+		_, err = s.Screenshot(ctx(t), engine.ScreenshotRequest{Target: &engine.Target{Selector: "#hidden"}})
+		wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "zero_size"})
+		_, err = s.Screenshot(ctx(t), engine.ScreenshotRequest{Target: &engine.Target{Selector: "#nope"}})
+		e := wantError(t, err, engine.ElementNotFound, map[string]any{"selector": "#nope"})
+		if !strings.Contains(e.Message, "#nope") {
+			t.Errorf("message %q does not name the selector", e.Message)
+		}
+	})
+}

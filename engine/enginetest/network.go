@@ -1,0 +1,114 @@
+package enginetest
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+func (h *harness) testNetwork(t *testing.T) {
+	t.Run("RequestLog", func(t *testing.T) {
+		s := h.open(t, "/net.html")
+		if got := evaluate(t, s, engine.EvalRequest{Expression: `loadImage("/missing.png")`}); got != `"error"` {
+			t.Fatalf("loadImage(/missing.png) = %s", got)
+		}
+		if got := evaluate(t, s, engine.EvalRequest{Expression: `get("/api/data").then(r => r.status)`}); got != `200` {
+			t.Fatalf("get(/api/data) = %s", got)
+		}
+		log, err := s.RequestLog(ctx(t), engine.RequestLogQuery{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		find := func(suffix string) engine.RequestEntry {
+			t.Helper()
+			i := slices.IndexFunc(log.Requests, func(e engine.RequestEntry) bool { return strings.HasSuffix(e.URL, suffix) })
+			if i < 0 {
+				t.Fatalf("no %s in the request log %+v", suffix, log.Requests)
+			}
+			return log.Requests[i]
+		}
+		doc := find("/net.html")
+		if doc.Method != "GET" || doc.ResourceType != "document" || doc.State != "finished" || doc.Status != 200 ||
+			doc.MimeType != "text/html" || doc.StartedAt <= 0 {
+			t.Errorf("document entry = %+v", doc)
+		}
+		if img := find("/missing.png"); img.Status != 404 || img.ResourceType != "image" {
+			t.Errorf("missing image entry = %+v", img)
+		}
+		if api := find("/api/data"); api.Status != 200 || api.ResourceType != "fetch" || api.State != "finished" {
+			t.Errorf("fetch entry = %+v", api)
+		}
+		only, err := s.RequestLog(ctx(t), engine.RequestLogQuery{Filter: "API/DATA"})
+		if err != nil || only.Total != 1 || len(only.Requests) != 1 {
+			t.Errorf("filter API/DATA = %+v, %v", only, err)
+		}
+		last, err := s.RequestLog(ctx(t), engine.RequestLogQuery{Limit: 1})
+		if err != nil || len(last.Requests) != 1 || last.Total != log.Total || !strings.HasSuffix(last.Requests[0].URL, "/api/data") {
+			t.Errorf("limit 1 = %+v, %v", last, err)
+		}
+		if imgs, err := s.RequestLog(ctx(t), engine.RequestLogQuery{ResourceType: "image"}); err != nil || imgs.Total != 1 {
+			t.Errorf("resourceType image = %+v, %v", imgs, err)
+		}
+	})
+	t.Run("Offline", func(t *testing.T) {
+		s := h.open(t, "/net.html")
+		err := s.SetOffline(ctx(t), true)
+		if !supported(t, err) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := evaluate(t, s, engine.EvalRequest{Expression: `get("/api/data").then(r => r.error ? "error" : "ok")`}); got != `"error"` {
+			t.Errorf("fetch while offline = %s", got)
+		}
+		if got := evaluate(t, s, engine.EvalRequest{Expression: `navigator.onLine`}); got != "false" {
+			t.Errorf("navigator.onLine while offline = %s", got)
+		}
+		_, err = s.Navigate(ctx(t), engine.NavigateRequest{URL: h.site.url("/form.html")})
+		wantError(t, err, engine.NavigationFailed, map[string]any{"url": h.site.url("/form.html")})
+		failed, err := s.RequestLog(ctx(t), engine.RequestLogQuery{FailedOnly: true, Filter: "/api/data"})
+		if err != nil || failed.Total != 1 || failed.Requests[0].Error == "" {
+			t.Errorf("failed requests = %+v, %v", failed, err)
+		}
+		if err := s.SetOffline(ctx(t), false); err != nil {
+			t.Fatal(err)
+		}
+		h.navigate(t, s, "/form.html")
+		wantTitle(t, s, "Sign in")
+	})
+	t.Run("Throttling", func(t *testing.T) {
+		s := h.open(t, "/net.html")
+		err := s.SetThrottling(ctx(t), engine.Throttling{LatencyMs: 50, DownloadKbps: 1000})
+		if !supported(t, err) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := evaluate(t, s, engine.EvalRequest{Expression: `get("/api/data").then(r => r.status)`}); got != `200` {
+			t.Errorf("fetch while throttled = %s", got)
+		}
+		if err := s.SetThrottling(ctx(t), engine.Throttling{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("PDF", func(t *testing.T) {
+		s := h.open(t, "/catalog.html")
+		_, err := s.PDF(ctx(t), engine.PDFRequest{Format: "Napkin"})
+		wantError(t, err, engine.InvalidParameters, map[string]any{"field": "format"})
+		pdf, err := s.PDF(ctx(t), engine.PDFRequest{Format: "A4", Landscape: true})
+		if !supported(t, err) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(pdf, []byte("%PDF-")) {
+			t.Fatalf("PDF starts with %q", pdf[:min(len(pdf), 16)])
+		}
+	})
+}

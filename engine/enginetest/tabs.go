@@ -1,0 +1,77 @@
+package enginetest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+func tabs(t *testing.T, s engine.Session, req engine.TabsRequest) engine.TabsResult {
+	t.Helper()
+	res, err := s.Tabs(ctx(t), req)
+	if err != nil {
+		t.Fatalf("Tabs(%+v): %v", req, err)
+	}
+	return res
+}
+
+func (h *harness) testTabs(t *testing.T) {
+	s := h.open(t, "/tabs.html")
+	if res := tabs(t, s, engine.TabsRequest{Action: "list"}); len(res.Tabs) != 1 || res.Current != 0 || !res.Tabs[0].Current {
+		t.Fatalf("one tab: %+v", res)
+	}
+	// A target=_blank link and window.open become tabs of the session.
+	click(t, s, engine.ClickRequest{Target: sel("#blank")})
+	click(t, s, engine.ClickRequest{Target: sel("#popup")})
+	res := tabs(t, s, engine.TabsRequest{})
+	if len(res.Tabs) != 3 || res.Current != 0 {
+		t.Fatalf("popups not adopted: %+v", res)
+	}
+	popup := -1
+	for _, tb := range res.Tabs {
+		if strings.HasSuffix(tb.URL, "/form.html") {
+			popup = tb.Index
+		}
+	}
+	if popup < 0 {
+		t.Fatalf("no tab shows the window.open page: %+v", res)
+	}
+	// Select the window.open tab and act in it.
+	tabs(t, s, engine.TabsRequest{Action: "select", Index: &popup})
+	typeText(t, s, engine.TypeRequest{Target: sel("#user"), Text: "in popup"})
+	wantTitle(t, s, "user=in popup")
+	// A new tab opens at a URL and becomes current; it shares the
+	// session's cookies and storage.
+	h.navigate(t, s, "/storage.html?set=tabbed")
+	res = tabs(t, s, engine.TabsRequest{Action: "new", URL: h.site.url("/storage.html")})
+	if len(res.Tabs) != 4 || res.Current != 3 {
+		t.Fatalf("new tab: %+v", res)
+	}
+	if got := title(t, s); !strings.Contains(got, `"local":"tabbed"`) {
+		t.Fatalf("the new tab does not share the session's storage: %q", got)
+	}
+	// Close the current tab, then the first one; the session goes on.
+	if res := tabs(t, s, engine.TabsRequest{Action: "close"}); len(res.Tabs) != 3 {
+		t.Fatalf("close current: %+v", res)
+	}
+	zero, nine := 0, 9
+	if res := tabs(t, s, engine.TabsRequest{Action: "close", Index: &zero}); len(res.Tabs) != 2 {
+		t.Fatalf("close first: %+v", res)
+	}
+	h.navigate(t, s, "/form.html")
+	wantTitle(t, s, "Sign in")
+	_, err := s.Tabs(ctx(t), engine.TabsRequest{Action: "select", Index: &nine})
+	wantError(t, err, engine.InvalidParameters, map[string]any{"field": "index", "tabs": 2})
+	_, err = s.Tabs(ctx(t), engine.TabsRequest{Action: "select"})
+	wantError(t, err, engine.InvalidParameters, map[string]any{"field": "index"})
+	_, err = s.Tabs(ctx(t), engine.TabsRequest{Action: "juggle"})
+	wantError(t, err, engine.InvalidParameters, map[string]any{"field": "action"})
+	tabs(t, s, engine.TabsRequest{Action: "close"})
+	_, err = s.Tabs(ctx(t), engine.TabsRequest{Action: "close"})
+	wantError(t, err, engine.InvalidParameters, map[string]any{"field": "index"})
+	// Another session never sees these tabs.
+	if res := tabs(t, h.session(t), engine.TabsRequest{}); len(res.Tabs) != 1 {
+		t.Fatalf("tabs leaked across sessions: %+v", res)
+	}
+}

@@ -1,0 +1,159 @@
+package pw
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/cdp"
+)
+
+// Evaluate runs a function on the page or on the target element(s) through
+// engine/cdp's js/eval.js, so that waits, results and failures match that
+// engine exactly.
+func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.RawMessage, error) {
+	if err := s.alive(); err != nil {
+		return nil, err
+	}
+	if req.Expression != "" {
+		return s.evaluateExpression(ctx, req.Expression)
+	}
+	a := map[string]any{"kind": "", "all": req.All, "timeout": req.Timeout.Milliseconds(), "args": req.Args, "state": req.State}
+	if req.Args == nil {
+		a["args"] = []any{}
+	}
+	var tg engine.Target
+	if req.Target != nil {
+		tg = *req.Target
+		if tg.Ref != "" {
+			return nil, s.noRefs()
+		}
+		kind, expr := engine.ParseSelector(tg.Selector)
+		a["kind"], a["sel"] = "css", expr
+		if kind == engine.XPath {
+			a["kind"] = "xpath"
+		}
+	}
+	arg, err := jsonArg(a)
+	if err != nil {
+		return nil, engine.Wrap(engine.InvalidParameters, err, "args must be JSON values: "+err.Error()).With("field", "args")
+	}
+	r, err := s.runEval(ctx, "async (a) => ("+cdp.EvalScript()+")(a, ("+req.Function+"))", arg, req.Timeout+30*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	return cdp.EvalResult(r, tg, req.Timeout)
+}
+
+// replJS approximates the DevTools REPL mode, which engine/cdp uses and
+// Playwright does not expose: a global (indirect) eval gives the completion
+// value of statements, like REPL mode. Source with a top-level await does
+// not compile there, so it is run next as the body of an async arrow
+// function: first as one expression (so "await f()" returns its value),
+// then as statements, whose value is only what they return. Two differences
+// remain: statements that use await and end in an expression give null
+// unless they return it, and a CSP without 'unsafe-eval' blocks it all.
+const replJS = `(src) => {
+  try {
+    return (0, eval)(src);
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    for (const w of ["(async () => (" + src + "\n))()", "(async () => {" + src + "\n})()"]) {
+      try {
+        return (0, eval)(w);
+      } catch (e2) {
+        if (!(e2 instanceof SyntaxError)) throw e2;
+      }
+    }
+    throw e;
+  }
+}`
+
+// evaluateExpression evaluates a user expression or statements and returns
+// the value of the last expression (see replJS).
+func (s *session) evaluateExpression(ctx context.Context, expr string) (json.RawMessage, error) {
+	r, err := s.runEval(ctx, "async (src) => ("+cdp.EvalScript()+")({kind: '', args: [src]}, "+replJS+")", expr, 30*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	return cdp.EvalResult(r, engine.Target{}, 0)
+}
+
+// runEval evaluates script (a function of one argument) with arg and decodes
+// eval.js's answer.
+func (s *session) runEval(ctx context.Context, script string, arg any, timeout time.Duration) (cdp.EvalOutcome, error) {
+	var r cdp.EvalOutcome
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	// A script that opens a dialog is held by it: the call ends with
+	// DIALOG_OPEN at once instead of waiting out its timeout.
+	var opened error
+	_, _ = s.withDialogs(ctx, func(dctx context.Context) (engine.ActionResult, error) {
+		r, opened = s.evalLoop(dctx, script, arg)
+		return engine.ActionResult{}, opened
+	})
+	if err := s.st.dialogErr(); err != nil && opened != nil {
+		return r, err
+	}
+	return r, opened
+}
+
+func (s *session) evalLoop(ctx context.Context, script string, arg any) (cdp.EvalOutcome, error) {
+	var r cdp.EvalOutcome
+	for {
+		v, err := call(ctx, func() (any, error) { return s.page.Evaluate(script, arg) }, nil)
+		if err != nil {
+			if isContextGone(err) && ctx.Err() == nil {
+				// A navigation replaced the document while the script
+				// ran; as in engine/cdp's selector waits, run it again in
+				// the new one.
+				continue
+			}
+			return r, s.scriptErr(err)
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return r, engine.Wrap(engine.BrowserError, err, "unexpected evaluation result")
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			return r, engine.Wrap(engine.BrowserError, err, "unexpected evaluation result "+string(b))
+		}
+		return r, nil
+	}
+}
+
+// scriptErr classifies a script that did not run: the browser, page or
+// deadline failing keep their class; otherwise the script did not compile,
+// which engine/cdp reports as SCRIPT_ERROR reason syntax.
+func (s *session) scriptErr(err error) error {
+	e := s.classify(err, "evaluate a script")
+	if ee, ok := e.(*engine.Error); !ok || ee.Code != engine.BrowserError || errors.Is(err, context.Canceled) {
+		return e
+	}
+	msg := firstLine(err)
+	msg = strings.TrimPrefix(msg, "Error: ")
+	return engine.Wrap(engine.ScriptError, err, msg).With("reason", "syntax")
+}
+
+// jsonArg passes v through JSON, so that Playwright's serialiser (which
+// knows only float64, string, bool, nil, slices and maps) gets every value
+// the caller gave.
+func jsonArg(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	err = json.Unmarshal(b, &out)
+	return out, err
+}
+
+// noRefs is the answer for a target given by ref, which this engine does not
+// give out (it has no snapshot yet).
+func (s *session) noRefs() error {
+	return engine.Errorf(engine.Unsupported, "refs are not supported by the %s engine yet (browser %s); use selector", s.e.Name(), s.e.cfg.Browser).
+		With("field", "ref").With("browser", s.e.cfg.Browser)
+}

@@ -1,0 +1,155 @@
+package pw
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// History goes back or forward one entry and waits for the page to load.
+// Playwright answers a missing entry with no response and no navigation,
+// which is engine/cdp's NAVIGATION_FAILED reason no_history.
+func (s *session) History(ctx context.Context, delta int, timeout time.Duration) (engine.NavigateResult, error) {
+	dir := "back"
+	if delta > 0 {
+		dir = "forward"
+	}
+	return s.reloadLike(ctx, "go "+dir, timeout, func(t *float64) (playwright.Response, error) {
+		if delta > 0 {
+			return s.page.GoForward(playwright.PageGoForwardOptions{WaitUntil: playwright.WaitUntilStateCommit, Timeout: t})
+		}
+		return s.page.GoBack(playwright.PageGoBackOptions{WaitUntil: playwright.WaitUntilStateCommit, Timeout: t})
+	}, func() error {
+		return engine.Errorf(engine.NavigationFailed, "there is no page to go %s to", dir).
+			With("reason", "no_history").Suggest("Use navigate to open a URL.")
+	})
+}
+
+// Reload reloads the page and waits for it to load. Playwright has no
+// cache-bypassing reload: on Chromium ignoreCache goes through a DevTools
+// session (Page.reload), on Firefox it is a normal reload (the server's
+// caching headers decide).
+func (s *session) Reload(ctx context.Context, ignoreCache bool, timeout time.Duration) (engine.NavigateResult, error) {
+	if ignoreCache && s.e.cfg.Browser == Chromium {
+		m := s.st.mark()
+		return s.reloadLike(ctx, "reload", timeout, func(t *float64) (playwright.Response, error) {
+			cs, err := s.bctx.NewCDPSession(s.page)
+			if err != nil {
+				return nil, err
+			}
+			defer func() { _ = cs.Detach() }()
+			if _, err := cs.Send("Page.reload", map[string]any{"ignoreCache": true}); err != nil {
+				return nil, err
+			}
+			// Page.reload answers before the new document commits; wait
+			// for that, so that the load awaited next is the new one's.
+			return nil, s.st.waitNav(m, time.Duration(*t)*time.Millisecond)
+		}, nil)
+	}
+	return s.reloadLike(ctx, "reload", timeout, func(t *float64) (playwright.Response, error) {
+		return s.page.Reload(playwright.PageReloadOptions{WaitUntil: playwright.WaitUntilStateCommit, Timeout: t})
+	}, nil)
+}
+
+// waitNav waits until a main-frame navigation after m has committed.
+func (st *pageState) waitNav(m mark, timeout time.Duration) error {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		st.mu.Lock()
+		done, ch := st.navs > m.navs || st.crashed || st.closed, st.changed
+		st.mu.Unlock()
+		if done {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			return playwright.ErrTimeout
+		}
+	}
+}
+
+// reloadLike runs a navigation that Playwright waits to commit, then waits
+// for the load as after a click: a load that does not come in time is not
+// an error, as in engine/cdp. noNav, if set, is the error for an action that
+// navigated nowhere.
+func (s *session) reloadLike(ctx context.Context, what string, timeout time.Duration, act func(*float64) (playwright.Response, error), noNav func() error) (engine.NavigateResult, error) {
+	if timeout <= 0 {
+		timeout = DefaultNavigationTimeout
+	}
+	if err := s.alive(); err != nil {
+		return engine.NavigateResult{}, err
+	}
+	m := s.st.mark()
+	resp, err := call(ctx, func() (playwright.Response, error) { return act(ms(remaining(ctx, timeout))) }, nil)
+	if err != nil && !errors.Is(err, playwright.ErrTimeout) {
+		return engine.NavigateResult{}, s.classify(err, what)
+	}
+	s.st.mu.Lock()
+	navigated := s.st.navs > m.navs || s.st.navReqs > m.navReqs
+	s.st.mu.Unlock()
+	if resp == nil && !navigated && noNav != nil {
+		return engine.NavigateResult{}, noNav()
+	}
+	if _, err := s.settleNavigation(ctx, timeout); err != nil {
+		return engine.NavigateResult{}, err
+	}
+	res, err := s.current(ctx)
+	if resp != nil {
+		res.Status = resp.Status()
+	}
+	return res, err
+}
+
+// current describes the page as it is now.
+func (s *session) current(ctx context.Context) (engine.NavigateResult, error) {
+	title, err := call(ctx, s.page.Title, nil)
+	if err != nil {
+		return engine.NavigateResult{}, s.classify(err, "read the page's title")
+	}
+	s.titleMu.Lock()
+	s.title = title
+	s.titleMu.Unlock()
+	return engine.NavigateResult{URL: s.page.URL(), Title: title}, nil
+}
+
+var loadStates = map[engine.WaitUntil]*playwright.LoadState{
+	engine.WaitLoad:             playwright.LoadStateLoad,
+	engine.WaitDOMContentLoaded: playwright.LoadStateDomcontentloaded,
+	engine.WaitNetworkIdle:      playwright.LoadStateNetworkidle,
+}
+
+// WaitForLoad waits until the current document has reached state.
+func (s *session) WaitForLoad(ctx context.Context, state engine.WaitUntil, timeout time.Duration) (engine.NavigateResult, error) {
+	if timeout <= 0 {
+		timeout = DefaultNavigationTimeout
+	}
+	if state == "" {
+		state = engine.WaitLoad
+	}
+	ls, ok := loadStates[state]
+	if !ok {
+		return engine.NavigateResult{}, engine.Errorf(engine.InvalidParameters, "unknown state %q", state).With("field", "state")
+	}
+	if err := s.alive(); err != nil {
+		return engine.NavigateResult{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	err := do(ctx, func() error {
+		return s.page.WaitForLoadState(playwright.PageWaitForLoadStateOptions{State: ls, Timeout: ms(remaining(ctx, timeout))})
+	})
+	if err != nil {
+		if errors.Is(err, playwright.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
+			return engine.NavigateResult{}, engine.Errorf(engine.Timeout, "the page did not reach %q within %d ms", state, timeout.Milliseconds()).
+				With("state", string(state)).With("timeout", timeout.Milliseconds())
+		}
+		return engine.NavigateResult{}, s.classify(err, "wait for "+string(state))
+	}
+	return s.current(ctx)
+}

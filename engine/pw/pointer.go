@@ -1,0 +1,330 @@
+package pw
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/cdp"
+)
+
+// element waits for the target with engine/cdp's eval.js (so that a missing
+// element or a bad selector fails as there), runs check on it, and returns
+// a handle to the same element with check's answer.
+func (s *session) element(ctx context.Context, tg engine.Target, timeout time.Duration, check string) (playwright.ElementHandle, string, error) {
+	if tg.Ref != "" {
+		return nil, "", s.noRefs()
+	}
+	v, err := s.Evaluate(ctx, engine.EvalRequest{Target: &tg, Timeout: timeout, Function: check})
+	if err != nil {
+		return nil, "", err
+	}
+	var out string
+	_ = json.Unmarshal(v, &out)
+	kind, expr := engine.ParseSelector(tg.Selector)
+	find := "(s) => document.querySelector(s)"
+	if kind == engine.XPath {
+		find = "(s) => { const n = document.evaluate(s, document, null, 9, null).singleNodeValue; return n && n.nodeType !== 1 ? n.parentElement : n; }"
+	}
+	h, err := call(ctx, func() (playwright.JSHandle, error) { return s.page.EvaluateHandle(find, expr) },
+		func(h playwright.JSHandle) { _ = h.Dispose() })
+	if err != nil {
+		return nil, "", s.classify(err, "find "+tg.String())
+	}
+	el := h.AsElement()
+	if el == nil {
+		go func() { _ = h.Dispose() }()
+		return nil, "", cdp.ElementError(cdp.ElementCheck{Error: "not_found"}, tg, timeout)
+	}
+	return el, out, nil
+}
+
+// Hover moves the mouse to the element's visible centre after the same
+// checks as a click.
+func (s *session) hoverAction(ctx context.Context, req engine.HoverRequest) (engine.ActionResult, error) {
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultActionTimeout
+	}
+	if err := s.alive(); err != nil {
+		return engine.ActionResult{}, err
+	}
+	what := "hover over " + req.Target.String()
+	m := s.st.mark()
+	el, pt, err := s.resolve(ctx, "point", req.Target, req.Timeout, false, false)
+	if err != nil {
+		return engine.ActionResult{}, err
+	}
+	if el == nil {
+		err = do(ctx, func() error { return s.page.Mouse().Move(pt.X, pt.Y) })
+	} else {
+		defer release(el)
+		force := true
+		err = do(ctx, func() error {
+			return el.Hover(playwright.ElementHandleHoverOptions{Force: &force, Timeout: ms(remaining(ctx, req.Timeout))})
+		})
+	}
+	if err != nil {
+		return engine.ActionResult{}, s.actionErr(err, what, req.Target)
+	}
+	return s.settle(ctx, m, DefaultNavigationTimeout)
+}
+
+// Press presses a key with modifiers, parsed exactly as engine/cdp parses
+// them. With a target the key goes through the element, so that Playwright
+// waits for a navigation it requests (Enter submitting a form) to commit.
+func (s *session) pressAction(ctx context.Context, req engine.PressRequest) (engine.ActionResult, error) {
+	mods, name, err := cdp.ParseKey(req.Key, req.Modifiers)
+	if err != nil {
+		return engine.ActionResult{}, err
+	}
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultActionTimeout
+	}
+	if name == " " {
+		name = "Space"
+	}
+	combo := strings.Join(append(mods, name), "+")
+	if err := s.alive(); err != nil {
+		return engine.ActionResult{}, err
+	}
+	what := "press " + req.Key
+	m := s.st.mark()
+	if req.Target == nil {
+		err = do(ctx, func() error { return s.page.Keyboard().Press(combo) })
+	} else {
+		el, _, ferr := s.element(ctx, *req.Target, req.Timeout, "el => { el.focus(); }")
+		if ferr != nil {
+			return engine.ActionResult{}, ferr
+		}
+		defer release(el)
+		err = do(ctx, func() error {
+			return el.Press(combo, playwright.ElementHandlePressOptions{Timeout: ms(remaining(ctx, req.Timeout+DefaultNavigationTimeout))})
+		})
+		if err != nil && s.clickedBeforeTimeout(err, m) {
+			err = nil
+		}
+	}
+	if err != nil {
+		if strings.Contains(err.Error(), "Unknown key") {
+			return engine.ActionResult{}, engine.Errorf(engine.InvalidParameters, "unknown key %q: use a key name such as Enter, Tab, ArrowDown, Escape, F5, or one character", req.Key).With("field", "key")
+		}
+		return engine.ActionResult{}, s.classify(err, what)
+	}
+	return s.settle(ctx, m, DefaultNavigationTimeout)
+}
+
+// Drag presses the mouse on the source, moves to the target in steps and
+// releases, as Playwright's own dragTo does; Playwright turns this into a
+// real HTML5 drag session where the page uses one.
+func (s *session) dragAction(ctx context.Context, req engine.DragRequest) (engine.ActionResult, error) {
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultActionTimeout
+	}
+	if err := s.alive(); err != nil {
+		return engine.ActionResult{}, err
+	}
+	what := "drag " + req.Source.String()
+	m := s.st.mark()
+	from, err := s.point(ctx, req.Source, req.Timeout, false)
+	if err != nil {
+		return engine.ActionResult{}, err
+	}
+	// Point at the target without scrolling the source away: both must be
+	// in view at once for a drag.
+	to, err := s.point(ctx, req.Target, req.Timeout, true)
+	if err != nil {
+		return engine.ActionResult{}, err
+	}
+	vp, err := s.viewport(ctx)
+	if err != nil {
+		return engine.ActionResult{}, err
+	}
+	for _, p := range [][2]float64{from, to} {
+		if p[0] < 0 || p[1] < 0 || p[0] >= vp[0] || p[1] >= vp[1] {
+			return engine.ActionResult{}, engine.Errorf(engine.ElementNotClickable, "%s and %s are not both in the viewport", req.Source, req.Target).
+				With("reason", "outside_viewport")
+		}
+	}
+	if err := s.drag(ctx, from, to); err != nil {
+		return engine.ActionResult{}, s.classify(err, what)
+	}
+	return s.settle(ctx, m, DefaultNavigationTimeout)
+}
+
+// point is the viewport point where a click on tg would land, after
+// engine/cdp's checks; force skips the checks and the scrolling.
+func (s *session) point(ctx context.Context, tg engine.Target, timeout time.Duration, force bool) ([2]float64, error) {
+	el, pt, err := s.resolve(ctx, "point", tg, timeout, force, false)
+	if err != nil {
+		return [2]float64{}, err
+	}
+	if el == nil {
+		return [2]float64{pt.X, pt.Y}, nil
+	}
+	defer release(el)
+	v, err := call(ctx, func() (any, error) {
+		return el.Evaluate(`el => { const r = el.getClientRects()[0] || el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }`)
+	}, nil)
+	if err != nil {
+		return [2]float64{}, s.classify(err, "find "+tg.String())
+	}
+	b, _ := json.Marshal(v)
+	var p [2]float64
+	if err := json.Unmarshal(b, &p); err != nil {
+		return p, engine.Wrap(engine.BrowserError, err, "unexpected element box "+string(b))
+	}
+	return p, nil
+}
+
+func (s *session) viewport(ctx context.Context) ([2]float64, error) {
+	v, err := s.Evaluate(ctx, engine.EvalRequest{Function: "() => [innerWidth, innerHeight]"})
+	if err != nil {
+		return [2]float64{}, err
+	}
+	var vp [2]float64
+	err = json.Unmarshal(v, &vp)
+	return vp, err
+}
+
+// drag moves the mouse from one viewport point to another with the button
+// held down.
+func (s *session) drag(ctx context.Context, from, to [2]float64) error {
+	if s.e.cfg.Browser == Firefox {
+		if err := s.noNativeDrag(ctx, from); err != nil {
+			return err
+		}
+	}
+	mouse := s.page.Mouse()
+	steps := 10
+	return do(ctx, func() error {
+		if err := mouse.Move(from[0], from[1]); err != nil {
+			return err
+		}
+		if err := mouse.Down(); err != nil {
+			return err
+		}
+		if err := mouse.Move(to[0], to[1], playwright.MouseMoveOptions{Steps: &steps}); err != nil {
+			return err
+		}
+		return mouse.Up()
+	})
+}
+
+// noNativeDrag refuses, on Firefox, a drag that starts on an HTML5
+// draggable element (draggable="true", a link or an image): WebDriver BiDi
+// input actions in Firefox never start a native drag session, so the
+// page's dragstart and drop handlers would not run and the drag would
+// silently do nothing. Drags that pages implement with mouse events work.
+func (s *session) noNativeDrag(ctx context.Context, p [2]float64) error {
+	v, err := s.Evaluate(ctx, engine.EvalRequest{Function: `(x, y) => {
+		for (let n = document.elementFromPoint(x, y); n; n = n.parentElement) if (n.draggable) return true;
+		return false; }`, Args: []any{p[0], p[1]}})
+	if err != nil {
+		return err
+	}
+	if string(v) == "true" {
+		return unsupported(Firefox, "HTML5 drag and drop",
+			"WebDriver BiDi input actions in Firefox do not start a native drag session, so dragstart and drop never fire")
+	}
+	return nil
+}
+
+// Upload sets the files of an <input type=file> and fires its events.
+func (s *session) Upload(ctx context.Context, req engine.UploadRequest) (engine.ActionResult, error) {
+	for _, f := range req.Files {
+		if st, err := os.Stat(f); err != nil || st.IsDir() {
+			return engine.ActionResult{}, engine.Errorf(engine.InvalidParameters, "file %q does not exist or is not a regular file", f).
+				With("field", "files").With("path", f)
+		}
+	}
+	if req.Timeout <= 0 {
+		req.Timeout = DefaultActionTimeout
+	}
+	if err := s.alive(); err != nil {
+		return engine.ActionResult{}, err
+	}
+	m := s.st.mark()
+	el, check, err := s.element(ctx, req.Target, req.Timeout,
+		`el => el.tagName === "INPUT" && el.type === "file" ? (el.disabled ? "disabled" : el.multiple ? "multiple" : "single") : "not_a_file_input"`)
+	if err != nil {
+		return engine.ActionResult{}, err
+	}
+	defer release(el)
+	switch {
+	case check == "not_a_file_input" || check == "disabled":
+		return engine.ActionResult{}, engine.Errorf(engine.ElementNotEditable, "%s is not an enabled file input", req.Target).With("reason", check)
+	case check == "single" && len(req.Files) > 1:
+		return engine.ActionResult{}, engine.Errorf(engine.InvalidParameters, "%s takes one file, got %d", req.Target, len(req.Files)).With("field", "files")
+	}
+	err = do(ctx, func() error {
+		return el.SetInputFiles(req.Files, playwright.ElementHandleSetInputFilesOptions{Timeout: ms(remaining(ctx, req.Timeout))})
+	})
+	if err != nil {
+		return engine.ActionResult{}, s.actionErr(err, "upload to "+req.Target.String(), req.Target)
+	}
+	return s.settle(ctx, m, DefaultNavigationTimeout)
+}
+
+var mouseButtons = map[string]*playwright.MouseButton{
+	"": playwright.MouseButtonLeft, "left": playwright.MouseButtonLeft,
+	"right": playwright.MouseButtonRight, "middle": playwright.MouseButtonMiddle,
+}
+
+// Mouse clicks, moves or drags at viewport coordinates.
+func (s *session) mouseAction(ctx context.Context, req engine.MouseRequest) (engine.ActionResult, error) {
+	btn, ok := mouseButtons[req.Button]
+	if !ok {
+		return engine.ActionResult{}, engine.Errorf(engine.InvalidParameters, "button must be left, right or middle, not %q", req.Button).With("field", "button")
+	}
+	if req.ClickCount <= 0 {
+		req.ClickCount = 1
+	}
+	switch req.Action {
+	case "click", "move", "drag":
+	default:
+		return engine.ActionResult{}, engine.Errorf(engine.InvalidParameters, "mouse action must be click, move or drag, not %q", req.Action).With("field", "action")
+	}
+	if req.Action == "click" && req.ClickCount > 1 && s.e.cfg.Browser == Firefox {
+		return engine.ActionResult{}, unsupported(Firefox, "clickCount > 1 (double and triple clicks)",
+			"Playwright's WebDriver BiDi backend sends each click as its own action, so Firefox counts every one as a single click").
+			With("field", "clickCount")
+	}
+	if err := s.alive(); err != nil {
+		return engine.ActionResult{}, err
+	}
+	vp, err := s.viewport(ctx)
+	if err != nil {
+		return engine.ActionResult{}, err
+	}
+	for _, p := range [][2]float64{{req.X, req.Y}, {req.ToX, req.ToY}} {
+		if p[0] < 0 || p[1] < 0 || p[0] >= vp[0] || p[1] >= vp[1] {
+			return engine.ActionResult{}, engine.Errorf(engine.InvalidParameters, "point %.0f,%.0f is outside the %.0fx%.0f viewport", p[0], p[1], vp[0], vp[1]).
+				With("field", "x").With("viewport", map[string]float64{"width": vp[0], "height": vp[1]})
+		}
+		if req.Action != "drag" {
+			break
+		}
+	}
+	what := fmt.Sprintf("%s the mouse at %.0f,%.0f", req.Action, req.X, req.Y)
+	m := s.st.mark()
+	switch req.Action {
+	case "move":
+		err = do(ctx, func() error { return s.page.Mouse().Move(req.X, req.Y) })
+	case "click":
+		err = do(ctx, func() error {
+			return s.page.Mouse().Click(req.X, req.Y, playwright.MouseClickOptions{Button: btn, ClickCount: &req.ClickCount})
+		})
+	case "drag":
+		err = s.drag(ctx, [2]float64{req.X, req.Y}, [2]float64{req.ToX, req.ToY})
+	}
+	if err != nil {
+		return engine.ActionResult{}, s.classify(err, what)
+	}
+	return s.settle(ctx, m, DefaultNavigationTimeout)
+}

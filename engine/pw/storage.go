@@ -1,0 +1,173 @@
+package pw
+
+import (
+	"context"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/playwright-community/playwright-go"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// Cookies returns the browser context's cookies, filtered to those sent to
+// urls when any are given.
+func (s *session) Cookies(ctx context.Context, urls []string) ([]engine.Cookie, error) {
+	for _, u := range urls {
+		if p, err := url.Parse(u); err != nil || p.Host == "" {
+			return nil, engine.Errorf(engine.InvalidParameters, "%q is not an absolute URL", u).With("field", "urls")
+		}
+	}
+	if err := s.alive(); err != nil {
+		return nil, err
+	}
+	cs, err := call(ctx, func() ([]playwright.Cookie, error) { return s.bctx.Cookies(urls...) }, nil)
+	if err != nil {
+		return nil, s.classify(err, "read cookies")
+	}
+	return fromPW(cs), nil
+}
+
+// fromPW converts Playwright's cookies; Playwright marks a session cookie
+// with expires -1, engine.Cookie by omitting it.
+func fromPW(cs []playwright.Cookie) []engine.Cookie {
+	out := make([]engine.Cookie, 0, len(cs))
+	for _, c := range cs {
+		e := engine.Cookie{Name: c.Name, Value: c.Value, Domain: c.Domain, Path: c.Path, HTTPOnly: c.HttpOnly, Secure: c.Secure}
+		if c.Expires > 0 {
+			e.Expires = c.Expires
+		}
+		if c.SameSite != nil {
+			e.SameSite = string(*c.SameSite)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// SetCookies adds or replaces cookies in the browser context.
+func (s *session) SetCookies(ctx context.Context, cookies []engine.Cookie) error {
+	params := make([]playwright.OptionalCookie, 0, len(cookies))
+	for i, c := range cookies {
+		if c.Name == "" || (c.URL == "" && c.Domain == "") {
+			return engine.Errorf(engine.InvalidParameters, "cookie %d needs a name and a url or domain", i).With("field", "cookies")
+		}
+		p := playwright.OptionalCookie{Name: c.Name, Value: c.Value, HttpOnly: &c.HTTPOnly, Secure: &c.Secure}
+		if c.URL != "" {
+			p.URL = &c.URL
+		} else {
+			p.Domain = &c.Domain
+			path := c.Path
+			if path == "" {
+				path = "/"
+			}
+			p.Path = &path
+		}
+		if c.Expires > 0 {
+			p.Expires = &c.Expires
+		}
+		// Browsers refuse SameSite=None without Secure; Firefox reports
+		// its default for cookies set without the attribute as None, so
+		// such a cookie is restored with the browser's default instead.
+		if c.SameSite != "" && (c.SameSite != "None" || c.Secure) {
+			ss := playwright.SameSiteAttribute(c.SameSite)
+			p.SameSite = &ss
+		}
+		params = append(params, p)
+	}
+	if err := s.alive(); err != nil {
+		return err
+	}
+	if err := do(ctx, func() error { return s.bctx.AddCookies(params) }); err != nil {
+		if ctx.Err() != nil || s.alive() != nil {
+			return s.classify(err, "set cookies")
+		}
+		return engine.Wrap(engine.InvalidParameters, err, "the browser rejected the cookies: "+firstLine(err)).With("field", "cookies")
+	}
+	return nil
+}
+
+// SaveState returns the cookies and the localStorage of every origin the
+// session has loaded, read by Playwright's storageState.
+func (s *session) SaveState(ctx context.Context) (engine.StorageState, error) {
+	if err := s.alive(); err != nil {
+		return engine.StorageState{}, err
+	}
+	st, err := call(ctx, func() (*playwright.StorageState, error) { return s.bctx.StorageState() }, nil)
+	if err != nil {
+		return engine.StorageState{}, s.classify(err, "read the storage state")
+	}
+	out := engine.StorageState{Cookies: fromPW(st.Cookies), Origins: []engine.OriginStorage{}}
+	for _, o := range st.Origins {
+		if len(o.LocalStorage) == 0 {
+			continue
+		}
+		os := engine.OriginStorage{Origin: o.Origin}
+		for _, nv := range o.LocalStorage {
+			os.LocalStorage = append(os.LocalStorage, engine.NameValue{Name: nv.Name, Value: nv.Value})
+		}
+		out.Origins = append(out.Origins, os)
+	}
+	slices.SortFunc(out.Origins, func(a, b engine.OriginStorage) int { return strings.Compare(a.Origin, b.Origin) })
+	return out, nil
+}
+
+// RestoreState adds the cookies and localStorage items of st. localStorage
+// can only be written from a document of its origin, so, as in engine/cdp,
+// a temporary page in the session's browser context opens each origin,
+// answered by an empty document that never reaches the network, and writes
+// the items there.
+func (s *session) RestoreState(ctx context.Context, st engine.StorageState) error {
+	for _, o := range st.Origins {
+		u, err := url.Parse(o.Origin)
+		if err != nil || !strings.HasPrefix(u.Scheme, "http") || u.Host == "" {
+			return engine.Errorf(engine.InvalidParameters, "origin %q is not an http(s) origin", o.Origin).With("field", "state.origins")
+		}
+	}
+	if len(st.Cookies) > 0 {
+		if err := s.SetCookies(ctx, st.Cookies); err != nil {
+			return err
+		}
+	}
+	if len(st.Origins) == 0 {
+		return nil
+	}
+	if err := s.alive(); err != nil {
+		return err
+	}
+	err := do(ctx, func() error {
+		tmp, err := s.bctx.NewPage()
+		if err != nil {
+			return err
+		}
+		defer tmp.Close()
+		err = tmp.Route("**/*", func(r playwright.Route) {
+			if r.Request().IsNavigationRequest() {
+				_ = r.Fulfill(playwright.RouteFulfillOptions{Status: playwright.Int(200), ContentType: playwright.String("text/html"), Body: "<!doctype html>"})
+				return
+			}
+			_ = r.Abort()
+		})
+		if err != nil {
+			return err
+		}
+		for _, o := range st.Origins {
+			if _, err := tmp.Goto(strings.TrimSuffix(o.Origin, "/")+"/", playwright.PageGotoOptions{Timeout: playwright.Float(float64(DefaultNavigationTimeout.Milliseconds()))}); err != nil {
+				return err
+			}
+			items := make([]any, 0, len(o.LocalStorage))
+			for _, nv := range o.LocalStorage {
+				items = append(items, map[string]any{"name": nv.Name, "value": nv.Value})
+			}
+			if _, err := tmp.Evaluate("items => { for (const i of items) localStorage.setItem(i.name, i.value); }", items); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return s.classify(err, "restore localStorage")
+	}
+	return nil
+}
