@@ -187,7 +187,7 @@ func newPlaywrightEngine(cfg config, log *slog.Logger) (engine.Engine, error) {
 	vp, _ := parseViewport(b.Viewport)
 	return pw.New(pw.Config{
 		Browser: b.Type, ExecPath: b.ExecutablePath, Headless: b.Headless, Viewport: vp, Logger: log,
-		Dialogs: engine.DialogPolicy(b.Dialogs),
+		Dialogs:          engine.DialogPolicy(b.Dialogs),
 		DriverCandidates: driverCandidates(),
 	})
 }
