@@ -13,16 +13,6 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 )
 
-// Defaults for element actions.
-const (
-	DefaultActionTimeout = 5 * time.Second
-	// settleQuiet is how long the network must stay quiet after requests an
-	// action started before the action returns.
-	settleQuiet = 50 * time.Millisecond
-	// settleNetworkMax bounds the wait for requests an action started.
-	settleNetworkMax = 2 * time.Second
-)
-
 // elemResult is what js/element.js returns.
 type elemResult struct {
 	X, Y      float64
@@ -155,7 +145,7 @@ func reasonText(r string) string {
 // is blocked until it is handled, and the result carries it.
 func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.ActionResult, error) {
 	if req.Timeout <= 0 {
-		req.Timeout = DefaultActionTimeout
+		req.Timeout = engine.DefaultActionTimeout
 	}
 	if req.ClickCount <= 0 {
 		req.ClickCount = 1
@@ -222,7 +212,7 @@ func buttonsFor(typ input.DispatchMouseEventType, button input.MouseButton) int6
 // Type focuses an editable element and types text with real key events.
 func (s *session) Type(ctx context.Context, req engine.TypeRequest) (engine.ActionResult, error) {
 	if req.Timeout <= 0 {
-		req.Timeout = DefaultActionTimeout
+		req.Timeout = engine.DefaultActionTimeout
 	}
 	var res engine.ActionResult
 	err := s.run(ctx, "type into "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
@@ -285,7 +275,7 @@ func typeRune(ctx context.Context, t *chromedp.Target, r rune) error {
 // window, bounded). An action that started neither returns at once.
 func (s *session) settle(ctx context.Context, t *chromedp.Target, m mark, navTimeout time.Duration) (engine.ActionResult, error) {
 	if navTimeout <= 0 {
-		navTimeout = DefaultNavigationTimeout
+		navTimeout = engine.DefaultNavigationTimeout
 	}
 	// One round trip through the renderer: the events it sent while handling
 	// the action arrive before the reply. A dialog stops the renderer, so
@@ -298,7 +288,7 @@ func (s *session) settle(ctx context.Context, t *chromedp.Target, m mark, navTim
 		return engine.ActionResult{Dialog: s.st.dialogSince(m)}, nil
 	}
 	st := s.st
-	deadline := time.Now().Add(settleNetworkMax)
+	deadline := time.Now().Add(engine.SettleNetworkMax)
 	for {
 		st.mu.Lock()
 		nav := st.navRequested > m.navRequested || st.commits > m.commits
@@ -316,12 +306,12 @@ func (s *session) settle(ctx context.Context, t *chromedp.Target, m mark, navTim
 		if nav {
 			return s.settleNavigation(ctx, m, navTimeout)
 		}
-		if started == 0 || time.Now().After(deadline) || (pending == 0 && quiet >= settleQuiet) {
+		if started == 0 || time.Now().After(deadline) || (pending == 0 && quiet >= engine.SettleQuiet) {
 			return engine.ActionResult{Dialog: st.dialogSince(m)}, nil
 		}
 		wait := time.Until(deadline)
 		if pending == 0 {
-			wait = settleQuiet - quiet
+			wait = engine.SettleQuiet - quiet
 		}
 		timer := time.NewTimer(wait)
 		select {

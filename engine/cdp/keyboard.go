@@ -70,7 +70,7 @@ func (s *session) Press(ctx context.Context, req engine.PressRequest) (engine.Ac
 		return engine.ActionResult{}, err
 	}
 	if req.Timeout <= 0 {
-		req.Timeout = DefaultActionTimeout
+		req.Timeout = engine.DefaultActionTimeout
 	}
 	var res engine.ActionResult
 	err = s.run(ctx, "press "+req.Key, func(ctx context.Context, t *chromedp.Target) error {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
@@ -14,14 +13,11 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 )
 
-// DefaultNavigationTimeout bounds a navigation when the caller gives none.
-const DefaultNavigationTimeout = 30 * time.Second
-
 // Navigate loads a URL in the main frame and waits for the requested
 // lifecycle state of the new document.
 func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (engine.NavigateResult, error) {
 	if req.Timeout <= 0 {
-		req.Timeout = DefaultNavigationTimeout
+		req.Timeout = engine.DefaultNavigationTimeout
 	}
 	if req.WaitUntil == "" {
 		req.WaitUntil = engine.WaitLoad

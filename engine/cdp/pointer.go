@@ -19,7 +19,7 @@ import (
 // checks as a click.
 func (s *session) Hover(ctx context.Context, req engine.HoverRequest) (engine.ActionResult, error) {
 	if req.Timeout <= 0 {
-		req.Timeout = DefaultActionTimeout
+		req.Timeout = engine.DefaultActionTimeout
 	}
 	var res engine.ActionResult
 	err := s.run(ctx, "hover over "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
@@ -41,7 +41,7 @@ func (s *session) Hover(ctx context.Context, req engine.HoverRequest) (engine.Ac
 // releases; pages that use HTML5 drag and drop get a real drag session.
 func (s *session) Drag(ctx context.Context, req engine.DragRequest) (engine.ActionResult, error) {
 	if req.Timeout <= 0 {
-		req.Timeout = DefaultActionTimeout
+		req.Timeout = engine.DefaultActionTimeout
 	}
 	var res engine.ActionResult
 	err := s.run(ctx, "drag "+req.Source.String(), func(ctx context.Context, t *chromedp.Target) error {
@@ -81,7 +81,7 @@ func (s *session) Upload(ctx context.Context, req engine.UploadRequest) (engine.
 		}
 	}
 	if req.Timeout <= 0 {
-		req.Timeout = DefaultActionTimeout
+		req.Timeout = engine.DefaultActionTimeout
 	}
 	var res engine.ActionResult
 	err := s.run(ctx, "upload to "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {

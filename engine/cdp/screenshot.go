@@ -21,7 +21,7 @@ func (s *session) Screenshot(ctx context.Context, req engine.ScreenshotRequest) 
 	}
 	if req.Target != nil {
 		// Scroll the element into view and read its box in page coordinates.
-		box, err := s.Evaluate(ctx, engine.EvalRequest{Target: req.Target, Timeout: DefaultActionTimeout,
+		box, err := s.Evaluate(ctx, engine.EvalRequest{Target: req.Target, Timeout: engine.DefaultActionTimeout,
 			Function: `el => { el.scrollIntoView({block: "center", inline: "center", behavior: "instant"});
 				const r = el.getBoundingClientRect();
 				return {x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height}; }`})

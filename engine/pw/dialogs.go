@@ -115,7 +115,7 @@ func (s *session) HandleDialog(ctx context.Context, req engine.DialogRequest) (e
 		return engine.ActionResult{}, err
 	}
 	if req.NavigationTimeout <= 0 {
-		req.NavigationTimeout = DefaultNavigationTimeout
+		req.NavigationTimeout = engine.DefaultNavigationTimeout
 	}
 	s.st.mu.Lock()
 	od := s.st.dialog

@@ -80,7 +80,7 @@ func (st *pageState) waitNav(m mark, timeout time.Duration) error {
 // navigated nowhere.
 func (s *session) reloadLike(ctx context.Context, what string, timeout time.Duration, act func(*float64) (playwright.Response, error), noNav func() error) (engine.NavigateResult, error) {
 	if timeout <= 0 {
-		timeout = DefaultNavigationTimeout
+		timeout = engine.DefaultNavigationTimeout
 	}
 	if err := s.alive(); err != nil {
 		return engine.NavigateResult{}, err
@@ -127,7 +127,7 @@ var loadStates = map[engine.WaitUntil]*playwright.LoadState{
 // WaitForLoad waits until the current document has reached state.
 func (s *session) WaitForLoad(ctx context.Context, state engine.WaitUntil, timeout time.Duration) (engine.NavigateResult, error) {
 	if timeout <= 0 {
-		timeout = DefaultNavigationTimeout
+		timeout = engine.DefaultNavigationTimeout
 	}
 	if state == "" {
 		state = engine.WaitLoad

@@ -14,16 +14,6 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
 )
 
-// Defaults for element actions, as in engine/cdp.
-const (
-	DefaultActionTimeout = 5 * time.Second
-	// settleQuiet is how long the network must stay quiet after requests an
-	// action started before the action returns.
-	settleQuiet = 50 * time.Millisecond
-	// settleNetworkMax bounds the wait for requests an action started.
-	settleNetworkMax = 2 * time.Second
-)
-
 // resolveJS runs engine/cdp's element script, so that both engines find the
 // same element and classify failures identically, and then returns the
 // element itself (for Playwright's action, which waits for navigations the
@@ -147,13 +137,13 @@ func release(h playwright.ElementHandle) {
 // committed; settle then waits for that document's load.
 func (s *session) clickAction(ctx context.Context, req engine.ClickRequest) (engine.ActionResult, error) {
 	if req.Timeout <= 0 {
-		req.Timeout = DefaultActionTimeout
+		req.Timeout = engine.DefaultActionTimeout
 	}
 	if req.ClickCount <= 0 {
 		req.ClickCount = 1
 	}
 	if req.NavigationTimeout <= 0 {
-		req.NavigationTimeout = DefaultNavigationTimeout
+		req.NavigationTimeout = engine.DefaultNavigationTimeout
 	}
 	if req.ClickCount > 1 && s.e.cfg.Browser == Firefox {
 		return engine.ActionResult{}, unsupported(Firefox, "clickCount > 1 (double and triple clicks)",
@@ -210,10 +200,10 @@ func (s *session) clickedBeforeTimeout(err error, m mark) bool {
 // submission) to commit.
 func (s *session) typeAction(ctx context.Context, req engine.TypeRequest) (engine.ActionResult, error) {
 	if req.Timeout <= 0 {
-		req.Timeout = DefaultActionTimeout
+		req.Timeout = engine.DefaultActionTimeout
 	}
 	if req.NavigationTimeout <= 0 {
-		req.NavigationTimeout = DefaultNavigationTimeout
+		req.NavigationTimeout = engine.DefaultNavigationTimeout
 	}
 	if err := s.alive(); err != nil {
 		return engine.ActionResult{}, err
@@ -304,7 +294,7 @@ func (s *session) pause(ctx context.Context, d time.Duration) error {
 // quiet window, bounded). An action that started neither returns at once.
 func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) (engine.ActionResult, error) {
 	st := s.st
-	deadline := time.Now().Add(settleNetworkMax)
+	deadline := time.Now().Add(engine.SettleNetworkMax)
 	for {
 		st.mu.Lock()
 		nav := st.navs > m.navs
@@ -322,12 +312,12 @@ func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) 
 		if nav {
 			return s.settleNavigation(ctx, navTimeout)
 		}
-		if started == 0 || time.Now().After(deadline) || (pending == 0 && quiet >= settleQuiet) {
+		if started == 0 || time.Now().After(deadline) || (pending == 0 && quiet >= engine.SettleQuiet) {
 			return engine.ActionResult{}, nil
 		}
 		wait := time.Until(deadline)
 		if pending == 0 {
-			wait = settleQuiet - quiet
+			wait = engine.SettleQuiet - quiet
 		}
 		timer := time.NewTimer(wait)
 		select {

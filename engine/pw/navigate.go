@@ -6,15 +6,11 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
-
-// DefaultNavigationTimeout bounds a navigation when the caller gives none.
-const DefaultNavigationTimeout = 30 * time.Second
 
 var waitStates = map[engine.WaitUntil]*playwright.WaitUntilState{
 	engine.WaitLoad:             playwright.WaitUntilStateLoad,
@@ -26,7 +22,7 @@ var waitStates = map[engine.WaitUntil]*playwright.WaitUntilState{
 // lifecycle state of the new document.
 func (s *session) navigateAction(ctx context.Context, req engine.NavigateRequest) (engine.NavigateResult, error) {
 	if req.Timeout <= 0 {
-		req.Timeout = DefaultNavigationTimeout
+		req.Timeout = engine.DefaultNavigationTimeout
 	}
 	if req.WaitUntil == "" {
 		req.WaitUntil = engine.WaitLoad

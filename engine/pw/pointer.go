@@ -49,7 +49,7 @@ func (s *session) element(ctx context.Context, tg engine.Target, timeout time.Du
 // checks as a click.
 func (s *session) hoverAction(ctx context.Context, req engine.HoverRequest) (engine.ActionResult, error) {
 	if req.Timeout <= 0 {
-		req.Timeout = DefaultActionTimeout
+		req.Timeout = engine.DefaultActionTimeout
 	}
 	if err := s.alive(); err != nil {
 		return engine.ActionResult{}, err
@@ -72,7 +72,7 @@ func (s *session) hoverAction(ctx context.Context, req engine.HoverRequest) (eng
 	if err != nil {
 		return engine.ActionResult{}, s.actionErr(err, what, req.Target)
 	}
-	return s.settle(ctx, m, DefaultNavigationTimeout)
+	return s.settle(ctx, m, engine.DefaultNavigationTimeout)
 }
 
 // Press presses a key with modifiers, parsed exactly as engine/cdp parses
@@ -84,7 +84,7 @@ func (s *session) pressAction(ctx context.Context, req engine.PressRequest) (eng
 		return engine.ActionResult{}, err
 	}
 	if req.Timeout <= 0 {
-		req.Timeout = DefaultActionTimeout
+		req.Timeout = engine.DefaultActionTimeout
 	}
 	if name == " " {
 		name = "Space"
@@ -104,7 +104,7 @@ func (s *session) pressAction(ctx context.Context, req engine.PressRequest) (eng
 		}
 		defer release(el)
 		err = do(ctx, func() error {
-			return el.Press(combo, playwright.ElementHandlePressOptions{Timeout: ms(remaining(ctx, req.Timeout+DefaultNavigationTimeout))})
+			return el.Press(combo, playwright.ElementHandlePressOptions{Timeout: ms(remaining(ctx, req.Timeout+engine.DefaultNavigationTimeout))})
 		})
 		if err != nil && s.clickedBeforeTimeout(err, m) {
 			err = nil
@@ -116,7 +116,7 @@ func (s *session) pressAction(ctx context.Context, req engine.PressRequest) (eng
 		}
 		return engine.ActionResult{}, s.classify(err, what)
 	}
-	return s.settle(ctx, m, DefaultNavigationTimeout)
+	return s.settle(ctx, m, engine.DefaultNavigationTimeout)
 }
 
 // Drag presses the mouse on the source, moves to the target in steps and
@@ -124,7 +124,7 @@ func (s *session) pressAction(ctx context.Context, req engine.PressRequest) (eng
 // real HTML5 drag session where the page uses one.
 func (s *session) dragAction(ctx context.Context, req engine.DragRequest) (engine.ActionResult, error) {
 	if req.Timeout <= 0 {
-		req.Timeout = DefaultActionTimeout
+		req.Timeout = engine.DefaultActionTimeout
 	}
 	if err := s.alive(); err != nil {
 		return engine.ActionResult{}, err
@@ -154,7 +154,7 @@ func (s *session) dragAction(ctx context.Context, req engine.DragRequest) (engin
 	if err := s.drag(ctx, from, to); err != nil {
 		return engine.ActionResult{}, s.classify(err, what)
 	}
-	return s.settle(ctx, m, DefaultNavigationTimeout)
+	return s.settle(ctx, m, engine.DefaultNavigationTimeout)
 }
 
 // point is the viewport point where a click on tg would land, after
@@ -244,7 +244,7 @@ func (s *session) Upload(ctx context.Context, req engine.UploadRequest) (engine.
 		}
 	}
 	if req.Timeout <= 0 {
-		req.Timeout = DefaultActionTimeout
+		req.Timeout = engine.DefaultActionTimeout
 	}
 	if err := s.alive(); err != nil {
 		return engine.ActionResult{}, err
@@ -268,7 +268,7 @@ func (s *session) Upload(ctx context.Context, req engine.UploadRequest) (engine.
 	if err != nil {
 		return engine.ActionResult{}, s.actionErr(err, "upload to "+req.Target.String(), req.Target)
 	}
-	return s.settle(ctx, m, DefaultNavigationTimeout)
+	return s.settle(ctx, m, engine.DefaultNavigationTimeout)
 }
 
 var mouseButtons = map[string]*playwright.MouseButton{
@@ -326,5 +326,5 @@ func (s *session) mouseAction(ctx context.Context, req engine.MouseRequest) (eng
 	if err != nil {
 		return engine.ActionResult{}, s.classify(err, what)
 	}
-	return s.settle(ctx, m, DefaultNavigationTimeout)
+	return s.settle(ctx, m, engine.DefaultNavigationTimeout)
 }

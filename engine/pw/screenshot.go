@@ -34,7 +34,7 @@ func (s *session) Screenshot(ctx context.Context, req engine.ScreenshotRequest) 
 		o.Type, o.Quality = playwright.ScreenshotTypeJpeg, &q
 	}
 	if req.Target != nil {
-		box, err := s.Evaluate(ctx, engine.EvalRequest{Target: req.Target, Timeout: DefaultActionTimeout,
+		box, err := s.Evaluate(ctx, engine.EvalRequest{Target: req.Target, Timeout: engine.DefaultActionTimeout,
 			Function: `el => { el.scrollIntoView({block: "center", inline: "center", behavior: "instant"});
 				const r = el.getBoundingClientRect();
 				return {x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height}; }`})
@@ -54,7 +54,7 @@ func (s *session) Screenshot(ctx context.Context, req engine.ScreenshotRequest) 
 	} else if err := s.alive(); err != nil {
 		return nil, err
 	}
-	o.Timeout = ms(remaining(ctx, DefaultNavigationTimeout))
+	o.Timeout = ms(remaining(ctx, engine.DefaultNavigationTimeout))
 	img, err := call(ctx, func() ([]byte, error) { return s.page.Screenshot(o) }, nil)
 	if err != nil {
 		return nil, s.classify(err, "take a screenshot")

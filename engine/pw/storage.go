@@ -153,7 +153,7 @@ func (s *session) RestoreState(ctx context.Context, st engine.StorageState) erro
 			return err
 		}
 		for _, o := range st.Origins {
-			if _, err := tmp.Goto(strings.TrimSuffix(o.Origin, "/")+"/", playwright.PageGotoOptions{Timeout: playwright.Float(float64(DefaultNavigationTimeout.Milliseconds()))}); err != nil {
+			if _, err := tmp.Goto(strings.TrimSuffix(o.Origin, "/")+"/", playwright.PageGotoOptions{Timeout: playwright.Float(float64(engine.DefaultNavigationTimeout.Milliseconds()))}); err != nil {
 				return err
 			}
 			items := make([]any, 0, len(o.LocalStorage))
