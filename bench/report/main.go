@@ -183,6 +183,18 @@ func main() {
 	add("10 agents in one process (ops/s)", higher, 1.5, conc(10, func(r *report, i int) float64 { return r.Concurrent[i].OpsPerSec }), "")
 	add("10 agents in one process, peak PSS (MiB) vs playwright-mcp shared", lower, 0.7,
 		conc(10, func(r *report, i int) float64 { return float64(r.Concurrent[i].MemPeak.PSSkB) / 1024 }), "playwright-mcp")
+	add("marginal PSS per extra session, K=5 to 10 in one process (MiB)", lower, 0, func(r *report) (float64, bool) {
+		pss := map[int]float64{}
+		for _, c := range r.Concurrent {
+			if c.Mode == "shared" && c.Errors == 0 {
+				pss[c.K] = float64(c.MemPeak.PSSkB) / 1024
+			}
+		}
+		if pss[5] == 0 || pss[10] == 0 {
+			return 0, false
+		}
+		return (pss[10] - pss[5]) / 5, true
+	}, "")
 	add("tools/list, default capabilities (o200k tokens) vs playwright-mcp", lower, 1.0, func(r *report) (float64, bool) {
 		if r.Tokens != nil && r.Tokens.ToolsO200k > 0 {
 			return float64(r.Tokens.ToolsO200k), true
