@@ -207,6 +207,32 @@ type ConsoleQuery struct {
 	Limit int
 }
 
+// Validate checks the level, for every engine alike.
+func (q ConsoleQuery) Validate() error {
+	if q.Level != "" && !slices.Contains(ConsoleLevels, q.Level) {
+		return Errorf(InvalidParameters, "level must be one of %s, not %q", strings.Join(ConsoleLevels, ", "), q.Level).With("field", "level")
+	}
+	return nil
+}
+
+// Keeps reports whether m is at q.Level or more severe.
+func (q ConsoleQuery) Keeps(m ConsoleMessage) bool {
+	return q.Level == "" || severity(m.Level) >= severity(q.Level)
+}
+
+// severity orders levels; log and info rank the same.
+func severity(level string) int {
+	switch level {
+	case "debug":
+		return 0
+	case "log", "info":
+		return 1
+	case "warning":
+		return 2
+	}
+	return 3
+}
+
 // ConsoleLog is a page of recorded console messages.
 type ConsoleLog struct {
 	Messages []ConsoleMessage `json:"messages"`

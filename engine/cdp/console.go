@@ -3,7 +3,6 @@ package cdp
 import (
 	"context"
 	"encoding/json"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -82,31 +81,16 @@ func apiLevel(t runtime.ConsoleAPICalledType) string {
 	return "log"
 }
 
-// severity orders levels; log and info rank the same.
-func severity(level string) int {
-	switch level {
-	case "debug":
-		return 0
-	case "log", "info":
-		return 1
-	case "warning":
-		return 2
-	}
-	return 3
-}
-
 // ConsoleMessages returns the newest recorded messages at q.Level or above.
 func (s *session) ConsoleMessages(ctx context.Context, q engine.ConsoleQuery) (engine.ConsoleLog, error) {
-	if q.Level != "" && !slices.Contains(engine.ConsoleLevels, q.Level) {
-		return engine.ConsoleLog{}, engine.Errorf(engine.InvalidParameters, "level must be one of %s, not %q",
-			strings.Join(engine.ConsoleLevels, ", "), q.Level).With("field", "level")
+	if err := q.Validate(); err != nil {
+		return engine.ConsoleLog{}, err
 	}
-	min := severity(q.Level)
 	c := &s.obs.console
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	msgs, total := newest(&c.msgs, q.Limit, func(m engine.ConsoleMessage) (engine.ConsoleMessage, bool) {
-		return m, q.Level == "" || severity(m.Level) >= min
+		return m, q.Keeps(m)
 	})
 	return engine.ConsoleLog{Messages: msgs, Total: total, Dropped: c.msgs.dropped}, nil
 }

@@ -128,32 +128,17 @@ func consoleType(t string) string {
 	return t
 }
 
-// severity orders levels; log and info rank the same.
-func severity(level string) int {
-	switch level {
-	case "debug":
-		return 0
-	case "log", "info":
-		return 1
-	case "warning":
-		return 2
-	}
-	return 3
-}
-
 // ConsoleMessages returns the newest recorded messages at q.Level or above.
 func (s *session) ConsoleMessages(ctx context.Context, q engine.ConsoleQuery) (engine.ConsoleLog, error) {
-	if q.Level != "" && !slices.Contains(engine.ConsoleLevels, q.Level) {
-		return engine.ConsoleLog{}, engine.Errorf(engine.InvalidParameters, "level must be one of %s, not %q",
-			strings.Join(engine.ConsoleLevels, ", "), q.Level).With("field", "level")
+	if err := q.Validate(); err != nil {
+		return engine.ConsoleLog{}, err
 	}
-	min := severity(q.Level)
 	c := s.console
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	all := []engine.ConsoleMessage{}
 	for _, m := range c.msgs {
-		if q.Level == "" || severity(m.Level) >= min {
+		if q.Keeps(m) {
 			all = append(all, m)
 		}
 	}
