@@ -35,18 +35,8 @@ func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg
 	args := map[string]any{"op": op, "timeout": timeout.Milliseconds(), "force": force, "clear": clear}
 	var r elemResult
 	if tg.Ref != "" {
-		defer s.releaseObjects(t)
-		w, obj, err := s.refObject(ctx, t, tg.Ref)
+		w, err := s.callOnRef(ctx, t, tg.Ref, elementJS, args, &r)
 		if err != nil {
-			return r, err
-		}
-		if w.ctxID == 0 && w.frameID != "" {
-			defer s.releaseObjects(w.t)
-		}
-		if err := callOn(ctx, w.t, obj, elementJS, args, &r); err != nil {
-			if isGone(err) {
-				return r, staleRef(tg.Ref, "its frame navigated or was removed")
-			}
 			return r, err
 		}
 		if r.Error == "stale" {

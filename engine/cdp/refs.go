@@ -67,6 +67,38 @@ func (s *session) refObject(ctx context.Context, t *chromedp.Target, ref string)
 	return w, obj, nil
 }
 
+// callOnRef calls fn with this = the element ref names and one JSON
+// argument, in a single round trip (no remote object to fetch or release).
+// fn answers {error: "stale"} for nothing else; a ref whose element is gone
+// makes the call answer exactly that.
+func (s *session) callOnRef(ctx context.Context, t *chromedp.Target, ref, fn string, arg any, out any) (*world, error) {
+	m := refPattern.FindStringSubmatch(ref)
+	if m == nil {
+		return nil, engine.Errorf(engine.InvalidParameters, "ref %q is not a ref from a snapshot (like e12 or f1e7)", ref).
+			With("field", "ref")
+	}
+	n, _ := strconv.Atoi(m[2])
+	w := s.worldFor(t, m[1])
+	if n >= s.refNext || w == nil {
+		return nil, engine.Errorf(engine.ElementNotFound, "ref %s was never given out in this session", ref).
+			With("reason", "unknown_ref").With("ref", ref).
+			Suggest("Use a ref from the latest snapshot of this session.")
+	}
+	b, err := json.Marshal(arg)
+	if err != nil {
+		return nil, err
+	}
+	expr := "(() => { const el = window.__bmcp && window.__bmcp.get(" + strconv.Quote(ref) + "); " +
+		"if (!el) return {error: \"stale\"}; return (" + fn + ").call(el, " + string(b) + "); })()"
+	if err := s.evalIn(ctx, w, expr, out); err != nil {
+		if isGone(err) {
+			return nil, staleRef(ref, "its frame navigated or was removed")
+		}
+		return nil, err
+	}
+	return w, nil
+}
+
 // evalObject evaluates expr in world w and returns the object it yields,
 // or "" for null and undefined.
 func (s *session) evalObject(ctx context.Context, w *world, expr string) (runtime.RemoteObjectID, error) {
