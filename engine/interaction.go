@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -54,4 +55,28 @@ type UploadRequest struct {
 	Target  Target
 	Files   []string
 	Timeout time.Duration
+}
+
+// Box is an element's box in page CSS pixels.
+type Box struct{ X, Y, W, H float64 }
+
+// ElementBox scrolls the target into view and returns its box, through the
+// engine's Evaluate; an element with nothing to show is ELEMENT_NOT_FOUND
+// with reason zero_size. Every engine's element screenshot starts here.
+func ElementBox(ctx context.Context, eval func(context.Context, EvalRequest) (json.RawMessage, error), tg *Target) (Box, error) {
+	raw, err := eval(ctx, EvalRequest{Target: tg, Timeout: DefaultActionTimeout,
+		Function: `el => { el.scrollIntoView({block: "center", inline: "center", behavior: "instant"});
+			const r = el.getBoundingClientRect();
+			return {x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height}; }`})
+	if err != nil {
+		return Box{}, err
+	}
+	var b Box
+	if err := json.Unmarshal(raw, &b); err != nil {
+		return Box{}, err
+	}
+	if b.W == 0 || b.H == 0 {
+		return Box{}, Errorf(ElementNotFound, "element %s has no visible box to capture", tg).With("reason", "zero_size")
+	}
+	return b, nil
 }

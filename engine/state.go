@@ -1,6 +1,10 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"net/url"
+	"strings"
+)
 
 // StorageState is a session's login state: its cookies and the
 // localStorage of each origin it visited. The JSON shape is Playwright's
@@ -43,4 +47,16 @@ type Stater interface {
 	SetCookies(ctx context.Context, cookies []Cookie) error
 	SaveState(ctx context.Context) (StorageState, error)
 	RestoreState(ctx context.Context, st StorageState) error
+}
+
+// Validate checks that every origin is an http(s) origin, before an engine
+// writes anything.
+func (st StorageState) Validate() error {
+	for _, o := range st.Origins {
+		u, err := url.Parse(o.Origin)
+		if err != nil || !strings.HasPrefix(u.Scheme, "http") || u.Host == "" {
+			return Errorf(InvalidParameters, "origin %q is not an http(s) origin", o.Origin).With("field", "state.origins")
+		}
+	}
+	return nil
 }

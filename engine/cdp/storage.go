@@ -128,11 +128,8 @@ func (s *session) SaveState(ctx context.Context) (engine.StorageState, error) {
 // the session's browser context opens each origin, answered by an empty
 // document that never reaches the network, and writes the items there.
 func (s *session) RestoreState(ctx context.Context, st engine.StorageState) error {
-	for _, o := range st.Origins {
-		u, err := url.Parse(o.Origin)
-		if err != nil || !strings.HasPrefix(u.Scheme, "http") || u.Host == "" {
-			return engine.Errorf(engine.InvalidParameters, "origin %q is not an http(s) origin", o.Origin).With("field", "state.origins")
-		}
+	if err := st.Validate(); err != nil {
+		return err
 	}
 	if len(st.Cookies) > 0 {
 		if err := s.SetCookies(ctx, st.Cookies); err != nil {

@@ -3,7 +3,6 @@ package pw
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -34,19 +33,9 @@ func (s *session) Screenshot(ctx context.Context, req engine.ScreenshotRequest) 
 		o.Type, o.Quality = playwright.ScreenshotTypeJpeg, &q
 	}
 	if req.Target != nil {
-		box, err := s.Evaluate(ctx, engine.EvalRequest{Target: req.Target, Timeout: engine.DefaultActionTimeout,
-			Function: `el => { el.scrollIntoView({block: "center", inline: "center", behavior: "instant"});
-				const r = el.getBoundingClientRect();
-				return {x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height}; }`})
+		b, err := engine.ElementBox(ctx, s.Evaluate, req.Target)
 		if err != nil {
 			return nil, err
-		}
-		var b struct{ X, Y, W, H float64 }
-		if err := json.Unmarshal(box, &b); err != nil {
-			return nil, err
-		}
-		if b.W == 0 || b.H == 0 {
-			return nil, engine.Errorf(engine.ElementNotFound, "element %s has no visible box to capture", req.Target).With("reason", "zero_size")
 		}
 		full := true
 		o.FullPage = &full

@@ -41,19 +41,11 @@ func (t *tabbed) Close(ctx context.Context) error {
 
 // Tabs lists, opens, selects or closes tabs.
 func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsResult, error) {
-	if err := t.sync(ctx); err != nil {
+	if err := req.Validate(); err != nil {
 		return engine.TabsResult{}, err
 	}
-	index := func(def int) (int, error) {
-		i := def
-		if req.Index != nil {
-			i = *req.Index
-		}
-		if i < 0 || i >= len(t.tabs) {
-			return 0, engine.Errorf(engine.InvalidParameters, "tab index %d is out of range: the session has %d tabs (0-%d)", i, len(t.tabs), len(t.tabs)-1).
-				With("field", "index").With("tabs", len(t.tabs))
-		}
-		return i, nil
+	if err := t.sync(ctx); err != nil {
+		return engine.TabsResult{}, err
 	}
 	switch req.Action {
 	case "", "list":
@@ -73,10 +65,7 @@ func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsR
 			}
 		}
 	case "select":
-		if req.Index == nil {
-			return engine.TabsResult{}, engine.Errorf(engine.InvalidParameters, "select needs index").With("field", "index")
-		}
-		i, err := index(0)
+		i, err := req.Pick(len(t.tabs), t.currentIndex())
 		if err != nil {
 			return engine.TabsResult{}, err
 		}
@@ -85,21 +74,15 @@ func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsR
 		// is in front; bringing it forward keeps focus events honest.
 		_ = do(ctx, t.tabs[i].page.BringToFront)
 	case "close":
-		i, err := index(t.currentIndex())
+		i, err := req.Pick(len(t.tabs), t.currentIndex())
 		if err != nil {
 			return engine.TabsResult{}, err
-		}
-		if len(t.tabs) == 1 {
-			return engine.TabsResult{}, engine.Errorf(engine.InvalidParameters, "cannot close the session's last tab").
-				With("field", "index").Suggest("Use close_session to end the session.")
 		}
 		s := t.tabs[i]
 		// The first tab's session owns the browser context: close only
 		// its page.
 		_ = do(ctx, func() error { return s.page.Close() })
 		t.remove(s)
-	default:
-		return engine.TabsResult{}, engine.Errorf(engine.InvalidParameters, "action must be list, new, select or close, not %q", req.Action).With("field", "action")
 	}
 	return t.list(ctx), nil
 }
