@@ -3,6 +3,7 @@ package enginetest
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -21,10 +22,17 @@ func (h *harness) testTabs(t *testing.T) {
 	if res := tabs(t, s, engine.TabsRequest{Action: "list"}); len(res.Tabs) != 1 || res.Current != 0 || !res.Tabs[0].Current {
 		t.Fatalf("one tab: %+v", res)
 	}
-	// A target=_blank link and window.open become tabs of the session.
+	// A target=_blank link and window.open become tabs of the session. A
+	// browser announces a popup on its own schedule (Firefox over BiDi after
+	// the click has returned), so the list may take a moment to show both.
 	click(t, s, engine.ClickRequest{Target: sel("#blank")})
 	click(t, s, engine.ClickRequest{Target: sel("#popup")})
-	res := tabs(t, s, engine.TabsRequest{})
+	var res engine.TabsResult
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if res = tabs(t, s, engine.TabsRequest{}); len(res.Tabs) == 3 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if len(res.Tabs) != 3 || res.Current != 0 {
 		t.Fatalf("popups not adopted: %+v", res)
 	}
