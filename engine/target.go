@@ -1,12 +1,29 @@
 package engine
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Target names one element: by Selector (CSS, or XPath) or by Ref, a handle
 // from a snapshot. Exactly one is set; the tool layer enforces that.
 type Target struct {
 	Selector string
 	Ref      string
+}
+
+// refPattern is the shape of every ref a snapshot hands out: eN, or fMeN
+// inside frame M. No CSS type selector looks like it (HTML has no such
+// elements, and custom element names need a hyphen).
+var refPattern = regexp.MustCompile(`^(f[1-9][0-9]*)?e[1-9][0-9]*$`)
+
+// TargetOf reads a string that may be a selector or a ref, for tools whose
+// parameter takes either (drag_and_drop's source and target).
+func TargetOf(s string) Target {
+	if refPattern.MatchString(strings.TrimSpace(s)) {
+		return Target{Ref: strings.TrimSpace(s)}
+	}
+	return Target{Selector: s}
 }
 
 // SelectorKind tells how a selector string is matched.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -42,30 +43,71 @@ const (
 	Core Group = "core"
 )
 
-// hints are the four MCP annotation hints. Every tool sets all four, because
-// mcp-go serialises unset hints as destructive and open-world.
+// hints are the four MCP annotation hints. Every tool declares all four:
+// nothing is left to mcp-go, which would call an unset hint destructive and
+// open-world. On the wire a tool carries only the hints that tell a client
+// something (see annotations).
 type hints struct{ readOnly, destructive, idempotent, openWorld bool }
 
 var (
-	// readOnly tools only observe the page.
-	readOnly = hints{readOnly: true, idempotent: true}
+	// readOnly tools only observe the page. They are open-world all the
+	// same: what they return comes from whatever site the page shows, and a
+	// client should treat it as untrusted.
+	readOnly = hints{readOnly: true, idempotent: true, openWorld: true}
 	// pageAction tools act on the page, and through it on the web.
 	pageAction = hints{openWorld: true}
 	// local tools change server state only.
 	local = hints{}
 )
 
+// annotations encodes h as the MCP annotations a client reads, leaving out
+// what the MCP specification makes implicit: a hint equal to its default
+// (readOnlyHint false, destructiveHint true, idempotentHint false,
+// openWorldHint true), and destructiveHint and idempotentHint on read-only
+// tools, which the specification calls meaningful only when readOnlyHint is
+// false. A client applying the specification's defaults reads exactly h;
+// tools/list pays about 20 o200k tokens less per tool (decision record
+// docs/decisions/2026-11-22-annotations-without-defaults.md).
+func annotations(h hints) mcp.ToolAnnotation {
+	var a mcp.ToolAnnotation
+	if h.readOnly {
+		a.ReadOnlyHint = new(true)
+	} else {
+		if !h.destructive {
+			a.DestructiveHint = new(false)
+		}
+		if h.idempotent {
+			a.IdempotentHint = new(true)
+		}
+	}
+	if !h.openWorld {
+		a.OpenWorldHint = new(false)
+	}
+	return a
+}
+
+// declared reports whether a is what annotations makes of some hints: a
+// tool built without define carries mcp-go's defaults, which are not.
+func declared(a mcp.ToolAnnotation) bool {
+	isTrue := func(p *bool) bool { return p != nil && *p }
+	h := hints{
+		readOnly:    isTrue(a.ReadOnlyHint),
+		destructive: a.DestructiveHint == nil || *a.DestructiveHint,
+		idempotent:  isTrue(a.IdempotentHint),
+		openWorld:   a.OpenWorldHint == nil || *a.OpenWorldHint,
+	}
+	if h.readOnly {
+		h.destructive, h.idempotent = false, true
+	}
+	return reflect.DeepEqual(a, annotations(h))
+}
+
 func define[In, Out any](name, desc string, h hints) mcp.Tool {
 	t := mcp.NewTool(name,
 		mcp.WithDescription(desc),
 		mcp.WithInputSchema[In](),
 		mcp.WithOutputSchema[Out](),
-		mcp.WithToolAnnotation(mcp.ToolAnnotation{
-			ReadOnlyHint:    new(h.readOnly),
-			DestructiveHint: new(h.destructive),
-			IdempotentHint:  new(h.idempotent),
-			OpenWorldHint:   new(h.openWorld),
-		}),
+		mcp.WithToolAnnotation(annotations(h)),
 	)
 	t.RawInputSchema = leanSchema(t.RawInputSchema, false)
 	t.RawOutputSchema = leanSchema(mustJSON(t.OutputSchema), true)
@@ -74,8 +116,12 @@ func define[In, Out any](name, desc string, h hints) mcp.Tool {
 }
 
 // leanSchema trims what agents pay for on every tools/list and never use:
-// additionalProperties:false everywhere, and in output schemas the
-// descriptions, required lists and the session fields every result carries.
+// boolean additionalProperties (false is not enforced: bind ignores unknown
+// arguments; true is the default) and items:true everywhere, and in output
+// schemas the
+// descriptions, required lists and the envelope every successful result
+// carries (success:true, sessionId, expiresAt; README documents it). The
+// schemas stay open, so the envelope still validates.
 func leanSchema(raw json.RawMessage, output bool) json.RawMessage {
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
@@ -87,8 +133,11 @@ func leanSchema(raw json.RawMessage, output bool) json.RawMessage {
 	walk = func(v any, depth int) {
 		switch v := v.(type) {
 		case map[string]any:
-			if ap, ok := v["additionalProperties"].(bool); ok && !ap {
+			if _, ok := v["additionalProperties"].(bool); ok {
 				delete(v, "additionalProperties")
+			}
+			if it, ok := v["items"].(bool); ok && it {
+				delete(v, "items")
 			}
 			if output || depth > 1 {
 				delete(v, "description")
@@ -124,6 +173,7 @@ func leanSchema(raw json.RawMessage, output bool) json.RawMessage {
 	if props, ok := m["properties"].(map[string]any); ok && output {
 		delete(props, "sessionId")
 		delete(props, "expiresAt")
+		delete(props, "success")
 	}
 	return mustJSON(m)
 }

@@ -15,7 +15,7 @@ type HandleDialogIn struct {
 
 func handleDialog(d *Deps) Tool {
 	return sessionTool(d, "handle_dialog",
-		"Accept or dismiss the open alert, confirm, prompt or beforeunload dialog.",
+		"Accept or dismiss the open JavaScript dialog.",
 		pageAction,
 		func(ctx context.Context, s engine.Session, in HandleDialogIn) (ActionOut, error) {
 			r, err := s.HandleDialog(ctx, engine.DialogRequest{Accept: in.Accept, PromptText: in.PromptText})

@@ -34,7 +34,7 @@ type FindElementOut struct {
 }
 
 func findElement(d *Deps) Tool {
-	return sessionTool(d, "find_element", "Describe the first match: tag, text, attributes, visibility, box.", readOnly,
+	return sessionTool(d, "find_element", "Describe the first match.", readOnly,
 		func(ctx context.Context, s engine.Session, in ElementIn) (FindElementOut, error) {
 			i, err := evalInto[ElementInfo](ctx, s, in.req(describeFn))
 			return FindElementOut{ElementInfo: i}, err
@@ -63,7 +63,7 @@ type FindElementsOut struct {
 }
 
 func findElements(d *Deps) Tool {
-	return sessionTool(d, "find_elements", "Describe all matching elements (up to limit).", readOnly,
+	return sessionTool(d, "find_elements", "Describe every match.", readOnly,
 		func(ctx context.Context, s engine.Session, in FindElementsIn) (FindElementsOut, error) {
 			limit := in.Limit
 			if limit == 0 {
@@ -151,7 +151,7 @@ func (in WaitForSelectorIn) validate() error {
 }
 
 func waitForSelector(d *Deps) Tool {
-	return sessionTool(d, "wait_for_selector", "Wait for an element to be attached, detached, visible or hidden.", readOnly,
+	return sessionTool(d, "wait_for_selector", "Wait for an element's state.", readOnly,
 		func(ctx context.Context, s engine.Session, in WaitForSelectorIn) (SuccessOut, error) {
 			state, timeout := in.State, in.Timeout
 			if state == "" {

@@ -21,28 +21,22 @@ func evalInto[T any](ctx context.Context, s engine.Session, req engine.EvalReque
 	return out, nil
 }
 
-// ElementIn targets one element.
+// ElementIn targets one element. It takes no timeout: the element gets
+// engine.DefaultActionTimeout to appear, and wait_for_selector is there for
+// longer waits (a timeout on every element tool would cost agents about 80
+// tokens of tools/list on every turn).
 type ElementIn struct {
 	SessionArg
 	TargetArg
-	Timeout int `json:"timeout,omitempty"`
 }
 
-func (in ElementIn) validate() error {
-	if err := in.TargetArg.validate(); err != nil {
-		return err
-	}
-	return nonNegative("timeout", in.Timeout)
-}
+func (in ElementIn) validate() error { return in.TargetArg.validate() }
 
-// req builds an element Evaluate with the default 5 s wait.
+// req builds an element Evaluate that waits for its element as long as
+// actions do.
 func (in ElementIn) req(fn string, args ...any) engine.EvalRequest {
 	tg := in.target()
-	t := ms(in.Timeout)
-	if in.Timeout == 0 {
-		t = ms(5000)
-	}
-	return engine.EvalRequest{Target: &tg, Function: fn, Args: args, Timeout: t}
+	return engine.EvalRequest{Target: &tg, Function: fn, Args: args, Timeout: engine.DefaultActionTimeout}
 }
 
 // TextOut is the result of get_text.

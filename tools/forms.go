@@ -43,7 +43,7 @@ func notEditable(tg engine.Target, reason string) error {
 }
 
 func fill(d *Deps) Tool {
-	return sessionTool(d, "fill", "Replace a field's value (fires input and change).", pageAction,
+	return sessionTool(d, "fill", "Replace a field's value.", pageAction,
 		func(ctx context.Context, s engine.Session, in FillIn) (ActionOut, error) {
 			r, err := evalInto[formResult](ctx, s, in.req(fillFn, in.Value))
 			if err == nil && r.Error != "" {
@@ -123,7 +123,7 @@ func checkTool(d *Deps, name, desc string, want bool) Tool {
 			if r.Checked == want {
 				return ActionOut{Success: true, Message: fmt.Sprintf("%s was already %s", tg, name+"ed")}, nil
 			}
-			if _, err := s.Click(ctx, engine.ClickRequest{Target: tg, Timeout: ms(in.Timeout)}); err != nil {
+			if _, err := s.Click(ctx, engine.ClickRequest{Target: tg}); err != nil {
 				return ActionOut{}, err
 			}
 			if r, err = evalInto[formResult](ctx, s, in.req(state)); err != nil {
@@ -138,19 +138,21 @@ func checkTool(d *Deps, name, desc string, want bool) Tool {
 }
 
 func check(d *Deps) Tool {
-	return checkTool(d, "check", "Check a checkbox or radio (clicks it if needed).", true)
+	return checkTool(d, "check", "Check a checkbox or radio.", true)
 }
 func uncheck(d *Deps) Tool {
-	return checkTool(d, "uncheck", "Uncheck a checkbox (clicks it if needed).", false)
+	return checkTool(d, "uncheck", "Uncheck a checkbox.", false)
 }
 
 // ScrollIn is the input of scroll.
 type ScrollIn struct {
 	SessionArg
-	Selector string `json:"selector,omitempty" jsonschema:"Element to bring into view"`
-	X        int    `json:"x,omitempty" jsonschema:"px"`
-	Y        int    `json:"y,omitempty" jsonschema:"px"`
+	TargetArg
+	X int `json:"x,omitempty"`
+	Y int `json:"y,omitempty"`
 }
+
+func (in ScrollIn) validate() error { return validTarget(in.Selector, in.Ref, false) }
 
 // ScrollOut is the result of scroll.
 type ScrollOut struct {
@@ -163,9 +165,9 @@ func scroll(d *Deps) Tool {
 	return sessionTool(d, "scroll", "Scroll the page by x,y pixels, or an element into view.", pageAction,
 		func(ctx context.Context, s engine.Session, in ScrollIn) (ScrollOut, error) {
 			req := engine.EvalRequest{Function: `(x, y) => { scrollBy(x, y); return {scrollX, scrollY}; }`, Args: []any{in.X, in.Y}}
-			if in.Selector != "" {
-				tg := engine.Target{Selector: in.Selector}
-				req = engine.EvalRequest{Target: &tg, Timeout: ms(5000),
+			if in.given() {
+				tg := in.target()
+				req = engine.EvalRequest{Target: &tg, Timeout: engine.DefaultActionTimeout,
 					Function: `el => { el.scrollIntoView({block: "center", inline: "center", behavior: "instant"}); return {scrollX, scrollY}; }`}
 			}
 			return evalInto[ScrollOut](ctx, s, req)

@@ -11,7 +11,7 @@ import (
 func hover(d *Deps) Tool {
 	return sessionTool(d, "hover", "Move the mouse over an element.", pageAction,
 		func(ctx context.Context, s engine.Session, in ElementIn) (ActionOut, error) {
-			r, err := s.Hover(ctx, engine.HoverRequest{Target: in.target(), Timeout: ms(in.Timeout)})
+			r, err := s.Hover(ctx, engine.HoverRequest{Target: in.target()})
 			return actionOut("Hovered over "+in.target().String(), r), err
 		})
 }
@@ -21,22 +21,23 @@ type PressIn struct {
 	SessionArg
 	Key       string   `json:"key" jsonschema:"e.g. Enter, ArrowDown, a, Control+A"`
 	Modifiers []string `json:"modifiers,omitempty" jsonschema:"Alt, Control, Meta, Shift"`
-	Selector  string   `json:"selector,omitempty" jsonschema:"Focus it first"`
+	TargetArg
 }
 
 func (in PressIn) validate() error {
 	if in.Key == "" {
 		return invalid("key", "key must not be empty")
 	}
-	return nil
+	return validTarget(in.Selector, in.Ref, false)
 }
 
 func press(d *Deps) Tool {
-	return sessionTool(d, "press", "Press a key or key combination.", pageAction,
+	return sessionTool(d, "press", "Press a key or combination, in the element if given.", pageAction,
 		func(ctx context.Context, s engine.Session, in PressIn) (ActionOut, error) {
 			req := engine.PressRequest{Key: in.Key, Modifiers: in.Modifiers}
-			if in.Selector != "" {
-				req.Target = &engine.Target{Selector: in.Selector}
+			if in.given() {
+				tg := in.target()
+				req.Target = &tg
 			}
 			r, err := s.Press(ctx, req)
 			return actionOut("Pressed "+strings.Join(append(append([]string{}, in.Modifiers...), in.Key), "+"), r), err
@@ -46,8 +47,8 @@ func press(d *Deps) Tool {
 // DragIn is the input of drag_and_drop.
 type DragIn struct {
 	SessionArg
-	Source  string `json:"source" jsonschema:"Selector"`
-	Target  string `json:"target" jsonschema:"Selector"`
+	Source  string `json:"source" jsonschema:"Selector or ref"`
+	Target  string `json:"target" jsonschema:"Selector or ref"`
 	Timeout int    `json:"timeout,omitempty"`
 }
 
@@ -64,8 +65,8 @@ func (in DragIn) validate() error {
 func dragAndDrop(d *Deps) Tool {
 	return sessionTool(d, "drag_and_drop", "Drag one element onto another with the mouse.", pageAction,
 		func(ctx context.Context, s engine.Session, in DragIn) (ActionOut, error) {
-			src, dst := engine.Target{Selector: in.Source}, engine.Target{Selector: in.Target}
-			r, err := s.Drag(ctx, engine.DragRequest{Source: src, Target: dst, Timeout: ms(in.Timeout)})
+			src, dst := engine.TargetOf(in.Source), engine.TargetOf(in.Target)
+			r, err := s.Drag(ctx, engine.DragRequest{Source: src, Target: dst})
 			return actionOut(fmt.Sprintf("Dragged %s onto %s", src, dst), r), err
 		})
 }
@@ -86,7 +87,7 @@ func (in UploadIn) validate() error {
 func uploadFile(d *Deps) Tool {
 	return sessionTool(d, "upload_file", "Set the files of a file input.", pageAction,
 		func(ctx context.Context, s engine.Session, in UploadIn) (ActionOut, error) {
-			r, err := s.Upload(ctx, engine.UploadRequest{Target: in.target(), Files: in.Files, Timeout: ms(in.Timeout)})
+			r, err := s.Upload(ctx, engine.UploadRequest{Target: in.target(), Files: in.Files})
 			return actionOut(fmt.Sprintf("Set %d file(s) on %s", len(in.Files), in.target()), r), err
 		})
 }

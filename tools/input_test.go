@@ -3,6 +3,7 @@ package tools_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
@@ -58,7 +59,7 @@ func TestHoverPressDragUpload(t *testing.T) {
 
 	// Enter in a form field submits it and press waits for the new page.
 	out := e.ok("press", map[string]any{"sessionId": id, "selector": "#q", "key": "Enter"})
-	if out["navigated"] != true || e.title(id) != "Welcome" {
+	if out["url"] == nil || e.title(id) != "Welcome" {
 		t.Fatalf("Enter submit: %v", out)
 	}
 }
@@ -87,4 +88,41 @@ func TestVisionMouseTools(t *testing.T) {
 	}
 	e.fail(engine.InvalidParameters, "mouse_click", map[string]any{"sessionId": id2, "x": 5000, "y": 5})
 	e.fail(engine.InvalidParameters, "mouse_click", map[string]any{"sessionId": id2, "x": 5, "y": 5, "button": "fourth"})
+}
+
+// TestRefsForDragPressScroll: the tools whose element is optional (press,
+// scroll) or that name two (drag_and_drop) take refs from a snapshot too.
+func TestRefsForDragPressScroll(t *testing.T) {
+	e := newEnv(t, engine.ManagerConfig{})
+	id := e.open("/input.html")
+	s := e.snap(id, nil)
+	refOf := func(s, line string) string {
+		t.Helper()
+		m := regexp.MustCompile(`- ` + line + ` \[ref=(e[0-9]+)\]`).FindStringSubmatch(s)
+		if m == nil {
+			t.Fatalf("no %q with a ref in:\n%s", line, s)
+		}
+		return m[1]
+	}
+	field := refOf(s, "textbox")
+	e.ok("press", map[string]any{"sessionId": id, "ref": field, "key": "Control+ArrowDown"})
+	if got := e.title(id); got != "down true" {
+		t.Fatalf("press by ref: %q", got)
+	}
+	e.fail(engine.InvalidParameters, "press", map[string]any{"sessionId": id, "ref": field, "selector": "#field", "key": "a"})
+	src, dst := refOf(s, "group"), refOf(s, "generic")
+	e.ok("drag_and_drop", map[string]any{"sessionId": id, "source": src, "target": dst})
+	if got := e.title(id); got != "dropped card" {
+		t.Fatalf("drag and drop by ref: %q", got)
+	}
+	e.fail(engine.ElementNotFound, "drag_and_drop", map[string]any{"sessionId": id, "source": "e999999", "target": dst})
+
+	id = e.open("/catalog.html")
+	s = e.snap(id, nil)
+	form := refOf(s, `link "Form"`)
+	e.ok("scroll", map[string]any{"sessionId": id, "y": 2000})
+	if out := e.ok("scroll", map[string]any{"sessionId": id, "ref": form}); out["scrollY"].(float64) >= 2000 {
+		t.Fatalf("scroll back to a ref: %v", out)
+	}
+	e.fail(engine.InvalidParameters, "scroll", map[string]any{"sessionId": id, "ref": form, "selector": "#bottom"})
 }

@@ -18,6 +18,9 @@ func (t TargetArg) target() engine.Target { return engine.Target{Selector: t.Sel
 
 func (t TargetArg) validate() error { return validTarget(t.Selector, t.Ref, true) }
 
+// given reports whether an optional target was named.
+func (t TargetArg) given() bool { return t.Selector != "" || t.Ref != "" }
+
 // validTarget checks that at most one (exactly one when required) of
 // selector and ref is given.
 func validTarget(selector, ref string, required bool) error {
@@ -34,10 +37,11 @@ func validTarget(selector, ref string, required bool) error {
 
 // ActionOut is the result of element actions.
 type ActionOut struct {
-	Success   bool   `json:"success"`
-	Message   string `json:"message"`
-	Navigated bool   `json:"navigated,omitempty" jsonschema:"The action loaded a new page"`
-	URL       string `json:"url,omitempty" jsonschema:"Page URL after a navigation"`
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+	// URL is set only when the action loaded a new page, so its presence
+	// says the page navigated.
+	URL string `json:"url,omitempty" jsonschema:"The new page's URL when the action navigated"`
 	// Dialog is the JavaScript dialog the action opened; unless handled is
 	// set, the page waits for handle_dialog.
 	Dialog *engine.Dialog `json:"dialog,omitempty" jsonschema:"Dialog the action opened; call handle_dialog unless it says handled"`
@@ -45,7 +49,7 @@ type ActionOut struct {
 }
 
 func actionOut(msg string, r engine.ActionResult) ActionOut {
-	out := ActionOut{Success: true, Message: msg, Navigated: r.Navigated, Dialog: r.Dialog}
+	out := ActionOut{Success: true, Message: msg, Dialog: r.Dialog}
 	if r.Navigated {
 		out.URL = r.URL
 		out.Message += "; the page navigated to " + r.URL
@@ -80,7 +84,7 @@ func (in ClickIn) validate() error {
 }
 
 func click(d *Deps) Tool {
-	return sessionTool(d, "click", "Click an element like a user (scroll, hit-test, mouse events).", pageAction,
+	return sessionTool(d, "click", "Click like a user: scroll, hit-test, mouse events.", pageAction,
 		func(ctx context.Context, s engine.Session, in ClickIn) (ActionOut, error) {
 			r, err := s.Click(ctx, engine.ClickRequest{Target: in.target(), Timeout: ms(in.Timeout), Force: in.Force, ClickCount: in.ClickCount})
 			if err != nil {

@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"github.com/mark3labs/mcp-go/mcp"
 	"os"
 	"regexp"
 	"strings"
@@ -18,10 +19,35 @@ func TestEveryToolIsComplete(t *testing.T) {
 			t.Errorf("%s: description, input schema and output schema are required", d.Name)
 		}
 		a := d.Annotations
-		if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
-			t.Errorf("%s: all four annotation hints must be set", d.Name)
+		if a.ReadOnlyHint == nil && a.DestructiveHint == nil && a.IdempotentHint == nil && a.OpenWorldHint == nil {
+			t.Errorf("%s: no annotation hint; with the specification's defaults it would claim to be destructive and open-world", d.Name)
+		}
+		ro, destructive, _, _ := effectiveHints(a)
+		if got, want := ro, readOnlyName.MatchString(d.Name); got != want {
+			t.Errorf("%s: readOnlyHint is %v on the wire; its name says %v", d.Name, got, want)
+		}
+		if destructive && !ro && !destructiveTools[d.Name] {
+			t.Errorf("%s: a client reads destructiveHint true", d.Name)
 		}
 	}
+}
+
+// readOnlyName matches the tools that only observe.
+var readOnlyName = regexp.MustCompile(`^(get_|is_|find_|extract_|element_exists$|snapshot$|screenshot|list_sessions$|wait_for_|pdf$|save_state$)`)
+
+// destructiveTools may destroy state the agent cannot get back.
+var destructiveTools = map[string]bool{"close_session": true}
+
+// effectiveHints reads annotations the way the MCP specification tells a
+// client to: an absent hint takes its default.
+func effectiveHints(a mcp.ToolAnnotation) (readOnly, destructive, idempotent, openWorld bool) {
+	get := func(p *bool, def bool) bool {
+		if p == nil {
+			return def
+		}
+		return *p
+	}
+	return get(a.ReadOnlyHint, false), get(a.DestructiveHint, true), get(a.IdempotentHint, false), get(a.OpenWorldHint, true)
 }
 
 // TestReadmeToolTable fails when README.md's tool tables and the registry

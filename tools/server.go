@@ -144,11 +144,8 @@ func Tools(d *Deps) []Tool {
 			panic(fmt.Sprintf("tool %s registered twice", t.Def.Name))
 		case t.Def.Description == "":
 			panic(fmt.Sprintf("tool %s has no description", t.Def.Name))
-		case t.Def.Annotations.ReadOnlyHint == nil || t.Def.Annotations.DestructiveHint == nil ||
-			t.Def.Annotations.IdempotentHint == nil || t.Def.Annotations.OpenWorldHint == nil:
-			panic(fmt.Sprintf("tool %s does not set all four annotation hints", t.Def.Name))
-		case *t.Def.Annotations.ReadOnlyHint && *t.Def.Annotations.DestructiveHint:
-			panic(fmt.Sprintf("tool %s is read-only and destructive", t.Def.Name))
+		case !declared(t.Def.Annotations):
+			panic(fmt.Sprintf("tool %s does not declare its four annotation hints through define", t.Def.Name))
 		case len(t.Def.RawInputSchema) == 0:
 			panic(fmt.Sprintf("tool %s has no input schema", t.Def.Name))
 		case t.Group != Core && !slices.Contains(OptIn, t.Group):

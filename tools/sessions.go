@@ -13,10 +13,10 @@ type CreateSessionIn struct {
 	UserAgent        string            `json:"userAgent,omitempty"`
 	Viewport         *ViewportArg      `json:"viewport,omitempty"`
 	Locale           string            `json:"locale,omitempty" jsonschema:"e.g. de-DE"`
-	TimezoneID       string            `json:"timezoneId,omitempty" jsonschema:"IANA zone, e.g. Europe/Berlin"`
+	TimezoneID       string            `json:"timezoneId,omitempty" jsonschema:"e.g. Europe/Berlin"`
 	ExtraHTTPHeaders map[string]string `json:"extraHTTPHeaders,omitempty"`
 	Proxy            string            `json:"proxy,omitempty" jsonschema:"e.g. socks5://host:1080"`
-	StorageState     map[string]any    `json:"storageState,omitempty" jsonschema:"A save_state result: logs the session back in"`
+	StorageState     map[string]any    `json:"storageState,omitempty" jsonschema:"A save_state result"`
 }
 
 // ViewportArg is a page size.
@@ -85,7 +85,7 @@ type SuccessOut struct {
 }
 
 func closeSession(d *Deps) Tool {
-	return serverTool("close_session", "Close a session and free its browser context.",
+	return serverTool("close_session", "Close a session.",
 		hints{destructive: true, idempotent: false},
 		func(ctx context.Context, in CloseSessionIn) (SuccessOut, error) {
 			if in.SessionID == "" {
@@ -118,7 +118,7 @@ type ListSessionsOut struct {
 }
 
 func listSessions(d *Deps) Tool {
-	return serverTool("list_sessions", "List your sessions: URL, title, expiry.", readOnly,
+	return serverTool("list_sessions", "List your sessions.", readOnly,
 		func(ctx context.Context, in ListSessionsIn) (ListSessionsOut, error) {
 			out := ListSessionsOut{Sessions: []SessionItem{}}
 			for _, i := range d.Sessions.List(ctx) {

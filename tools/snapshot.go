@@ -13,7 +13,7 @@ type SnapshotIn struct {
 	Selector        string `json:"selector,omitempty" jsonschema:"Subtree root"`
 	Ref             string `json:"ref,omitempty" jsonschema:"Subtree root"`
 	Depth           int    `json:"depth,omitempty" jsonschema:"Max nesting"`
-	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"Actionable elements, headings, landmarks only"`
+	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"Only refs, headings, landmarks"`
 	MaxChars        int    `json:"maxChars,omitempty" jsonschema:"Truncate at this length"`
 }
 

@@ -10,7 +10,7 @@ import (
 type TabsIn struct {
 	SessionArg
 	Action string `json:"action" jsonschema:"enum=list,enum=new,enum=select,enum=close"`
-	Index  *int   `json:"index,omitempty" jsonschema:"For select and close (default: current)"`
+	Index  *int   `json:"index,omitempty" jsonschema:"Default: current"`
 	URL    string `json:"url,omitempty" jsonschema:"For new"`
 }
 
@@ -26,7 +26,7 @@ type TabsOut struct {
 }
 
 func tabs(d *Deps) Tool {
-	return sessionTool(d, "tabs", "List, open, select or close the session's tabs; pages the site opens appear here.", pageAction,
+	return sessionTool(d, "tabs", "List, open, select or close tabs; pages the site opens become tabs.", pageAction,
 		func(ctx context.Context, s engine.Session, in TabsIn) (TabsOut, error) {
 			r, err := s.Tabs(ctx, engine.TabsRequest{Action: in.Action, Index: in.Index, URL: in.URL})
 			return TabsOut{Tabs: r.Tabs, Current: r.Current}, err

@@ -77,6 +77,8 @@ function (a) {
   };
   const clickable = (el, st) => {
     if (el.onclick || el.hasAttribute("onclick") || el.isContentEditable && el.contentEditable === "true") return true;
+    // Drag sources and drop targets are what drag_and_drop acts on.
+    if (el.getAttribute("draggable") === "true" || el.hasAttribute("ondrop")) return true;
     const ti = el.getAttribute("tabindex");
     if (ti !== null && +ti >= 0) return true;
     return st === "pointer";
