@@ -29,7 +29,7 @@ type guard struct {
 	pol *engine.Policy
 	rec engine.BlockedRecorder
 
-	tab  context.Context   // the page's chromedp context
+	tab  context.Context  // the page's chromedp context
 	page *chromedp.Target // the page's session
 	kids children         // targets the page auto-attached
 
