@@ -36,7 +36,6 @@ type guard struct {
 	mu     sync.Mutex
 	queue  []paused
 	wake   chan struct{}
-	popups map[target.ID]bool // popups already closed
 	// nested is set once the page auto-attaches its targets the way the
 	// guard can talk to (attached.go).
 	nested atomic.Bool
@@ -48,7 +47,7 @@ type guard struct {
 // enforce installs the policy on a new session. It runs before the session
 // is handed out, so the page has made no request yet.
 func (s *session) enforce(ctx context.Context, pol *engine.Policy) error {
-	g := &guard{pol: pol, wake: make(chan struct{}, 1), popups: map[target.ID]bool{}}
+	g := &guard{pol: pol, wake: make(chan struct{}, 1)}
 	s.guard = g
 	if !pol.HasHostRules() {
 		return nil
@@ -56,6 +55,11 @@ func (s *session) enforce(ctx context.Context, pol *engine.Policy) error {
 	g.routes = &s.obs.routes
 	g.routes.setViaGuard()
 	g.tab, g.page = s.tab, chromedp.FromContext(s.tab).Target
+	gate, err := s.b.policyGate(ctx, pol)
+	if err != nil {
+		return err
+	}
+	gate.watch(s.id, g, s.tab)
 	if err := chromedp.Listen(s.tab, g.onEvent(s)); err != nil {
 		return s.classify(err, "listen for paused requests")
 	}
@@ -115,10 +119,6 @@ func (g *guard) onEvent(s *session) func(ev any) {
 			}
 		case *target.EventDetachedFromTarget:
 			g.kids.remove(ev.SessionID)
-		case *target.EventTargetCreated:
-			g.checkPopup(s, ev.TargetInfo)
-		case *target.EventTargetInfoChanged:
-			g.checkPopup(s, ev.TargetInfo)
 		}
 	}
 }
@@ -148,8 +148,7 @@ func (g *guard) serve(ctx context.Context) {
 func (g *guard) answer(ctx context.Context, t cdp.Session, ev *fetch.EventRequestPaused) {
 	var err error
 	if ok, reason := g.pol.Check(ev.Request.URL + ev.Request.URLFragment); !ok {
-		g.rec.Add(engine.BlockedRequest{URL: ev.Request.URL, ResourceType: string(ev.ResourceType), Reason: reason, Time: time.Now()})
-		g.routes.log.markRoute(ev.NetworkID, "policy")
+		g.refused(ev, reason)
 		_, err = cdp.Call(ctx, t, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
 	} else {
 		g.routes.handle(ctx, t, ev)
@@ -160,29 +159,10 @@ func (g *guard) answer(ctx context.Context, t cdp.Session, ev *fetch.EventReques
 	_ = err
 }
 
-// checkPopup closes a window the page opened once it shows a refused URL.
-// Runs on the reader goroutine, so the close goes out on its own goroutine.
-func (g *guard) checkPopup(s *session, info *target.Info) {
-	if info == nil || info.OpenerID != s.id || info.Type != "page" || info.URL == "" {
-		return
-	}
-	ok, reason := g.pol.Check(info.URL)
-	if ok {
-		return
-	}
-	g.mu.Lock()
-	done := g.popups[info.TargetID]
-	g.popups[info.TargetID] = true
-	g.mu.Unlock()
-	if done {
-		return
-	}
-	g.rec.Add(engine.BlockedRequest{URL: info.URL, ResourceType: "Popup", Reason: reason, Time: time.Now()})
-	go func() {
-		ctx, cancel := context.WithTimeout(s.b.ctx, 5*time.Second)
-		defer cancel()
-		_, _ = chromedp.CallBrowser(ctx, target.CloseTarget, target.CloseTargetParams{TargetID: info.TargetID})
-	}()
+// refused records a request the policy refused.
+func (g *guard) refused(ev *fetch.EventRequestPaused, reason string) {
+	g.rec.Add(engine.BlockedRequest{URL: ev.Request.URL, ResourceType: string(ev.ResourceType), Reason: reason, Time: time.Now()})
+	g.routes.log.markRoute(ev.NetworkID, "policy")
 }
 
 // checkNavigation refuses a navigation the policy forbids before it starts,
