@@ -33,9 +33,9 @@ type guard struct {
 	page *chromedp.Target // the page's session
 	kids children         // targets the page auto-attached
 
-	mu     sync.Mutex
-	queue  []paused
-	wake   chan struct{}
+	mu    sync.Mutex
+	queue []paused
+	wake  chan struct{}
 	// nested is set once the page auto-attaches its targets the way the
 	// guard can talk to (attached.go).
 	nested atomic.Bool
