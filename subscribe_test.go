@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"slices"
 	"sync"
 	"testing"
@@ -80,4 +81,113 @@ func legacySSEClient(t *testing.T, s *testServer, key string) *client.Client {
 		t.Fatal(err)
 	}
 	return connect(t, client.NewClient(tr, client.WithProtocolVersion("2025-06-18")))
+}
+
+// On protocol 2026-07-28 a client opts in with subscriptions/listen instead
+// of resources/subscribe: the stream carries notifications/resources/updated
+// for the sessions of its own key, and never for another key's.
+func TestListenStreamNotifiesOnNavigation(t *testing.T) {
+	s := startServer(t, tools.Options{})
+	a := modernClient(t, s, keyA)
+	b := modernClient(t, s, keyB)
+	aSeen, bSeen := recordNotifications(a), recordNotifications(b)
+
+	idA := ok(t, a, "create_session", nil)["sessionId"].(string)
+	ok(t, a, "navigate", map[string]any{"sessionId": idA, "url": site.URL + "/form.html"})
+	idB := ok(t, b, "create_session", nil)["sessionId"].(string)
+	ok(t, b, "navigate", map[string]any{"sessionId": idB, "url": site.URL + "/form.html"})
+	uriA, uriB := "browser:///page/"+idA+"/0", "browser:///page/"+idB+"/0"
+
+	listen(t, a, aSeen, uriA)
+	// Key B asks for A's page as well as its own.
+	listen(t, b, bSeen, uriA, uriB)
+
+	ok(t, a, "get_text", map[string]any{"sessionId": idA, "selector": "h1"})
+	ok(t, a, "type", map[string]any{"sessionId": idA, "selector": "#user", "text": "sub"})
+	ok(t, a, "click", map[string]any{"sessionId": idA, "selector": "#go"})
+	waitFor(t, aSeen, func(u []string) bool { return len(u) > 0 })
+	if u := aSeen.updates(); len(u) != 1 || u[0] != uriA {
+		t.Fatalf("key A's updates = %v, want one for %s", u, uriA)
+	}
+	// B's own navigation comes after A's on B's stream, so once B hears of
+	// it, it would have heard of A's.
+	ok(t, b, "navigate", map[string]any{"sessionId": idB, "url": site.URL + "/catalog.html"})
+	waitFor(t, bSeen, func(u []string) bool { return len(u) > 0 })
+	if u := bSeen.updates(); len(u) != 1 || u[0] != uriB {
+		t.Fatalf("key B's updates = %v, want only its own %s", u, uriB)
+	}
+}
+
+// seen records the URIs of notifications/resources/updated and whether the
+// listen stream was acknowledged.
+type seen struct {
+	mu    sync.Mutex
+	uris  []string
+	acked int
+}
+
+func (s *seen) updates() []string { s.mu.Lock(); defer s.mu.Unlock(); return slices.Clone(s.uris) }
+
+func recordNotifications(c *client.Client) *seen {
+	s := &seen{}
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		switch n.Method {
+		case mcp.MethodNotificationResourceUpdated:
+			s.uris = append(s.uris, n.Params.AdditionalFields["uri"].(string))
+		case mcp.MethodNotificationSubscriptionsAcknowledged:
+			s.acked++
+		}
+	})
+	return s
+}
+
+// listen opens a subscriptions/listen stream for uris and waits for its
+// acknowledgement, so that nothing the test does next can go unheard.
+func listen(t *testing.T, c *client.Client, s *seen, uris ...string) {
+	t.Helper()
+	stop, err := c.ListenAsync(context.Background(), mcp.SubscriptionFilter{ResourceSubscriptions: uris}, func(err error) { t.Errorf("listen: %v", err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s.mu.Lock()
+		acked := s.acked
+		s.mu.Unlock()
+		if acked > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("subscriptions/listen was never acknowledged")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func waitFor(t *testing.T, s *seen, done func([]string) bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !done(s.updates()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no update arrived; got %v", s.updates())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// modernClient speaks protocol 2026-07-28 over Streamable HTTP.
+func modernClient(t *testing.T, s *testServer, key string) *client.Client {
+	t.Helper()
+	tr, err := transport.NewStreamableHTTP(s.url+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + key}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := connect(t, client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20260728)))
+	if v := c.ProtocolVersion(); v != mcp.ProtocolVersion20260728 {
+		t.Fatalf("negotiated %q, want %s", v, mcp.ProtocolVersion20260728)
+	}
+	return c
 }

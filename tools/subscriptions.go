@@ -15,6 +15,13 @@ import (
 // which browser session, so that a navigation sends
 // notifications/resources/updated to exactly them. A subscription only
 // counts for the owner (API key) it was made as.
+//
+// Clients subscribe in one of two ways. Up to protocol 2025-11-25 a client
+// session sends resources/subscribe and is reached by its session id.
+// Protocol 2026-07-28 has no client sessions: a client opens a
+// subscriptions/listen stream naming the URIs, and mcp-go serves it with a
+// session that lives as long as the stream and is registered nowhere we can
+// look it up by id, so the subscriber keeps the stream's session itself.
 type subscriptions struct {
 	srv *server.MCPServer
 
@@ -25,6 +32,9 @@ type subscriptions struct {
 
 type subscriber struct {
 	client, uri, owner string
+	// stream is the session of a subscriptions/listen stream; nil for a
+	// resources/subscribe subscription, which client names.
+	stream server.ClientSession
 }
 
 func newSubscriptions(srv *server.MCPServer, hooks *server.Hooks, d *Deps) *subscriptions {
@@ -47,13 +57,45 @@ func newSubscriptions(srv *server.MCPServer, hooks *server.Hooks, d *Deps) *subs
 		}
 		s.watch[info.ID] = append(s.watch[info.ID], subscriber{client: cs.SessionID(), uri: req.Params.URI, owner: engine.OwnerOf(ctx)})
 	})
+	hooks.AddBeforeSubscriptionsListen(func(ctx context.Context, _ any, req *mcp.SubscriptionsListenRequest) {
+		cs := server.ClientSessionFromContext(ctx)
+		if cs == nil {
+			return
+		}
+		owner := engine.OwnerOf(ctx)
+		for _, uri := range req.Params.Notifications.ResourceSubscriptions {
+			id := sessionOfURI(uri)
+			if id == "" {
+				continue
+			}
+			// A URI of a session the caller does not own is not watched,
+			// though mcp-go acknowledges it: telling the client which URIs
+			// were refused would tell it which sessions exist.
+			info, err := findSession(ctx, d, id)
+			if err != nil {
+				continue
+			}
+			s.mu.Lock()
+			if _, ok := s.lastURL[info.ID]; !ok {
+				s.lastURL[info.ID] = info.URL
+			}
+			s.watch[info.ID] = append(s.watch[info.ID], subscriber{uri: uri, owner: owner, stream: cs})
+			s.mu.Unlock()
+		}
+	})
+	// The listen request returns when its stream closes.
+	hooks.AddAfterSubscriptionsListen(func(ctx context.Context, _ any, _ *mcp.SubscriptionsListenRequest, _ *mcp.SubscriptionsListenResult) {
+		if cs := server.ClientSessionFromContext(ctx); cs != nil {
+			s.drop(func(sub subscriber) bool { return sub.stream == cs })
+		}
+	})
 	hooks.AddAfterUnsubscribe(func(ctx context.Context, _ any, req *mcp.UnsubscribeRequest, _ *mcp.EmptyResult) {
 		if cs := server.ClientSessionFromContext(ctx); cs != nil {
 			s.drop(func(sub subscriber) bool { return sub.client == cs.SessionID() && sub.uri == req.Params.URI })
 		}
 	})
 	hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
-		s.drop(func(sub subscriber) bool { return sub.client == cs.SessionID() })
+		s.drop(func(sub subscriber) bool { return sub.stream == nil && sub.client == cs.SessionID() })
 	})
 	return s
 }
@@ -114,8 +156,32 @@ func (s *subscriptions) afterCall(ctx context.Context, id string, sess engine.Se
 		return
 	}
 	for _, sub := range subs {
-		if sub.owner == owner {
-			s.srv.SendNotificationToSpecificClient(sub.client, "notifications/resources/updated", map[string]any{"uri": sub.uri})
+		if sub.owner != owner {
+			continue
 		}
+		if sub.stream == nil {
+			s.srv.SendNotificationToSpecificClient(sub.client, mcp.MethodNotificationResourceUpdated, map[string]any{"uri": sub.uri})
+		} else {
+			notifyStream(sub.stream, sub.uri)
+		}
+	}
+}
+
+// notifyStream puts notifications/resources/updated on a listen stream,
+// which tags it with the stream's subscription id. It skips a stream that
+// does not (or no longer) hold the subscription in mcp-go's record, which
+// the stream drops when it closes. Like mcp-go's own fan-out it never
+// blocks: a full channel drops the notification.
+func notifyStream(cs server.ClientSession, uri string) {
+	if r, ok := cs.(server.SessionWithResourceSubscriptions); ok && !r.IsSubscribedToResource(uri) {
+		return
+	}
+	n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{
+		Method: mcp.MethodNotificationResourceUpdated,
+		Params: mcp.NotificationParams{AdditionalFields: map[string]any{"uri": uri}},
+	}}
+	select {
+	case cs.NotificationChannel() <- n:
+	default:
 	}
 }

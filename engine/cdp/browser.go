@@ -160,6 +160,9 @@ type browserProc struct {
 	cancel context.CancelFunc
 	lost   <-chan struct{} // closed when the connection drops
 	err    error
+
+	gateMu sync.Mutex
+	gate   *gate // the policy's browser-wide part, see popups.go
 }
 
 // New returns an engine; it does not start the browser.
@@ -320,7 +323,7 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 	// storage) and get the same per-page settings and policy.
 	tabOpts := opts
 	tabOpts.StorageState, tabOpts.Proxy = nil, ""
-	return newTabbed(s, func(ctx context.Context, how chromedp.ContextOption) (*session, error) {
+	tb := newTabbed(s, func(ctx context.Context, how chromedp.ContextOption) (*session, error) {
 		t, err := openTab(ctx, b, s.tab, tabOpts, e.cfg.Dialogs, how)
 		if err != nil {
 			return nil, err
@@ -330,7 +333,16 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 			return nil, err
 		}
 		return t, nil
-	}), nil
+	})
+	if e.cfg.Policy.HasHostRules() {
+		g, err := b.policyGate(ctx, e.cfg.Policy)
+		if err != nil {
+			s.Close(ctx)
+			return nil, err
+		}
+		tb.unregister = g.register(s.contextID(), s.guard)
+	}
+	return tb, nil
 }
 
 // Close closes the browser we launched, or only detaches from one we

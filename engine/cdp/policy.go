@@ -3,6 +3,7 @@ package cdp
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -20,20 +21,24 @@ import (
 // the request stage: Chromium pauses each request (main-frame navigations and
 // every redirect hop, subresources, cross-site iframe documents, fetches)
 // until we continue or fail it, so a refused URL never leaves the browser.
-// Popups are separate targets that the page's Fetch does not see; the guard
-// closes a popup as soon as it shows a refused URL, but the popup's first
-// request has then already been sent (a known gap). Subresources of an
-// allowed cross-site iframe run in that iframe's own target and are not
-// intercepted either. Without host rules nothing is intercepted and the
-// guard only answers Navigate's file: check.
+// Targets inside the page (cross-site iframes, workers) get the same
+// interception before they run (attached.go). Popups are separate pages;
+// see popups.go. Without host rules nothing is intercepted and the guard
+// only answers Navigate's file: check.
 type guard struct {
 	pol *engine.Policy
 	rec engine.BlockedRecorder
 
-	mu     sync.Mutex
-	queue  []*fetch.EventRequestPaused
-	wake   chan struct{}
-	popups map[target.ID]bool // popups already closed
+	tab  context.Context  // the page's chromedp context
+	page *chromedp.Target // the page's session
+	kids children         // targets the page auto-attached
+
+	mu    sync.Mutex
+	queue []paused
+	wake  chan struct{}
+	// nested is set once the page auto-attaches its targets the way the
+	// guard can talk to (attached.go).
+	nested atomic.Bool
 	// routes answers the requests the policy allows (block_resource,
 	// mock_response); see router.
 	routes *router
@@ -42,27 +47,60 @@ type guard struct {
 // enforce installs the policy on a new session. It runs before the session
 // is handed out, so the page has made no request yet.
 func (s *session) enforce(ctx context.Context, pol *engine.Policy) error {
-	g := &guard{pol: pol, wake: make(chan struct{}, 1), popups: map[target.ID]bool{}}
+	g := &guard{pol: pol, wake: make(chan struct{}, 1)}
 	s.guard = g
 	if !pol.HasHostRules() {
 		return nil
 	}
 	g.routes = &s.obs.routes
 	g.routes.setViaGuard()
+	g.tab, g.page = s.tab, chromedp.FromContext(s.tab).Target
+	gate, err := s.b.policyGate(ctx, pol)
+	if err != nil {
+		return err
+	}
+	gate.watch(s.id, g, s.tab)
 	if err := chromedp.Listen(s.tab, g.onEvent(s)); err != nil {
 		return s.classify(err, "listen for paused requests")
 	}
-	t := chromedp.FromContext(s.tab).Target
 	// The handler runs until the tab's context ends, which is also when the
 	// page goes away, so it never stops while Fetch still pauses requests of
 	// a live page. Stopping it earlier would need fetch.Disable first.
-	go g.serve(s.tab, t)
+	go g.serve(s.tab)
 	return s.run(ctx, "enable the domain policy", func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, fetch.Enable, fetch.EnableParams{
 			Patterns: []*fetch.RequestPattern{{URLPattern: "*", RequestStage: fetch.RequestStageRequest}},
 		})
+		if err != nil {
+			return err
+		}
+		// chromedp auto-attaches flat, which we cannot use (attached.go);
+		// targets attached before the switch are not ours.
+		if _, err := cdp.Call(ctx, t, target.SetAutoAttach, target.SetAutoAttachParams{AutoAttach: false, Flatten: new(true)}); err != nil {
+			return err
+		}
+		g.nested.Store(true)
+		_, err = cdp.Call(ctx, t, target.SetAutoAttach, target.SetAutoAttachParams{AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: new(false)})
 		return err
 	})
+}
+
+// paused is a paused request and the session that must answer it: the
+// page's, or an attached target's.
+type paused struct {
+	ev *fetch.EventRequestPaused
+	on cdp.Session
+}
+
+// enqueue queues a paused request for serve. It never blocks.
+func (g *guard) enqueue(on cdp.Session, ev *fetch.EventRequestPaused) {
+	g.mu.Lock()
+	g.queue = append(g.queue, paused{ev: ev, on: on})
+	g.mu.Unlock()
+	select {
+	case g.wake <- struct{}{}:
+	default:
+	}
 }
 
 // onEvent runs on the tab's reader goroutine: it only queues and wakes.
@@ -70,23 +108,23 @@ func (g *guard) onEvent(s *session) func(ev any) {
 	return func(ev any) {
 		switch ev := ev.(type) {
 		case *fetch.EventRequestPaused:
-			g.mu.Lock()
-			g.queue = append(g.queue, ev)
-			g.mu.Unlock()
-			select {
-			case g.wake <- struct{}{}:
-			default:
+			g.enqueue(g.page, ev)
+		case *target.EventAttachedToTarget:
+			if g.nested.Load() {
+				g.attached(nil, ev)
 			}
-		case *target.EventTargetCreated:
-			g.checkPopup(s, ev.TargetInfo)
-		case *target.EventTargetInfoChanged:
-			g.checkPopup(s, ev.TargetInfo)
+		case *target.EventReceivedMessageFromTarget:
+			if c := g.kids.get(ev.SessionID); c != nil {
+				c.receive(ev.Message)
+			}
+		case *target.EventDetachedFromTarget:
+			g.kids.remove(ev.SessionID)
 		}
 	}
 }
 
 // serve answers paused requests in order until ctx ends.
-func (g *guard) serve(ctx context.Context, t *chromedp.Target) {
+func (g *guard) serve(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -99,19 +137,18 @@ func (g *guard) serve(ctx context.Context, t *chromedp.Target) {
 				g.mu.Unlock()
 				break
 			}
-			ev := g.queue[0]
+			p := g.queue[0]
 			g.queue = g.queue[1:]
 			g.mu.Unlock()
-			g.answer(ctx, t, ev)
+			g.answer(ctx, p.on, p.ev)
 		}
 	}
 }
 
-func (g *guard) answer(ctx context.Context, t *chromedp.Target, ev *fetch.EventRequestPaused) {
+func (g *guard) answer(ctx context.Context, t cdp.Session, ev *fetch.EventRequestPaused) {
 	var err error
 	if ok, reason := g.pol.Check(ev.Request.URL + ev.Request.URLFragment); !ok {
-		g.rec.Add(engine.BlockedRequest{URL: ev.Request.URL, ResourceType: string(ev.ResourceType), Reason: reason, Time: time.Now()})
-		g.routes.log.markRoute(ev.NetworkID, "policy")
+		g.refused(ev, reason)
 		_, err = cdp.Call(ctx, t, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
 	} else {
 		g.routes.handle(ctx, t, ev)
@@ -122,29 +159,10 @@ func (g *guard) answer(ctx context.Context, t *chromedp.Target, ev *fetch.EventR
 	_ = err
 }
 
-// checkPopup closes a window the page opened once it shows a refused URL.
-// Runs on the reader goroutine, so the close goes out on its own goroutine.
-func (g *guard) checkPopup(s *session, info *target.Info) {
-	if info == nil || info.OpenerID != s.id || info.Type != "page" || info.URL == "" {
-		return
-	}
-	ok, reason := g.pol.Check(info.URL)
-	if ok {
-		return
-	}
-	g.mu.Lock()
-	done := g.popups[info.TargetID]
-	g.popups[info.TargetID] = true
-	g.mu.Unlock()
-	if done {
-		return
-	}
-	g.rec.Add(engine.BlockedRequest{URL: info.URL, ResourceType: "Popup", Reason: reason, Time: time.Now()})
-	go func() {
-		ctx, cancel := context.WithTimeout(s.b.ctx, 5*time.Second)
-		defer cancel()
-		_, _ = chromedp.CallBrowser(ctx, target.CloseTarget, target.CloseTargetParams{TargetID: info.TargetID})
-	}()
+// refused records a request the policy refused.
+func (g *guard) refused(ev *fetch.EventRequestPaused, reason string) {
+	g.rec.Add(engine.BlockedRequest{URL: ev.Request.URL, ResourceType: string(ev.ResourceType), Reason: reason, Time: time.Now()})
+	g.routes.log.markRoute(ev.NetworkID, "policy")
 }
 
 // checkNavigation refuses a navigation the policy forbids before it starts,

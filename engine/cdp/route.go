@@ -67,7 +67,7 @@ func (r *router) paused(ev *fetch.EventRequestPaused) {
 }
 
 // startWorker starts the worker once; it runs until the tab's context ends.
-func (r *router) startWorker(tab context.Context, t *chromedp.Target) {
+func (r *router) startWorker(tab context.Context, t cdp.Session) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.started {
@@ -77,7 +77,7 @@ func (r *router) startWorker(tab context.Context, t *chromedp.Target) {
 	go r.work(tab, t)
 }
 
-func (r *router) work(tab context.Context, t *chromedp.Target) {
+func (r *router) work(tab context.Context, t cdp.Session) {
 	defer close(r.done)
 	for {
 		select {
@@ -109,7 +109,7 @@ func (r *router) setViaGuard() {
 }
 
 // handle answers one paused request with the routes as they are now.
-func (r *router) handle(tab context.Context, t *chromedp.Target, ev *fetch.EventRequestPaused) {
+func (r *router) handle(tab context.Context, t cdp.Session, ev *fetch.EventRequestPaused) {
 	r.mu.Lock()
 	route, ok := r.match(ev)
 	r.mu.Unlock()
@@ -142,7 +142,7 @@ const answerTimeout = 10 * time.Second
 
 // answer blocks, fulfils or continues one paused request. If a fulfil or
 // block is refused, the request is failed instead, so that it never hangs.
-func (r *router) answer(tab context.Context, t *chromedp.Target, ev *fetch.EventRequestPaused, route engine.Route, ok bool) {
+func (r *router) answer(tab context.Context, t cdp.Session, ev *fetch.EventRequestPaused, route engine.Route, ok bool) {
 	ctx, cancel := context.WithTimeout(tab, answerTimeout)
 	defer cancel()
 	var err error
@@ -167,7 +167,7 @@ func (r *router) answer(tab context.Context, t *chromedp.Target, ev *fetch.Event
 
 // gone reports errors after which there is no request left to answer.
 func gone(err error) bool {
-	return errors.Is(err, chromedp.ErrTargetDetached) || errors.Is(err, context.Canceled) ||
+	return errors.Is(err, chromedp.ErrTargetDetached) || errors.Is(err, context.Canceled) || errors.Is(err, errChildGone) ||
 		strings.Contains(err.Error(), "Invalid InterceptionId") || strings.Contains(err.Error(), "Fetch domain is not enabled")
 }
 

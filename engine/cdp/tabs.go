@@ -26,6 +26,9 @@ type tabbed struct {
 	// stays until the session closes, because it holds the browser context.
 	firstOpen bool
 	open      func(ctx context.Context, how chromedp.ContextOption) (*session, error)
+	// unregister stops the policy's gate from recording this session's
+	// refused popups (popups.go).
+	unregister func()
 }
 
 func newTabbed(first *session, open func(context.Context, chromedp.ContextOption) (*session, error)) *tabbed {
@@ -42,6 +45,9 @@ func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 
 // Close closes every tab and the browser context.
 func (t *tabbed) Close(ctx context.Context) error {
+	if t.unregister != nil {
+		t.unregister()
+	}
 	t.mu.Lock()
 	tabs := slices.Clone(t.tabs)
 	t.mu.Unlock()
