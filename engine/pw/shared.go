@@ -15,43 +15,57 @@ type shared struct {
 	cond *netConds
 
 	dtMu     sync.Mutex
-	devtools map[playwright.Page]playwright.CDPSession
+	devtools map[playwright.Page]*devtools
 }
 
 func newShared() *shared {
-	return &shared{refs: newRefState(), cond: &netConds{}, devtools: map[playwright.Page]playwright.CDPSession{}}
+	return &shared{refs: newRefState(), cond: &netConds{}, devtools: map[playwright.Page]*devtools{}}
 }
 
 // devtoolsFor returns the DevTools session of page (Chromium only),
 // opening it on first use. It lives as long as the page: the network
 // emulation sent through it lasts only while it is attached, and so does
-// the accessibility tree it keeps alive (see keepAX).
+// the accessibility tree it keeps alive (see keepAX). Callers that race for
+// the first one wait for it: a second session, detached again, would reset
+// the page's navigator.onLine override when it went.
 func (sh *shared) devtoolsFor(ctx context.Context, bctx playwright.BrowserContext, page playwright.Page) (playwright.CDPSession, error) {
-	// The lock is not held across the driver call: playwright-go runs the
-	// close handler below on the goroutine that delivers the call's answer.
 	sh.dtMu.Lock()
-	cs := sh.devtools[page]
+	d := sh.devtools[page]
+	first := d == nil
+	if first {
+		d = &devtools{ready: make(chan struct{})}
+		sh.devtools[page] = d
+	}
 	sh.dtMu.Unlock()
-	if cs != nil {
-		return cs, nil
+	if first {
+		// The lock is not held across the driver call: playwright-go runs
+		// the close handler below on the goroutine that delivers its answer.
+		d.cs, d.err = bctx.NewCDPSession(page)
+		close(d.ready)
+		if d.err != nil {
+			sh.dtMu.Lock()
+			delete(sh.devtools, page)
+			sh.dtMu.Unlock()
+			return nil, d.err
+		}
+		page.OnClose(func(p playwright.Page) {
+			sh.dtMu.Lock()
+			delete(sh.devtools, p)
+			sh.dtMu.Unlock()
+		})
+		return d.cs, nil
 	}
-	cs, err := call(ctx, func() (playwright.CDPSession, error) { return bctx.NewCDPSession(page) },
-		func(cs playwright.CDPSession) { _ = cs.Detach() })
-	if err != nil {
-		return nil, err
+	select {
+	case <-d.ready:
+		return d.cs, d.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
-	sh.dtMu.Lock()
-	if old := sh.devtools[page]; old != nil {
-		sh.dtMu.Unlock()
-		go func() { _ = cs.Detach() }()
-		return old, nil
-	}
-	sh.devtools[page] = cs
-	sh.dtMu.Unlock()
-	page.OnClose(func(p playwright.Page) {
-		sh.dtMu.Lock()
-		delete(sh.devtools, p)
-		sh.dtMu.Unlock()
-	})
-	return cs, nil
+}
+
+// devtools is a page's DevTools session once ready is closed.
+type devtools struct {
+	ready chan struct{}
+	cs    playwright.CDPSession
+	err   error
 }
