@@ -39,20 +39,35 @@ func staleRef(ref, why string) *engine.Error {
 		Suggest("Take a new snapshot and use the refs it shows; refs of removed elements or of a previous page do not come back.")
 }
 
+// parseRef splits a ref into its world alias ("" for the page) and its
+// number.
+func parseRef(ref string) (alias string, n int, err error) {
+	m := refPattern.FindStringSubmatch(ref)
+	if m == nil {
+		return "", 0, engine.Errorf(engine.InvalidParameters, "ref %q is not a ref from a snapshot (like e12 or f1e7)", ref).
+			With("field", "ref")
+	}
+	n, _ = strconv.Atoi(m[2])
+	return m[1], n, nil
+}
+
+// unknownRef is the error for a ref the session never gave out.
+func unknownRef(ref string) *engine.Error {
+	return engine.Errorf(engine.ElementNotFound, "ref %s was never given out in this session", ref).
+		With("reason", "unknown_ref").With("ref", ref).
+		Suggest("Use a ref from the latest snapshot of this session.")
+}
+
 // refObject finds the element a ref names: its world and a remote object
 // for it in that world.
 func (s *session) refObject(ctx context.Context, t *chromedp.Target, ref string) (*world, runtime.RemoteObjectID, error) {
-	m := refPattern.FindStringSubmatch(ref)
-	if m == nil {
-		return nil, "", engine.Errorf(engine.InvalidParameters, "ref %q is not a ref from a snapshot (like e12 or f1e7)", ref).
-			With("field", "ref")
+	alias, n, err := parseRef(ref)
+	if err != nil {
+		return nil, "", err
 	}
-	n, _ := strconv.Atoi(m[2])
-	w := s.worldFor(t, m[1])
+	w := s.worldFor(t, alias)
 	if n >= s.refNext || w == nil {
-		return nil, "", engine.Errorf(engine.ElementNotFound, "ref %s was never given out in this session", ref).
-			With("reason", "unknown_ref").With("ref", ref).
-			Suggest("Use a ref from the latest snapshot of this session.")
+		return nil, "", unknownRef(ref)
 	}
 	obj, err := s.evalObject(ctx, w, "window.__bmcp && window.__bmcp.get("+strconv.Quote(ref)+")")
 	if err != nil {
@@ -72,17 +87,13 @@ func (s *session) refObject(ctx context.Context, t *chromedp.Target, ref string)
 // fn answers {error: "stale"} for nothing else; a ref whose element is gone
 // makes the call answer exactly that.
 func (s *session) callOnRef(ctx context.Context, t *chromedp.Target, ref, fn string, arg any, out any) (*world, error) {
-	m := refPattern.FindStringSubmatch(ref)
-	if m == nil {
-		return nil, engine.Errorf(engine.InvalidParameters, "ref %q is not a ref from a snapshot (like e12 or f1e7)", ref).
-			With("field", "ref")
+	alias, n, err := parseRef(ref)
+	if err != nil {
+		return nil, err
 	}
-	n, _ := strconv.Atoi(m[2])
-	w := s.worldFor(t, m[1])
+	w := s.worldFor(t, alias)
 	if n >= s.refNext || w == nil {
-		return nil, engine.Errorf(engine.ElementNotFound, "ref %s was never given out in this session", ref).
-			With("reason", "unknown_ref").With("ref", ref).
-			Suggest("Use a ref from the latest snapshot of this session.")
+		return nil, unknownRef(ref)
 	}
 	b, err := json.Marshal(arg)
 	if err != nil {

@@ -51,3 +51,49 @@ func ParseKey(key string, extra []string) (mods []string, name string, err error
 	}
 	return mods, k.Key, nil
 }
+
+// SnapshotScript returns js/snapshot.js, the in-page walk that builds the
+// accessibility outline and keeps the ref registry (window.__bmcp). engine/pw
+// evaluates the same script, so that both engines print the same outline
+// and give out refs under the same rules.
+func SnapshotScript() string { return snapshotJS }
+
+// SnapshotArgs are the arguments of SnapshotScript.
+type SnapshotArgs = walkArgs
+
+// SnapshotOutcome is what SnapshotScript returns, decoded from JSON.
+type SnapshotOutcome = walkOut
+
+// SnapshotError classifies a failed SnapshotOutcome for the subtree tg into
+// the engine error every engine returns for it; nil when the walk succeeded.
+func SnapshotError(out SnapshotOutcome, tg engine.Target) error { return walkErr(out, tg) }
+
+// SpliceFrames replaces each line of out that stands for a cross-origin
+// frame by frame's outline of that frame's content (given its index in the
+// walk's frame list), indented to the line.
+func SpliceFrames(out SnapshotOutcome, frame func(idx int) (string, error)) (string, error) {
+	return spliceFrames(out, frame)
+}
+
+// MaxFrameDepth bounds the nesting of cross-origin frames a snapshot walks.
+const MaxFrameDepth = maxFrameDepth
+
+// TruncateOutline cuts an outline at the last line boundary within max
+// characters (0: no limit) and says so; it reports whether it cut.
+func TruncateOutline(text string, max int) (string, bool) { return truncateOutline(text, max) }
+
+// CountRefs counts the refs an outline shows.
+func CountRefs(text string) int { return len(refToken.FindAllStringIndex(text, -1)) }
+
+// ParseRef splits a ref from a snapshot into its frame alias ("" for the
+// page, "fK" for the K-th cross-origin frame) and its number; a string that
+// is not a ref is INVALID_PARAMETERS.
+func ParseRef(ref string) (alias string, n int, err error) { return parseRef(ref) }
+
+// UnknownRef is the ELEMENT_NOT_FOUND (reason unknown_ref) error for a ref
+// the session never gave out.
+func UnknownRef(ref string) *engine.Error { return unknownRef(ref) }
+
+// StaleRef is the ELEMENT_NOT_FOUND (reason stale_ref) error for a ref
+// whose element is gone; why says how.
+func StaleRef(ref, why string) *engine.Error { return staleRef(ref, why) }

@@ -25,8 +25,11 @@ type walkArgs struct {
 	Next            int    `json:"next"`
 	Depth           int    `json:"depth"`
 	InteractiveOnly bool   `json:"interactiveOnly"`
-	Kind            string `json:"kind,omitempty"`
-	Sel             string `json:"sel,omitempty"`
+	// Fallback computes roles and names in the script where the browser
+	// does not expose its own (every browser but Chromium).
+	Fallback bool   `json:"fallback,omitempty"`
+	Kind     string `json:"kind,omitempty"`
+	Sel      string `json:"sel,omitempty"`
 }
 
 // walkOut is what js/snapshot.js returns.
@@ -132,6 +135,12 @@ const maxFrameDepth = 8
 // spliceFrames replaces each frame line of out by the outline of that
 // frame's content, indented to the line.
 func (s *session) spliceFrames(ctx context.Context, w *world, out walkOut, req engine.SnapshotRequest, depth int) (string, error) {
+	return spliceFrames(out, func(idx int) (string, error) { return s.frameText(ctx, w, idx, req, depth) })
+}
+
+// spliceFrames replaces each frame line of out by what frame answers for
+// that frame's index, indented to the line.
+func spliceFrames(out walkOut, frame func(idx int) (string, error)) (string, error) {
 	if out.Frames == 0 {
 		return out.Text, nil
 	}
@@ -147,7 +156,7 @@ func (s *session) spliceFrames(ctx context.Context, w *world, out walkOut, req e
 			continue
 		}
 		idx, _ := strconv.Atoi(m[2])
-		text, err := s.frameText(ctx, w, idx, req, depth)
+		text, err := frame(idx)
 		if err != nil {
 			return "", err
 		}

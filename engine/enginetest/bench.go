@@ -7,6 +7,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
+	"github.com/seed4af8c199/browsermcp/internal/tokens"
 )
 
 // Benchmark measures an engine on the suite's pages, so that engines can be
@@ -17,7 +18,10 @@ import (
 //   - create_session: NewSession on a running engine (Close outside the
 //     timer);
 //   - navigate: Navigate to a small page that is served locally;
-//   - click: Click on a button whose handler changes the page.
+//   - click: Click on a button whose handler changes the page;
+//   - snapshot/PAGE: Snapshot of a test page (the generated and the
+//     Wikipedia-like peer benchmark pages), reporting its size in bytes and
+//     o200k tokens.
 //
 // newEngine returns an engine that has not been started.
 func Benchmark(b *testing.B, newEngine func(tb testing.TB) engine.Engine) {
@@ -78,6 +82,26 @@ func Benchmark(b *testing.B, newEngine func(tb testing.TB) engine.Engine) {
 			}
 		}
 	})
+	for _, page := range []string{"snapshot.html", "peerbench/large-gen.html", "peerbench/large.html"} {
+		b.Run("snapshot/"+page, func(b *testing.B) {
+			if _, err := warm.Navigate(bg, engine.NavigateRequest{URL: site.URL + "/" + page}); err != nil {
+				b.Fatal(err)
+			}
+			var r engine.SnapshotResult
+			for range b.N {
+				var err error
+				if r, err = warm.Snapshot(bg, engine.SnapshotRequest{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			n, err := tokens.O200k(r.Text)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(len(r.Text)), "bytes")
+			b.ReportMetric(float64(n), "o200k-tokens")
+		})
+	}
 	b.Run("type", func(b *testing.B) {
 		for range b.N {
 			if _, err := warm.Type(bg, engine.TypeRequest{Target: engine.Target{Selector: "#user"}, Text: "ada", Clear: true}); err != nil {

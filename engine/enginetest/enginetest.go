@@ -108,6 +108,10 @@ func startSite(t *testing.T) *site {
 
 func (s *site) url(path string) string { return s.URL + path }
 
+// chromium reports whether the engine drives Chromium (its Name ends in
+// "/chromium"), where the suite demands what only Chromium offers.
+func (h *harness) chromium() bool { return strings.HasSuffix(h.eng.Name(), "/chromium") }
+
 func ctx(t *testing.T) context.Context {
 	c, cancel := context.WithTimeout(context.Background(), callTimeout)
 	t.Cleanup(cancel)

@@ -3,6 +3,7 @@ package enginetest
 import (
 	"bytes"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -82,19 +83,55 @@ func (h *harness) testNetwork(t *testing.T) {
 	})
 	t.Run("Throttling", func(t *testing.T) {
 		s := h.open(t, "/net.html")
-		err := s.SetThrottling(ctx(t), engine.Throttling{LatencyMs: 50, DownloadKbps: 1000})
-		if !supported(t, err) {
+		const latency = 300
+		err := s.SetThrottling(ctx(t), engine.Throttling{LatencyMs: latency, DownloadKbps: 1000})
+		if !h.chromium() {
+			// Only Chromium's DevTools protocol emulates network
+			// conditions; other browsers must say so, naming themselves.
+			_, browser, _ := strings.Cut(h.eng.Name(), "/")
+			wantError(t, err, engine.Unsupported, map[string]any{"browser": browser})
+			supported(t, err)
 			return
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := evaluate(t, s, engine.EvalRequest{Expression: `get("/api/data").then(r => r.status)`}); got != `200` {
-			t.Errorf("fetch while throttled = %s", got)
+		// The latency delays every request by at least that much.
+		if ms := fetchMs(t, s); ms < latency {
+			t.Errorf("a fetch under %d ms of latency took %.0f ms", latency, ms)
+		}
+		// Offline and throttling are set apart and do not undo each
+		// other.
+		if err := s.SetOffline(ctx(t), true); err != nil {
+			t.Fatal(err)
+		}
+		if got := evaluate(t, s, engine.EvalRequest{Expression: `get("/api/data").then(r => r.error ? "error" : "ok")`}); got != `"error"` {
+			t.Errorf("fetch while offline and throttled = %s", got)
+		}
+		if err := s.SetThrottling(ctx(t), engine.Throttling{LatencyMs: latency}); err != nil {
+			t.Fatal(err)
+		}
+		if got := evaluate(t, s, engine.EvalRequest{Expression: `get("/api/data").then(r => r.error ? "error" : "ok")`}); got != `"error"` {
+			t.Errorf("setting throttling brought the network back: fetch = %s", got)
+		}
+		if err := s.SetOffline(ctx(t), false); err != nil {
+			t.Fatal(err)
+		}
+		if ms := fetchMs(t, s); ms < latency {
+			t.Errorf("going back online dropped the throttling: a fetch took %.0f ms", ms)
+		}
+		log, err := s.RequestLog(ctx(t), engine.RequestLogQuery{Filter: "/api/data", Limit: 1})
+		if err != nil || len(log.Requests) != 1 || !log.Requests[0].Throttled {
+			t.Errorf("the throttled request's log entry = %+v, %v", log.Requests, err)
 		}
 		if err := s.SetThrottling(ctx(t), engine.Throttling{}); err != nil {
 			t.Fatal(err)
 		}
+		if got := evaluate(t, s, engine.EvalRequest{Expression: `get("/api/data").then(r => r.status)`}); got != `200` {
+			t.Errorf("fetch after throttling was turned off = %s", got)
+		}
+		err = s.SetThrottling(ctx(t), engine.Throttling{LatencyMs: -1})
+		wantError(t, err, engine.InvalidParameters, nil)
 	})
 	t.Run("PDF", func(t *testing.T) {
 		s := h.open(t, "/catalog.html")
@@ -111,4 +148,15 @@ func (h *harness) testNetwork(t *testing.T) {
 			t.Fatalf("PDF starts with %q", pdf[:min(len(pdf), 16)])
 		}
 	})
+}
+
+// fetchMs is how long a fetch of /api/data takes, measured in the page.
+func fetchMs(t *testing.T, s engine.Session) float64 {
+	t.Helper()
+	got := evaluate(t, s, engine.EvalRequest{Expression: `(async () => { const t0 = performance.now(); const r = await fetch("/api/data?" + Math.random()); await r.text(); return performance.now() - t0; })()`})
+	ms, err := strconv.ParseFloat(got, 64)
+	if err != nil {
+		t.Fatalf("fetch timing = %s", got)
+	}
+	return ms
 }

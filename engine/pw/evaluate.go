@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/playwright-community/playwright-go"
+
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
 )
@@ -26,24 +28,36 @@ func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.Ra
 		a["args"] = []any{}
 	}
 	var tg engine.Target
+	f := s.page.MainFrame()
+	script := "async (a) => (" + cdp.EvalScript() + ")(a, (" + req.Function + "))"
 	if req.Target != nil {
 		tg = *req.Target
 		if tg.Ref != "" {
-			return nil, s.noRefs()
-		}
-		kind, expr := engine.ParseSelector(tg.Selector)
-		a["kind"], a["sel"] = "css", expr
-		if kind == engine.XPath {
-			a["kind"] = "xpath"
+			// The function runs in the frame whose registry holds the ref.
+			var err error
+			if f, _, err = s.refFrame(tg.Ref); err != nil {
+				return nil, err
+			}
+			a["kind"], a["ref"] = "el", tg.Ref
+			script = "async (a) => { a.el = window.__bmcp && window.__bmcp.get(a.ref); return (" + cdp.EvalScript() + ")(a, (" + req.Function + ")); }"
+		} else {
+			kind, expr := engine.ParseSelector(tg.Selector)
+			a["kind"], a["sel"] = "css", expr
+			if kind == engine.XPath {
+				a["kind"] = "xpath"
+			}
 		}
 	}
 	arg, err := jsonArg(a)
 	if err != nil {
 		return nil, engine.Wrap(engine.InvalidParameters, err, "args must be JSON values: "+err.Error()).With("field", "args")
 	}
-	r, err := s.runEval(ctx, "async (a) => ("+cdp.EvalScript()+")(a, ("+req.Function+"))", arg, req.Timeout+30*time.Second)
+	r, err := s.runEval(ctx, f, tg.Ref, script, arg, req.Timeout+30*time.Second)
 	if err != nil {
 		return nil, err
+	}
+	if tg.Ref != "" && r.Error == "stale" {
+		return nil, cdp.StaleRef(tg.Ref, "the element was removed from the page, or the page navigated")
 	}
 	return cdp.EvalResult(r, tg, req.Timeout)
 }
@@ -75,16 +89,17 @@ const replJS = `(src) => {
 // evaluateExpression evaluates a user expression or statements and returns
 // the value of the last expression (see replJS).
 func (s *session) evaluateExpression(ctx context.Context, expr string) (json.RawMessage, error) {
-	r, err := s.runEval(ctx, "async (src) => ("+cdp.EvalScript()+")({kind: '', args: [src]}, "+replJS+")", expr, 30*time.Second)
+	r, err := s.runEval(ctx, s.page.MainFrame(), "", "async (src) => ("+cdp.EvalScript()+")({kind: '', args: [src]}, "+replJS+")", expr, 30*time.Second)
 	if err != nil {
 		return nil, err
 	}
 	return cdp.EvalResult(r, engine.Target{}, 0)
 }
 
-// runEval evaluates script (a function of one argument) with arg and decodes
-// eval.js's answer.
-func (s *session) runEval(ctx context.Context, script string, arg any, timeout time.Duration) (cdp.EvalOutcome, error) {
+// runEval evaluates script (a function of one argument) with arg in frame f
+// and decodes eval.js's answer. ref is the ref the script acts on, if any:
+// its frame navigating away makes it stale.
+func (s *session) runEval(ctx context.Context, f playwright.Frame, ref, script string, arg any, timeout time.Duration) (cdp.EvalOutcome, error) {
 	var r cdp.EvalOutcome
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -92,7 +107,7 @@ func (s *session) runEval(ctx context.Context, script string, arg any, timeout t
 	// DIALOG_OPEN at once instead of waiting out its timeout.
 	var opened error
 	_, _ = s.withDialogs(ctx, func(dctx context.Context) (engine.ActionResult, error) {
-		r, opened = s.evalLoop(dctx, script, arg)
+		r, opened = s.evalLoop(dctx, f, ref, script, arg)
 		return engine.ActionResult{}, opened
 	})
 	if err := s.st.dialogErr(); err != nil && opened != nil {
@@ -101,11 +116,14 @@ func (s *session) runEval(ctx context.Context, script string, arg any, timeout t
 	return r, opened
 }
 
-func (s *session) evalLoop(ctx context.Context, script string, arg any) (cdp.EvalOutcome, error) {
+func (s *session) evalLoop(ctx context.Context, f playwright.Frame, ref, script string, arg any) (cdp.EvalOutcome, error) {
 	var r cdp.EvalOutcome
 	for {
-		v, err := call(ctx, func() (any, error) { return s.page.Evaluate(script, arg) }, nil)
+		v, err := call(ctx, func() (any, error) { return f.Evaluate(script, arg) }, nil)
 		if err != nil {
+			if ref != "" && isContextGone(err) {
+				return r, cdp.StaleRef(ref, "its page or frame navigated")
+			}
 			if isContextGone(err) && ctx.Err() == nil {
 				// A navigation replaced the document while the script
 				// ran; as in engine/cdp's selector waits, run it again in
@@ -149,11 +167,4 @@ func jsonArg(v any) (any, error) {
 	var out any
 	err = json.Unmarshal(b, &out)
 	return out, err
-}
-
-// noRefs is the answer for a target given by ref, which this engine does not
-// give out (it has no snapshot yet).
-func (s *session) noRefs() error {
-	return engine.Errorf(engine.Unsupported, "refs are not supported by the %s engine yet (browser %s); use selector", s.e.Name(), s.e.cfg.Browser).
-		With("field", "ref").With("browser", s.e.cfg.Browser)
 }

@@ -37,11 +37,12 @@ func (s *session) Reload(ctx context.Context, ignoreCache bool, timeout time.Dur
 	if ignoreCache && s.e.cfg.Browser == Chromium {
 		m := s.st.mark()
 		return s.reloadLike(ctx, "reload", timeout, func(t *float64) (playwright.Response, error) {
-			cs, err := s.bctx.NewCDPSession(s.page)
+			// The page's one DevTools session: detaching another one
+			// would reset the network emulation set through it.
+			cs, err := s.sh.devtoolsFor(context.Background(), s.bctx, s.page)
 			if err != nil {
 				return nil, err
 			}
-			defer func() { _ = cs.Detach() }()
 			if _, err := cs.Send("Page.reload", map[string]any{"ignoreCache": true}); err != nil {
 				return nil, err
 			}

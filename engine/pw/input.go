@@ -2,7 +2,6 @@ package pw
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -38,13 +37,13 @@ var resolveJS = `async (a) => {
 // or only the point to click (see resolveJS).
 func (s *session) resolve(ctx context.Context, op string, tg engine.Target, timeout time.Duration, force, clear bool) (playwright.ElementHandle, cdp.ElementCheck, error) {
 	var r cdp.ElementCheck
+	// playwright-go serialises int but not int64.
+	args := map[string]any{"op": op, "timeout": int(timeout.Milliseconds()), "force": force, "clear": clear}
 	if tg.Ref != "" {
-		return nil, r, engine.Errorf(engine.Unsupported, "refs are not supported by the %s engine yet; use selector", s.e.Name()).
-			With("field", "ref").With("browser", s.e.cfg.Browser)
+		return s.resolveRef(ctx, args, tg, timeout)
 	}
 	kind, expr := engine.ParseSelector(tg.Selector)
-	// playwright-go serialises int but not int64.
-	args := map[string]any{"op": op, "kind": "css", "sel": expr, "timeout": int(timeout.Milliseconds()), "force": force, "clear": clear}
+	args["kind"], args["sel"] = "css", expr
 	if kind == engine.XPath {
 		args["kind"] = "xpath"
 	}
@@ -64,14 +63,8 @@ func (s *session) resolve(ctx context.Context, op string, tg engine.Target, time
 		if el := h.AsElement(); el != nil {
 			return el, r, nil
 		}
-		v, err := call(ctx, h.JSONValue, nil)
-		go func() { _ = h.Dispose() }()
-		if err != nil {
-			return nil, r, s.classify(err, "find "+tg.String())
-		}
-		b, _ := json.Marshal(v)
-		if err := json.Unmarshal(b, &r); err != nil {
-			return nil, r, engine.Wrap(engine.BrowserError, err, "unexpected element check result "+string(b))
+		if r, err = s.checkResult(ctx, h, tg); err != nil {
+			return nil, r, err
 		}
 		return nil, r, cdp.ElementError(r, tg, timeout)
 	}
@@ -127,8 +120,11 @@ func unsupported(browser, feature, why string) *engine.Error {
 		Suggest("Use --browser chromium for this, or do without it on " + browser + ".")
 }
 
+// release disposes of an element handle in the background; nil is fine.
 func release(h playwright.ElementHandle) {
-	go func() { _ = h.Dispose() }()
+	if h != nil {
+		go func() { _ = h.Dispose() }()
+	}
 }
 
 // Click clicks the element after it passes engine/cdp's checks. Playwright
@@ -267,7 +263,8 @@ func (s *session) pressEnter(ctx context.Context, el playwright.ElementHandle, m
 	s.st.mu.Lock()
 	navigated := s.st.navs > m.navs
 	s.st.mu.Unlock()
-	if navigated {
+	// A ref into a frame resolves to a focused element without a handle.
+	if navigated || el == nil {
 		return do(ctx, func() error { return s.page.Keyboard().Press("Enter") })
 	}
 	return do(ctx, func() error {

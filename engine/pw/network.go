@@ -29,13 +29,13 @@ type netLog struct {
 	entries []*reqEntry
 	dropped int
 	live    map[playwright.Request]*reqEntry
-	offline bool // the session is offline: new requests are marked throttled
+	cond    *netConds // the session's network: new requests are marked throttled while it is emulated
 	// early holds route marks for requests the log has not seen yet.
 	early map[playwright.Request]string
 }
 
-func newNetLog() *netLog {
-	return &netLog{live: map[playwright.Request]*reqEntry{}, early: map[playwright.Request]string{}}
+func newNetLog(cond *netConds) *netLog {
+	return &netLog{live: map[playwright.Request]*reqEntry{}, early: map[playwright.Request]string{}, cond: cond}
 }
 
 func (l *netLog) watch(p playwright.Page) {
@@ -46,7 +46,7 @@ func (l *netLog) watch(p playwright.Page) {
 		e.StartedAt = now.UnixMilli()
 		l.mu.Lock()
 		defer l.mu.Unlock()
-		e.Throttled = l.offline
+		e.Throttled = l.cond.active()
 		if how, ok := l.early[r]; ok {
 			e.Route = how
 			delete(l.early, r)
@@ -153,13 +153,114 @@ func (s *session) RequestLog(ctx context.Context, q engine.RequestLogQuery) (eng
 	return engine.RequestLog{Requests: reqs, Total: total, Dropped: l.dropped}, nil
 }
 
-// SetOffline makes every request of the session's browser context fail as
-// if the network were down, and navigator.onLine false. Playwright 1.52's
-// WebDriver BiDi backend accepts the call and does nothing, so Firefox
-// answers UNSUPPORTED.
+// netConds is the emulated network of a session: offline and throttling,
+// set by two tools and shared by every tab. On Chromium both go to every
+// page as one rule (Network.emulateNetworkConditionsByRule, as in
+// engine/cdp) through the page's own DevTools session, so that neither
+// overwrites the other; Playwright's BrowserContext.SetOffline is not used
+// there, since it sends its own conditions through its own session and the
+// last one sent would win. Elsewhere only offline exists, through
+// Playwright.
+type netConds struct {
+	mu       sync.Mutex
+	offline  bool
+	throttle engine.Throttling
+}
+
+// active reports whether requests are emulated (offline or throttled).
+func (c *netConds) active() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.offline || !c.throttle.Off()
+}
+
+func (c *netConds) get() (bool, engine.Throttling) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.offline, c.throttle
+}
+
+// applyTo sends the session's conditions to one page (Chromium only). A
+// page whose conditions were never changed needs nothing.
+func (c *netConds) applyTo(ctx context.Context, sh *shared, bctx playwright.BrowserContext, page playwright.Page) error {
+	offline, th := c.get()
+	if !offline && th.Off() {
+		return nil
+	}
+	return sendConds(ctx, sh, bctx, page, offline, th)
+}
+
+// sendConds sends one set of conditions to page through its DevTools
+// session: the one global rule (or none), and navigator.onLine, which the
+// by-rule emulation leaves alone.
+func sendConds(ctx context.Context, sh *shared, bctx playwright.BrowserContext, page playwright.Page, offline bool, th engine.Throttling) error {
+	cs, err := sh.devtoolsFor(ctx, bctx, page)
+	if err != nil {
+		return err
+	}
+	rules := []any{}
+	if offline || !th.Off() {
+		rules = append(rules, map[string]any{
+			"urlPattern": "", "offline": offline, "latency": th.LatencyMs,
+			"downloadThroughput": kbpsToBytes(th.DownloadKbps), "uploadThroughput": kbpsToBytes(th.UploadKbps),
+		})
+	}
+	return do(ctx, func() error {
+		if _, err := cs.Send("Network.emulateNetworkConditionsByRule", map[string]any{"matchedNetworkConditions": rules}); err != nil {
+			return err
+		}
+		_, err := cs.Send("Network.overrideNetworkState", map[string]any{
+			"offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1,
+		})
+		return err
+	})
+}
+
+// kbpsToBytes converts kilobits per second to the protocol's bytes per
+// second; 0 (unlimited) becomes -1.
+func kbpsToBytes(kbps float64) float64 {
+	if kbps == 0 {
+		return -1
+	}
+	return kbps * 1000 / 8
+}
+
+// setConds changes the session's network on Chromium: it sends the new
+// conditions to every page of the session, then keeps them for the pages
+// to come.
+func (s *session) setConds(ctx context.Context, what string, change func(*bool, *engine.Throttling)) error {
+	if err := s.alive(); err != nil {
+		return err
+	}
+	offline, th := s.sh.cond.get()
+	change(&offline, &th)
+	for _, p := range s.bctx.Pages() {
+		if p.IsClosed() {
+			continue
+		}
+		if err := sendConds(ctx, s.sh, s.bctx, p, offline, th); err != nil {
+			if p != s.page && p.IsClosed() {
+				continue
+			}
+			return s.classify(err, what)
+		}
+	}
+	s.sh.cond.mu.Lock()
+	s.sh.cond.offline, s.sh.cond.throttle = offline, th
+	s.sh.cond.mu.Unlock()
+	return nil
+}
+
+// SetOffline makes every request of the session fail as if the network
+// were down, and navigator.onLine false. Playwright 1.52's WebDriver BiDi
+// backend accepts the call and does nothing, so Firefox answers
+// UNSUPPORTED.
 func (s *session) SetOffline(ctx context.Context, offline bool) error {
-	if s.e.cfg.Browser == Firefox {
+	switch s.e.cfg.Browser {
+	case Firefox:
 		return unsupported(Firefox, "set_offline", "Playwright's WebDriver BiDi backend does not implement offline emulation")
+	case Chromium:
+		return s.setConds(ctx, "set the network offline", func(o *bool, _ *engine.Throttling) { *o = offline })
 	}
 	if err := s.alive(); err != nil {
 		return err
@@ -167,23 +268,24 @@ func (s *session) SetOffline(ctx context.Context, offline bool) error {
 	if err := do(ctx, func() error { return s.bctx.SetOffline(offline) }); err != nil {
 		return s.classify(err, "set the network offline")
 	}
-	s.net.mu.Lock()
-	s.net.offline = offline
-	s.net.mu.Unlock()
+	s.sh.cond.mu.Lock()
+	s.sh.cond.offline = offline
+	s.sh.cond.mu.Unlock()
 	return nil
 }
 
-// SetThrottling is not available: Playwright has no throttling API, and on
-// Chromium the DevTools emulation it would need is the one Playwright
-// itself drives for SetOffline, so the two would overwrite each other.
+// SetThrottling limits bandwidth and adds latency on Chromium, through
+// DevTools network emulation (see netConds). Playwright emulates network
+// conditions only through the DevTools protocol, so Firefox and WebKit
+// answer UNSUPPORTED.
 func (s *session) SetThrottling(ctx context.Context, th engine.Throttling) error {
 	if th.DownloadKbps < 0 || th.UploadKbps < 0 || th.LatencyMs < 0 {
 		return engine.Errorf(engine.InvalidParameters, "throughput and latency must not be negative")
 	}
-	if s.e.cfg.Browser == Firefox {
-		return unsupported(Firefox, "set_throttling", "Playwright emulates network conditions only through the DevTools protocol, which Firefox does not speak")
+	if b := s.e.cfg.Browser; b != Chromium {
+		return unsupported(b, "set_throttling", "Playwright emulates network conditions only through the DevTools protocol, which "+b+" does not speak")
 	}
-	return s.notYet("set_throttling")
+	return s.setConds(ctx, "set network throttling", func(_ *bool, t *engine.Throttling) { *t = th })
 }
 
 // PDF prints the page with Chromium's print-to-PDF; Playwright offers no

@@ -19,7 +19,7 @@ import (
 // a handle to the same element with check's answer.
 func (s *session) element(ctx context.Context, tg engine.Target, timeout time.Duration, check string) (playwright.ElementHandle, string, error) {
 	if tg.Ref != "" {
-		return nil, "", s.noRefs()
+		return s.refElement(ctx, tg.Ref, check)
 	}
 	v, err := s.Evaluate(ctx, engine.EvalRequest{Target: &tg, Timeout: timeout, Function: check})
 	if err != nil {

@@ -209,6 +209,7 @@ func (e *Engine) start(b *browserProc) error {
 			defer cancel()
 			s, err := startLaunchServer(ctx, e.drv, "_bidiFirefox", map[string]any{
 				"executablePath": e.exec, "headless": e.cfg.Headless, "timeout": launchTimeout.Milliseconds(),
+				"firefoxUserPrefs": firefoxPrefs,
 			}, e.log)
 			server <- served{s, err}
 		}()
@@ -236,6 +237,10 @@ func (e *Engine) start(b *browserProc) error {
 	}
 	switch e.cfg.Browser {
 	case Chromium:
+		// Snapshots read roles and names from Chromium's accessibility
+		// engine through Element.computedRole and computedName, which
+		// this Blink feature exposes (as in engine/cdp).
+		opts.Args = []string{"--enable-blink-features=ComputedAccessibilityInfo"}
 		b.browser, err = pw.Chromium.Launch(opts)
 	case WebKit:
 		b.browser, err = pw.WebKit.Launch(opts)
@@ -244,6 +249,17 @@ func (e *Engine) start(b *browserProc) error {
 	}
 	return err
 }
+
+// firefoxPrefs are the preferences Firefox starts with. Firefox's WebDriver
+// BiDi input actions are dispatched in the top-level page's process and
+// never reach an iframe that runs in another process (Fission isolates
+// cross-site iframes that way), so a click on an element of a cross-site
+// iframe would land on the iframe element in the parent page instead.
+// Keeping web content out of per-site processes (as Puppeteer's Firefox
+// profile does) lets input reach every frame. The cost is weaker process
+// isolation between the sites one browser shows; sessions keep their own
+// browser contexts (cookies, storage, cache) as before.
+var firefoxPrefs = map[string]any{"fission.webContentIsolationStrategy": 0}
 
 // shutdown closes what b started, best effort, within closeTimeout. Only
 // the first call does anything.

@@ -24,6 +24,7 @@ type session struct {
 	console *consoleLog
 	net     *netLog
 	routes  *router
+	sh      *shared // what the session's tabs share: refs, network conditions
 
 	// owner is set on the session's first page, whose Close closes the
 	// browser context; other tabs close only their page.
@@ -78,14 +79,27 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 		}
 		return nil, engine.Wrap(engine.BrowserError, err, "could not create the session's browser context: "+firstLine(err))
 	}
-	s := newTab(e, b, m.bctx, m.page, console)
+	sh := newShared()
+	s := newTab(e, b, m.bctx, m.page, console, sh)
 	s.owner = true
+	if e.cfg.Browser == Chromium {
+		// Pages the site opens get the session's network conditions too.
+		m.bctx.OnPage(func(p playwright.Page) {
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				if err := sh.cond.applyTo(ctx, sh, m.bctx, p); err != nil {
+					e.log.Debug("network conditions for a new page", "err", err)
+				}
+			}()
+		})
+	}
 	return s, nil
 }
 
 // newTab follows one page of a session's browser context.
-func newTab(e *Engine, b *browserProc, bctx playwright.BrowserContext, page playwright.Page, console *consoleLog) *session {
-	s := &session{e: e, b: b, bctx: bctx, page: page, st: newPageState(), console: console, net: newNetLog(), routes: &router{}}
+func newTab(e *Engine, b *browserProc, bctx playwright.BrowserContext, page playwright.Page, console *consoleLog, sh *shared) *session {
+	s := &session{e: e, b: b, bctx: bctx, page: page, st: newPageState(), console: console, net: newNetLog(sh.cond), routes: &router{}, sh: sh}
 	s.st.watch(page)
 	s.st.watchDialogs(page, s.e.cfg.Dialogs)
 	s.console.watch(page)

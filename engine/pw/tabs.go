@@ -87,7 +87,8 @@ func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsR
 	return t.list(ctx), nil
 }
 
-// adopt follows a page of the session's browser context as a tab. On
+// adopt follows a page of the session's browser context as a tab, with the
+// session's network conditions on Chromium. On
 // Firefox a page the site opened has already run its first document
 // without pageErrorJS, so that document's uncaught exceptions are missed.
 func (t *tabbed) adopt(ctx context.Context, page playwright.Page) (*session, error) {
@@ -97,7 +98,12 @@ func (t *tabbed) adopt(ctx context.Context, page playwright.Page) (*session, err
 			return nil, t.classify(err, "follow a tab")
 		}
 	}
-	return newTab(t.e, t.b, t.bctx, page, console), nil
+	if t.e.cfg.Browser == Chromium {
+		if err := t.sh.cond.applyTo(ctx, t.sh, t.bctx, page); err != nil {
+			return nil, t.classify(err, "set the network conditions of a tab")
+		}
+	}
+	return newTab(t.e, t.b, t.bctx, page, console, t.sh), nil
 }
 
 func (t *tabbed) add(s *session, current bool) {

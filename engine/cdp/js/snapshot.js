@@ -8,13 +8,20 @@
 // element again, so a ref names one node for as long as the node lives and a
 // removed node can be told apart from an unknown ref.
 //
-// a = {prefix, next, depth, interactiveOnly, kind?, sel?}; with no sel the
-// walk starts at `this` when it is an element, else at the document.
+// Other browsers do not expose their accessibility engine to pages. With
+// a.fallback the walk then computes roles and names itself (see "Fallback"
+// below): the ARIA role attribute, the implicit roles of HTML elements as
+// Chromium names them, and a compact accessible-name computation, so that
+// common HTML reads the same on every browser.
+//
+// a = {prefix, next, depth, interactiveOnly, fallback?, kind?, sel?}; with no
+// sel the walk starts at `this` when it is an element, else at the document.
 // Returns {text, next, frames} or {error, message}. Lines that hold only
 // "\u0001N" stand for the cross-origin frame R.frames[N], which the engine
 // walks in its own world and splices in.
 function (a) {
-  if (!("computedRole" in Element.prototype)) return { error: "no_computed_ax" };
+  const native = "computedRole" in Element.prototype;
+  if (!native && !a.fallback) return { error: "no_computed_ax" };
   let R = window.__bmcp;
   if (!R) {
     R = {
@@ -106,6 +113,179 @@ function (a) {
     return el.childNodes;
   };
 
+  // Fallback: roles and names without the browser's accessibility engine.
+  // Roles use Chromium's vocabulary ("image", "sectionheader", "" where
+  // Chromium exposes none), because the sets above are written in it.
+  const IMPLICIT = {
+    article: "article", aside: "complementary", blockquote: "blockquote", button: "button", caption: "caption",
+    code: "code", dd: "definition", del: "deletion", s: "deletion", details: "group", dfn: "term", dialog: "dialog",
+    dt: "term", em: "emphasis", fieldset: "group", figure: "figure", form: "form", hr: "separator", ins: "insertion",
+    li: "listitem", main: "main", mark: "mark", menu: "list", meter: "meter", nav: "navigation", ol: "list", ul: "list",
+    optgroup: "group", option: "option", output: "status", p: "paragraph", progress: "progressbar", search: "search",
+    strong: "strong", sub: "subscript", sup: "superscript", table: "table", tbody: "rowgroup", thead: "rowgroup",
+    tfoot: "rowgroup", textarea: "textbox", time: "time", tr: "row", address: "group", hgroup: "group", img: "image",
+    h1: "heading", h2: "heading", h3: "heading", h4: "heading", h5: "heading", h6: "heading",
+    dl: "", summary: "", label: "", legend: "", figcaption: "", abbr: "", svg: "", canvas: "", video: "", audio: "",
+    math: "", iframe: "", frame: "", ruby: "", rt: "", object: "", embed: "", map: "",
+  };
+  const INPUT = {
+    search: "searchbox", number: "spinbutton", range: "slider", checkbox: "checkbox", radio: "radio", button: "button",
+    submit: "button", reset: "button", image: "button", file: "button", hidden: "none", color: "", date: "", time: "",
+    "datetime-local": "", month: "", week: "",
+  };
+  const ARIA = new Set(("alert alertdialog application article banner blockquote button caption cell checkbox code " +
+    "columnheader combobox complementary contentinfo definition deletion dialog document emphasis feed figure form " +
+    "generic grid gridcell group heading img insertion link list listbox listitem log main mark marquee math menu " +
+    "menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph presentation " +
+    "progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider " +
+    "spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer " +
+    "toolbar tooltip tree treegrid treeitem").split(" "));
+  const SECTIONING = "article, aside, main, nav, section";
+  const TABLE_PART = new Set(["caption", "thead", "tbody", "tfoot", "tr", "td", "th"]);
+  const labelled = (el) => el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") || el.hasAttribute("title");
+  const roleOf = (el, tag) => {
+    const explicit = el.getAttribute("role");
+    if (explicit) {
+      for (const r of explicit.trim().toLowerCase().split(/\s+/)) {
+        if (!ARIA.has(r)) continue;
+        if (r === "img") return "image";
+        return r === "presentation" ? "none" : r;
+      }
+    }
+    // The parts of a presentational table or list are presentational too,
+    // and so are those of a table used for layout.
+    const owner = TABLE_PART.has(tag) ? el.closest("table") : tag === "li" ? el.parentElement : null;
+    if (owner && (/^(none|presentation)$/.test((owner.getAttribute("role") || "").trim()) ||
+      owner.localName === "table" && !owner.hasAttribute("role") && !dataTable(owner))) return "none";
+    switch (tag) {
+      case "table": return dataTable(el) ? "table" : "none";
+      case "a": case "area": return el.hasAttribute("href") ? "link" : "generic";
+      case "header": return el.parentElement && el.parentElement.closest(SECTIONING) ? "sectionheader" : "banner";
+      case "footer": return el.parentElement && el.parentElement.closest(SECTIONING) ? "sectionfooter" : "contentinfo";
+      case "section": return labelled(el) ? "region" : "generic";
+      case "select": return el.multiple || el.size > 1 ? "listbox" : "combobox";
+      case "td": return el.closest("table") && /^(grid|treegrid)$/.test(el.closest("table").getAttribute("role")) ? "gridcell" : "cell";
+      case "th": {
+        const sc = (el.getAttribute("scope") || "").toLowerCase();
+        if (sc === "row" || sc === "rowgroup") return "rowheader";
+        if (sc === "col" || sc === "colgroup") return "columnheader";
+        return el.parentElement && el.parentElement.querySelector(":scope > td") ? "rowheader" : "columnheader";
+      }
+      case "input": {
+        const ty = (el.getAttribute("type") || "").toLowerCase();
+        if (ty in INPUT) return INPUT[ty];
+        return el.hasAttribute("list") ? "combobox" : "textbox";
+      }
+    }
+    if (tag in IMPLICIT) return IMPLICIT[tag];
+    return el.getAttribute("draggable") === "true" ? "group" : "generic";
+  };
+  // Whether a table holds data rather than layout, after a compact form of
+  // Chromium's heuristic: headers, a caption or many rows say data; a
+  // single row or column says layout.
+  const dataTables = new WeakMap();
+  const dataTable = (t) => {
+    let d = dataTables.get(t);
+    if (d === undefined) {
+      const rows = t.rows;
+      let cols = 0;
+      if (rows.length) for (const c of rows[0].cells) cols += c.colSpan;
+      d = !!(t.caption || t.tHead || t.tFoot || t.hasAttribute("summary") || t.querySelector(":scope > colgroup, :scope > col")) ||
+        rows.length >= 20 ||
+        rows.length >= 2 && cols >= 2 && !!t.querySelector("th, td[headers], td[scope], td[abbr], td[axis]");
+      dataTables.set(t, d);
+    }
+    return d;
+  };
+  const squash = (s) => (s || "").replace(/\s+/g, " ").trim();
+  const isHidden = (n) => {
+    if (n.getAttribute("aria-hidden") === "true") return true;
+    const cs = getComputedStyle(n);
+    return cs.display === "none" || cs.visibility === "hidden" || cs.visibility === "collapse";
+  };
+  // The text an element gives to a name computed from content (accname
+  // step 2F): its text, the alt of its images, the value of embedded
+  // controls, the labels of labelled children; hidden parts are left out.
+  const contentText = (el, self) => {
+    let out = "";
+    for (const n of childList(el)) {
+      if (n.nodeType === 3) { out += n.nodeValue; continue; }
+      if (n.nodeType !== 1 || n === self || SKIP.has(n.localName) || isHidden(n)) continue;
+      const t = n.localName, lbl = squash(n.getAttribute("aria-label"));
+      let part;
+      if (lbl) part = lbl;
+      else if (t === "img" || t === "area") part = n.getAttribute("alt") || "";
+      else if (t === "input" && !/^(checkbox|radio|file|image|hidden)$/i.test(n.type)) part = n.value;
+      else if (t === "textarea") part = n.value;
+      else if (t === "select") part = n.selectedOptions && n.selectedOptions[0] ? n.selectedOptions[0].label : "";
+      else if (t === "br") part = " ";
+      else part = contentText(n, self);
+      out += INLINE.has(t) || t === "img" ? part : " " + part + " ";
+    }
+    return out;
+  };
+  const byIds = (el, ids) => {
+    const root = el.getRootNode();
+    return squash(ids.trim().split(/\s+/).map((id) => {
+      const r = root.getElementById ? root.getElementById(id) : document.getElementById(id);
+      return r ? squash(r.getAttribute("aria-label")) || contentText(r, null) : "";
+    }).join(" "));
+  };
+  const FROM_CONTENT = new Set(["button", "link", "heading", "cell", "gridcell", "columnheader", "rowheader", "option",
+    "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "treeitem", "checkbox", "radio", "switch", "tooltip", "term"]);
+  // A file input reads as Chromium shows it: its label (or "Choose File")
+  // and what is chosen.
+  const nameOf = (el, role, tag) => {
+    const n = baseName(el, role, tag);
+    if (tag !== "input" || el.type !== "file") return n;
+    const fs = el.files || [];
+    return (n || (el.multiple ? "Choose Files" : "Choose File")) + ": " +
+      (fs.length === 0 ? "No file chosen" : fs.length === 1 ? fs[0].name : fs.length + " files");
+  };
+  const baseName = (el, role, tag) => {
+    const lb = el.getAttribute("aria-labelledby");
+    if (lb) {
+      const n = byIds(el, lb);
+      if (n) return n;
+    }
+    const al = squash(el.getAttribute("aria-label"));
+    if (al) return al;
+    let n = "";
+    if (tag === "input" || tag === "select" || tag === "textarea" || tag === "meter" || tag === "progress" || tag === "output") {
+      const ty = (el.getAttribute("type") || "").toLowerCase();
+      if (tag === "input" && (ty === "button" || ty === "submit" || ty === "reset")) {
+        return el.value || (ty === "submit" ? "Submit" : ty === "reset" ? "Reset" : "");
+      }
+      if (tag === "input" && ty === "image") return el.getAttribute("alt") || el.value || "Submit";
+      if (el.labels) n = squash([...el.labels].map((l) => contentText(l, el)).join(" "));
+      if (!n && (role === "textbox" || role === "searchbox" || role === "combobox")) n = squash(el.getAttribute("title") || el.getAttribute("placeholder"));
+      return n;
+    }
+    switch (tag) {
+      case "img": case "area":
+        if (el.hasAttribute("alt")) return squash(el.getAttribute("alt"));
+        break;
+      case "fieldset": {
+        const lg = el.querySelector(":scope > legend");
+        if (lg) n = squash(contentText(lg, null));
+        break;
+      }
+      case "table":
+        if (el.caption) n = squash(contentText(el.caption, null));
+        break;
+      case "figure": {
+        const fc = el.querySelector(":scope > figcaption");
+        if (fc) n = squash(contentText(fc, null));
+        break;
+      }
+      case "optgroup": n = squash(el.label); break;
+      case "option": n = squash(el.label); break;
+    }
+    if (n) return n;
+    if (FROM_CONTENT.has(role) || role === "row" && el.closest("[role=grid], [role=treegrid]")) n = squash(contentText(el, null));
+    return n || squash(el.getAttribute("title"));
+  };
+
   // Inline formatting tags whose role can only be a flat one, unless an
   // attribute gives them a role, focus or a handler: asking Chromium for
   // their role would cost the same again for no information.
@@ -134,7 +314,7 @@ function (a) {
     if (cs.display === "none") return;
     const hidden = cs.visibility !== "visible";
     const plain = PLAIN.has(tag) && plainRole(el);
-    const role = plain ? "generic" : el.computedRole || "";
+    const role = plain ? "generic" : native ? el.computedRole || "" : roleOf(el, tag);
     const cursor = ctx.cursor;
     const st = ACT.has(role) || ctx.inAct ? "" : cs.cursor;
     const sub = { hidden, cursor: st || cursor, inAct: ctx.inAct || ACT.has(role), inRef: ctx.inRef };
@@ -151,7 +331,7 @@ function (a) {
       node.ref = refOf(el);
       sub.inRef = true;
     }
-    if (!hidden && (NAMED.has(role) || act)) node.name = textName(el, role) ?? (el.computedName || "");
+    if (!hidden && (NAMED.has(role) || act)) node.name = textName(el, role) ?? (native ? el.computedName || "" : nameOf(el, role, tag));
     if (tag === "iframe" || tag === "frame") {
       node.role = "iframe";
       node.name = node.name || el.getAttribute("title") || "";

@@ -1,0 +1,132 @@
+package pw_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/enginetest"
+	"github.com/seed4af8c199/browsermcp/engine/pw"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testsite"
+)
+
+// snapshotCase is one page and request whose outline is compared.
+type snapshotCase struct {
+	golden, path string // golden is a file under testdata/golden/snapshot, or ""
+	req          engine.SnapshotRequest
+}
+
+// snapshotCases are engine/cdp's snapshot golden files and the requests
+// they pin, then every other page of the test site.
+func snapshotCases(t *testing.T) []snapshotCase {
+	cases := []snapshotCase{
+		{"snapshot.txt", "/snapshot.html", engine.SnapshotRequest{}},
+		{"snapshot.interactive.txt", "/snapshot.html", engine.SnapshotRequest{InteractiveOnly: true}},
+		{"snapshot.depth2.txt", "/snapshot.html", engine.SnapshotRequest{Depth: 2}},
+		{"form.txt", "/form.html", engine.SnapshotRequest{}},
+		{"covered.txt", "/covered.html", engine.SnapshotRequest{}},
+		{"dialogs.txt", "/dialogs.html", engine.SnapshotRequest{}},
+		{"login.txt", "/peerbench/login.html", engine.SnapshotRequest{}},
+		{"large-gen.txt", "/peerbench/large-gen.html", engine.SnapshotRequest{}},
+		{"large.txt", "/peerbench/large.html", engine.SnapshotRequest{}},
+	}
+	pinned := map[string]bool{}
+	for _, c := range cases {
+		pinned[c.path] = true
+	}
+	ents, err := os.ReadDir(testsite.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if p := "/" + e.Name(); strings.HasSuffix(p, ".html") && !pinned[p] {
+			cases = append(cases, snapshotCase{"", p, engine.SnapshotRequest{}})
+		}
+	}
+	return cases
+}
+
+func goldenPath(name string) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "golden", "snapshot", name)
+}
+
+// TestSnapshotMatchesCDP checks that the playwright engine prints exactly
+// engine/cdp's outline: on Chromium, where both read the browser's
+// accessibility engine, the golden files engine/cdp pins; on Firefox, where
+// the snapshot script computes roles and names itself, the same outline as
+// Chromium on every page of the test site. Each outline comes from a new
+// session, so refs are numbered alike.
+func TestSnapshotMatchesCDP(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	cases := snapshotCases(t)
+	outlines := map[string][]string{}
+	for _, browser := range []string{pw.Chromium, pw.Firefox} {
+		cfg := testenv.Playwright(t, browser)
+		cfg.Viewport = enginetest.Viewport
+		e, err := pw.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Start()
+		for _, c := range cases {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			s, err := e.NewSession(ctx, engine.SessionOptions{Viewport: enginetest.Viewport})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + c.path}); err != nil {
+				t.Fatal(err)
+			}
+			r, err := s.Snapshot(ctx, c.req)
+			if err != nil {
+				t.Fatalf("%s: snapshot of %s: %v", browser, c.path, err)
+			}
+			outlines[browser] = append(outlines[browser], r.Text+"\n")
+			s.Close(ctx)
+			cancel()
+		}
+		e.Close()
+	}
+	for i, c := range cases {
+		chromium, firefox := outlines[pw.Chromium][i], outlines[pw.Firefox][i]
+		if c.golden != "" {
+			want, err := os.ReadFile(goldenPath(c.golden))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if chromium != string(want) {
+				t.Errorf("chromium: %s %+v differs from %s:\n%s", c.path, c.req, c.golden, firstDiff(string(want), chromium))
+			}
+		}
+		if firefox != chromium {
+			t.Errorf("firefox: %s %+v differs from chromium's outline:\n%s", c.path, c.req, firstDiff(chromium, firefox))
+		}
+	}
+}
+
+// firstDiff shows the first line where got differs from want.
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(w), len(g)) {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d:\n  want: %s\n  got:  %s", i+1, a, b)
+		}
+	}
+	return ""
+}
