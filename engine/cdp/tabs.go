@@ -29,10 +29,15 @@ type tabbed struct {
 	// unregister stops the policy's gate from recording this session's
 	// refused popups (popups.go).
 	unregister func()
+	// net holds the session's network settings, which every tab gets
+	// (tabnet.go).
+	net tabNet
 }
 
 func newTabbed(first *session, open func(context.Context, chromedp.ContextOption) (*session, error)) *tabbed {
-	return &tabbed{session: first, tabs: []*session{first}, first: first, firstOpen: true, open: open}
+	t := &tabbed{session: first, tabs: []*session{first}, first: first, firstOpen: true}
+	t.open = t.opener(open)
+	return t
 }
 
 // Info describes the current tab; it may run while a call switches tabs.

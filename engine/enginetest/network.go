@@ -6,11 +6,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
 
 func (h *harness) testNetwork(t *testing.T) {
+	t.Run("SessionWide", h.testNetworkSessionWide)
 	t.Run("RequestLog", func(t *testing.T) {
 		s := h.open(t, "/net.html")
 		if got := evaluate(t, s, engine.EvalRequest{Expression: `loadImage("/missing.png")`}); got != `"error"` {
@@ -159,4 +161,62 @@ func fetchMs(t *testing.T, s engine.Session) float64 {
 		t.Fatalf("fetch timing = %s", got)
 	}
 	return ms
+}
+
+// testNetworkSessionWide: routes and network conditions hold for the whole
+// session: for tabs opened after them, for popups, and for tabs that were
+// open before.
+func (h *harness) testNetworkSessionWide(t *testing.T) {
+	s := h.open(t, "/net.html")
+	api := `get("/api/data?" + Math.random()).then(r => r.body)`
+	addRoute(t, s, engine.Route{URLPattern: "*/api/data*", Action: engine.RouteMock, Body: "mocked"}, 1)
+	tabs(t, s, engine.TabsRequest{Action: "new", URL: h.site.url("/net.html")})
+	if got := evaluate(t, s, engine.EvalRequest{Expression: api}); got != `"mocked"` {
+		t.Errorf("a tab opened after the route: /api/data = %s", got)
+	}
+	evaluate(t, s, engine.EvalRequest{Expression: `window.open("/net.html") && true`})
+	var res engine.TabsResult
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if res = tabs(t, s, engine.TabsRequest{}); len(res.Tabs) == 3 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if len(res.Tabs) != 3 {
+		t.Fatalf("the popup did not become a tab: %+v", res)
+	}
+	tabs(t, s, engine.TabsRequest{Action: "select", Index: new(2)})
+	if _, err := s.WaitForLoad(ctx(t), engine.WaitLoad, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if got := evaluate(t, s, engine.EvalRequest{Expression: api}); got != `"mocked"` {
+		t.Errorf("a popup: /api/data = %s", got)
+	}
+	if removed, remaining, err := s.RemoveRoutes(ctx(t), ""); err != nil || removed != 1 || remaining != 0 {
+		t.Fatalf("RemoveRoutes = %d, %d, %v", removed, remaining, err)
+	}
+	tabs(t, s, engine.TabsRequest{Action: "select", Index: new(0)})
+	if got := evaluate(t, s, engine.EvalRequest{Expression: api}); got == `"mocked"` {
+		t.Errorf("the first tab after RemoveRoutes: /api/data = %s", got)
+	}
+
+	err := s.SetOffline(ctx(t), true)
+	if !supported(t, err) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	tabs(t, s, engine.TabsRequest{Action: "new"})
+	for _, i := range []int{3, 1} {
+		tabs(t, s, engine.TabsRequest{Action: "select", Index: &i})
+		if got := evaluate(t, s, engine.EvalRequest{Expression: "navigator.onLine"}); got != "false" {
+			t.Errorf("tab %d while the session is offline: navigator.onLine = %s", i, got)
+		}
+	}
+	if err := s.SetOffline(ctx(t), false); err != nil {
+		t.Fatal(err)
+	}
+	if got := evaluate(t, s, engine.EvalRequest{Expression: "navigator.onLine"}); got != "true" {
+		t.Errorf("back online: navigator.onLine = %s", got)
+	}
 }

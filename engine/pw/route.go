@@ -3,6 +3,8 @@ package pw
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"slices"
 	"strings"
 	"sync"
 
@@ -15,15 +17,17 @@ import (
 // installed while the tab has routes.
 const routeAll = "**/*"
 
-// router holds a tab's routes; as in engine/cdp, a route applies to the tab
-// that was current when it was added. They are page routes: Playwright
-// 1.52's WebDriver BiDi backend applies context routes only to pages
-// created after them.
+// router holds a session's routes, shared by its tabs: a route applies to
+// every tab, as in engine/cdp. They are page routes, each tab with its own
+// handler while the session has routes: Playwright 1.52's WebDriver BiDi
+// backend applies context routes only to pages created after them.
 type router struct {
-	mu        sync.Mutex
-	routes    []engine.Route // oldest first; the newest match wins
-	installed bool
+	mu     sync.Mutex
+	routes []engine.Route    // oldest first; the newest match wins
+	on     map[*session]bool // tabs whose page has the handler
 }
+
+func newRouter() *router { return &router{on: map[*session]bool{}} }
 
 // routeType folds fetch into xhr, as engine/cdp does: its interception
 // cannot tell them apart, and on Firefox this engine cannot either.
@@ -89,55 +93,71 @@ func (s *session) markRoute(req playwright.Request, how string) {
 	s.net.markRoute(req, how)
 }
 
-// AddRoute adds a route; the first one installs the page's handler.
-func (s *session) AddRoute(ctx context.Context, rt engine.Route) (int, error) {
+// routeTabs installs the route handler on each tab that lacks it, or
+// removes it from each that has it once the session has no route left.
+func (r *router) routeTabs(ctx context.Context, tabs []*session) error {
+	for _, s := range tabs {
+		r.mu.Lock()
+		want, has := len(r.routes) > 0, r.on[s]
+		if want != has {
+			if want {
+				r.on[s] = true
+			} else {
+				delete(r.on, s)
+			}
+		}
+		r.mu.Unlock()
+		switch {
+		case want && !has:
+			if err := do(ctx, func() error { return s.page.Route(routeAll, s.handleRoute) }); err != nil {
+				r.mu.Lock()
+				delete(r.on, s)
+				r.mu.Unlock()
+				return s.classify(err, "add a route")
+			}
+		case !want && has:
+			if err := do(ctx, func() error { return s.page.Unroute(routeAll) }); err != nil {
+				return s.classify(err, "remove routes")
+			}
+		}
+	}
+	return nil
+}
+
+// AddRoute adds a route for every tab of the session.
+func (t *tabbed) AddRoute(ctx context.Context, rt engine.Route) (int, error) {
 	if err := rt.Validate(); err != nil {
 		return 0, err
 	}
-	if err := s.alive(); err != nil {
+	if err := t.alive(); err != nil {
 		return 0, err
 	}
-	r := s.routes
+	if err := t.sync(ctx); err != nil {
+		return 0, err
+	}
+	r := t.sh.routes
 	r.mu.Lock()
 	r.routes = append(r.routes, rt)
-	n, install := len(r.routes), !r.installed
-	r.installed = true
+	n := len(r.routes)
 	r.mu.Unlock()
-	if install {
-		if err := do(ctx, func() error { return s.page.Route(routeAll, s.handleRoute) }); err != nil {
-			r.mu.Lock()
-			r.routes = r.routes[:len(r.routes)-1]
-			r.installed = false
-			n = len(r.routes)
-			r.mu.Unlock()
-			return n, s.classify(err, "add a route")
-		}
+	if err := r.routeTabs(ctx, t.allTabs()); err != nil {
+		r.mu.Lock()
+		r.routes = slices.Delete(r.routes, n-1, n)
+		n = len(r.routes)
+		r.mu.Unlock()
+		return n, errors.Join(err, r.routeTabs(ctx, t.allTabs()))
 	}
 	return n, nil
 }
 
-// RemoveRoutes removes the routes with pattern (all with ""), and the
-// page's handler with the last one.
-func (s *session) RemoveRoutes(ctx context.Context, pattern string) (removed, remaining int, err error) {
-	r := s.routes
+// RemoveRoutes removes the routes with pattern (all with "") from the
+// session, and every tab's handler with the last one.
+func (t *tabbed) RemoveRoutes(ctx context.Context, pattern string) (removed, remaining int, err error) {
+	r := t.sh.routes
 	r.mu.Lock()
-	kept := r.routes[:0:0]
-	for _, rt := range r.routes {
-		if pattern != "" && rt.URLPattern != pattern {
-			kept = append(kept, rt)
-		}
-	}
+	kept := slices.DeleteFunc(slices.Clone(r.routes), func(rt engine.Route) bool { return pattern == "" || rt.URLPattern == pattern })
 	removed, remaining = len(r.routes)-len(kept), len(kept)
 	r.routes = kept
-	uninstall := remaining == 0 && r.installed
-	if uninstall {
-		r.installed = false
-	}
 	r.mu.Unlock()
-	if uninstall {
-		if err := do(ctx, func() error { return s.page.Unroute(routeAll) }); err != nil {
-			return removed, remaining, s.classify(err, "remove routes")
-		}
-	}
-	return removed, remaining, nil
+	return removed, remaining, r.routeTabs(ctx, t.allTabs())
 }

@@ -99,7 +99,7 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 
 // newTab follows one page of a session's browser context.
 func newTab(e *Engine, b *browserProc, bctx playwright.BrowserContext, page playwright.Page, console *consoleLog, sh *shared) *session {
-	s := &session{e: e, b: b, bctx: bctx, page: page, st: newPageState(), console: console, net: newNetLog(sh.cond), routes: &router{}, sh: sh}
+	s := &session{e: e, b: b, bctx: bctx, page: page, st: newPageState(), console: console, net: newNetLog(sh.cond), routes: sh.routes, sh: sh}
 	s.st.watch(page)
 	s.st.watchDialogs(page, s.e.cfg.Dialogs)
 	s.console.watch(page)

@@ -9,17 +9,18 @@ import (
 
 // shared is what the tabs of one session have in common beyond the browser
 // context: the refs their snapshots give out, the emulated network, and
-// one DevTools session per page on Chromium.
+// one DevTools session per page on Chromium, and the routes.
 type shared struct {
-	refs *refState
-	cond *netConds
+	refs   *refState
+	cond   *netConds
+	routes *router
 
 	dtMu     sync.Mutex
 	devtools map[playwright.Page]*devtools
 }
 
 func newShared() *shared {
-	return &shared{refs: newRefState(), cond: &netConds{}, devtools: map[playwright.Page]*devtools{}}
+	return &shared{refs: newRefState(), cond: &netConds{}, routes: newRouter(), devtools: map[playwright.Page]*devtools{}}
 }
 
 // devtoolsFor returns the DevTools session of page (Chromium only),

@@ -103,7 +103,18 @@ func (t *tabbed) adopt(ctx context.Context, page playwright.Page) (*session, err
 			return nil, t.classify(err, "set the network conditions of a tab")
 		}
 	}
-	return newTab(t.e, t.b, t.bctx, page, console, t.sh), nil
+	s := newTab(t.e, t.b, t.bctx, page, console, t.sh)
+	if err := t.sh.routes.routeTabs(ctx, []*session{s}); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// allTabs returns the session's tabs.
+func (t *tabbed) allTabs() []*session {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.tabs)
 }
 
 func (t *tabbed) add(s *session, current bool) {
@@ -136,6 +147,10 @@ func (t *tabbed) remove(s *session) {
 		return
 	}
 	t.tabs = slices.Delete(t.tabs, i, i+1)
+	r := t.sh.routes
+	r.mu.Lock()
+	delete(r.on, s)
+	r.mu.Unlock()
 	if t.session == s && len(t.tabs) > 0 {
 		t.session = t.tabs[max(0, i-1)]
 	}
