@@ -184,10 +184,15 @@ func newCDPEngine(cfg config, log *slog.Logger) (engine.Engine, error) {
 
 func newPlaywrightEngine(cfg config, log *slog.Logger) (engine.Engine, error) {
 	b := cfg.Browser
+	pol, err := engine.NewPolicy(cfg.Security.AllowedDomains, cfg.Security.BlockedDomains, cfg.Security.AllowFileURLs)
+	if err != nil {
+		return nil, err
+	}
 	vp, _ := parseViewport(b.Viewport)
 	return pw.New(pw.Config{
 		Browser: b.Type, ExecPath: b.ExecutablePath, Headless: b.Headless, Viewport: vp, Logger: log,
 		Dialogs:          engine.DialogPolicy(b.Dialogs),
+		Policy:           pol,
 		DriverCandidates: driverCandidates(),
 	})
 }

@@ -63,6 +63,8 @@ func TestStartupFailsFast(t *testing.T) {
 		{"EngineCannotDriveBrowser", []string{"--engine", "cdp", "--browser", "firefox"}, nil, 2,
 			[]string{"--engine cdp drives only chromium", "--engine playwright"}},
 		{"UnknownEngine", []string{"--engine", "selenium"}, nil, 2, []string{`invalid value "selenium" for flag -engine`}},
+		{"DomainRulesNeedCDP", []string{"--browser", "firefox", "--allowed-domains", "example.com"}, nil, 2,
+			[]string{"allowedDomains/blockedDomains are enforced only by --engine cdp"}},
 		{"EndpointNeedsCDP", []string{"--engine", "playwright", "--cdp-endpoint", "http://127.0.0.1:9222"}, nil, 2,
 			[]string{"--cdp-endpoint needs --engine cdp"}},
 	}

@@ -148,6 +148,13 @@ func (p *Policy) Check(rawURL string) (ok bool, reason string) {
 	return false, "host " + host + " is not in allowedDomains"
 }
 
+// Refused is the NAVIGATION_BLOCKED error for a navigation the policy
+// refuses.
+func Refused(rawURL, reason string) *Error {
+	return Errorf(NavigationBlocked, "navigation to %s is blocked: %s", rawURL, reason).
+		With("url", rawURL).With("reason", reason)
+}
+
 var defaultPort = map[string]string{"http": "80", "ws": "80", "https": "443", "wss": "443", "ftp": "21"}
 
 func (r hostRule) matches(host, port string) bool {

@@ -13,7 +13,7 @@ import (
 func TestConformance(t *testing.T) {
 	path := testenv.Chromium(t)
 	enginetest.Run(t, func(t *testing.T) engine.Engine {
-		return cdp.New(cdp.Config{ExecPath: path, Headless: true, Viewport: enginetest.Viewport})
+		return cdp.New(cdp.Config{ExecPath: path, Headless: true, Viewport: enginetest.Viewport, Policy: enginetest.Policy})
 	})
 }
 
@@ -22,6 +22,6 @@ func TestConformance(t *testing.T) {
 func BenchmarkEngine(b *testing.B) {
 	path := testenv.Chromium(b)
 	enginetest.Benchmark(b, func(testing.TB) engine.Engine {
-		return cdp.New(cdp.Config{ExecPath: path, Headless: true, Viewport: enginetest.Viewport})
+		return cdp.New(cdp.Config{ExecPath: path, Headless: true, Viewport: enginetest.Viewport, Policy: enginetest.Policy})
 	})
 }

@@ -173,7 +173,7 @@ func (s *session) checkNavigation(rawURL string) error {
 	}
 	if ok, reason := s.guard.pol.Check(rawURL); !ok {
 		s.guard.rec.Add(engine.BlockedRequest{URL: rawURL, ResourceType: string(network.ResourceTypeDocument), Reason: reason, Time: time.Now()})
-		return blockedErr(rawURL, reason)
+		return engine.Refused(rawURL, reason)
 	}
 	return nil
 }
@@ -188,15 +188,10 @@ func (s *session) blockedNavigation(rawURL, netErr string) error {
 	list := s.guard.rec.List()
 	for i := len(list) - 1; i >= 0; i-- {
 		if list[i].ResourceType == string(network.ResourceTypeDocument) {
-			return blockedErr(list[i].URL, list[i].Reason).With("requestedUrl", rawURL)
+			return engine.Refused(list[i].URL, list[i].Reason).With("requestedUrl", rawURL)
 		}
 	}
-	return blockedErr(rawURL, "refused by the security policy")
-}
-
-func blockedErr(rawURL, reason string) *engine.Error {
-	return engine.Errorf(engine.NavigationBlocked, "navigation to %s is blocked: %s", rawURL, reason).
-		With("url", rawURL).With("reason", reason)
+	return engine.Refused(rawURL, "refused by the security policy")
 }
 
 // BlockedRequests returns what the policy refused in this session.

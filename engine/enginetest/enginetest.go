@@ -32,8 +32,18 @@ const callTimeout = 60 * time.Second
 // Viewport is the viewport the suite's sessions use.
 var Viewport = engine.Viewport{Width: 1280, Height: 720}
 
+// Policy is the server's default security policy, which the engine under
+// test must be given: no host rules, file: URLs refused.
+var Policy = func() *engine.Policy {
+	p, err := engine.NewPolicy(nil, nil, false)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}()
+
 // Run runs the suite on the engine newEngine returns. newEngine must return
-// an engine that has not been started, on a headless browser; Run starts it
+// an engine with Policy that has not been started, on a headless browser; Run starts it
 // and closes it at the end (the last subtest checks Close).
 func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 	h := &harness{site: startSite(t)}

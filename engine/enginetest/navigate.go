@@ -10,6 +10,10 @@ import (
 
 func (h *harness) testNavigate(t *testing.T) {
 	s := h.session(t)
+	t.Run("FileURLRefused", func(t *testing.T) {
+		_, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: "file:///etc/hostname"})
+		wantError(t, err, engine.NavigationBlocked, map[string]any{"url": "file:///etc/hostname"})
+	})
 	t.Run("Title", func(t *testing.T) {
 		res := h.navigate(t, s, "/form.html")
 		want := engine.NavigateResult{Title: "Sign in", URL: h.site.url("/form.html"), Status: 200}

@@ -31,6 +31,9 @@ func (s *session) navigateAction(ctx context.Context, req engine.NavigateRequest
 	if !ok {
 		return engine.NavigateResult{}, engine.Errorf(engine.InvalidParameters, "unknown waitUntil %q", req.WaitUntil).With("field", "waitUntil")
 	}
+	if ok, reason := s.e.cfg.Policy.Check(req.URL); !ok {
+		return engine.NavigateResult{}, engine.Refused(req.URL, reason)
+	}
 	if err := s.alive(); err != nil {
 		return engine.NavigateResult{}, err
 	}

@@ -46,6 +46,11 @@ type Config struct {
 	// Dialogs says what sessions do with JavaScript dialogs; empty means
 	// engine.DialogsManual.
 	Dialogs engine.DialogPolicy
+	// Policy refuses navigations to file: URLs unless it allows them. Host
+	// rules (allowedDomains, blockedDomains) are enforced by engine/cdp
+	// alone: Playwright's routes see neither redirects nor workers, so New
+	// refuses a policy with host rules rather than hold it with holes.
+	Policy *engine.Policy
 	// DriverDir is the Playwright driver directory; empty means search
 	// (FindDriver with DriverCandidates).
 	DriverDir        string
@@ -106,6 +111,11 @@ func New(cfg Config) (*Engine, error) {
 	case Chromium, Firefox, WebKit:
 	default:
 		return nil, fmt.Errorf("unknown browser %q: want chromium, firefox or webkit", cfg.Browser)
+	}
+	if cfg.Policy.HasHostRules() {
+		return nil, engine.Errorf(engine.Unsupported, "allowedDomains and blockedDomains are enforced only by the cdp engine (Chromium), and the playwright engine (browser %s) cannot hold them on redirects, workers and popups", cfg.Browser).
+			With("browser", cfg.Browser).With("engine", "playwright").
+			Suggest("Use --browser chromium with the default cdp engine, or remove the domain rules.")
 	}
 	drv, err := FindDriver(cfg.DriverDir, cfg.DriverCandidates...)
 	if err != nil {

@@ -1,6 +1,8 @@
 package pw_test
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
@@ -11,7 +13,7 @@ import (
 
 func conformance(t *testing.T, browser string) {
 	cfg := testenv.Playwright(t, browser)
-	cfg.Viewport = enginetest.Viewport
+	cfg.Viewport, cfg.Policy = enginetest.Viewport, enginetest.Policy
 	enginetest.Run(t, func(t *testing.T) engine.Engine {
 		e, err := pw.New(cfg)
 		if err != nil {
@@ -31,7 +33,7 @@ func TestConformanceFirefox(t *testing.T) { conformance(t, pw.Firefox) }
 
 func benchmark(b *testing.B, browser string) {
 	cfg := testenv.Playwright(b, browser)
-	cfg.Viewport = enginetest.Viewport
+	cfg.Viewport, cfg.Policy = enginetest.Viewport, enginetest.Policy
 	enginetest.Benchmark(b, func(tb testing.TB) engine.Engine {
 		e, err := pw.New(cfg)
 		if err != nil {
@@ -47,3 +49,19 @@ func BenchmarkChromium(b *testing.B) { benchmark(b, pw.Chromium) }
 
 // BenchmarkFirefox measures firefox-esr driven by Playwright over BiDi.
 func BenchmarkFirefox(b *testing.B) { benchmark(b, pw.Firefox) }
+
+// TestDomainRulesRefused: the playwright engine refuses host rules it could
+// not hold, rather than run with holes.
+func TestDomainRulesRefused(t *testing.T) {
+	cfg := testenv.Playwright(t, pw.Chromium)
+	pol, err := engine.NewPolicy([]string{"example.com"}, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Policy = pol
+	_, err = pw.New(cfg)
+	var e *engine.Error
+	if !errors.As(err, &e) || e.Code != engine.Unsupported || !strings.Contains(e.Message, "cdp engine") {
+		t.Fatalf("New with host rules = %v", err)
+	}
+}
