@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -154,8 +155,18 @@ func TestEnginesOverStdio(t *testing.T) {
 			}
 			id := ok("create_session", nil)["sessionId"].(string)
 			ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
-			ok("type", map[string]any{"sessionId": id, "selector": "#user", "text": "ada"})
-			ok("click", map[string]any{"sessionId": id, "selector": "#go"})
+			// The snapshot's refs drive the form on every engine.
+			snap, _ := ok("snapshot", map[string]any{"sessionId": id})["snapshot"].(string)
+			refOf := func(line string) string {
+				t.Helper()
+				m := regexp.MustCompile(`- ` + regexp.QuoteMeta(line) + ` \[ref=(e[0-9]+)\]`).FindStringSubmatch(snap)
+				if m == nil {
+					t.Fatalf("no %s with a ref in the snapshot:\n%s", line, snap)
+				}
+				return m[1]
+			}
+			ok("type", map[string]any{"sessionId": id, "ref": refOf(`textbox "Username"`), "text": "ada"})
+			ok("click", map[string]any{"sessionId": id, "ref": refOf(`button "Sign in"`)})
 			sessions := ok("list_sessions", nil)["sessions"].([]any)
 			if len(sessions) != 1 || sessions[0].(map[string]any)["title"] != "Welcome" {
 				t.Fatalf("list_sessions after the submission = %v", sessions)
