@@ -154,6 +154,21 @@ async function (a) {
     setTimeout(f, 50);
   });
 
+  // settle climbs from iframe el until the point stays put for a frame. The
+  // iframe may still be moving: a scroll that the frame's own content asked
+  // for reaches this document asynchronously (from another process), and the
+  // browser routes input into the frame by the last painted layout.
+  const settle = async (el) => {
+    let res = climb(el, a.x, a.y);
+    for (let i = 0; i < 20 && !res.error; i++) {
+      await next();
+      const again = climb(el, a.x, a.y);
+      if (again.error || (again.x === res.x && again.y === res.y)) return again;
+      res = again;
+    }
+    return res;
+  };
+
   for (;;) {
     let el;
     try {
@@ -164,7 +179,7 @@ async function (a) {
     if (el && el.nodeType !== 1) el = el.parentElement;
     let res;
     if (!el) res = { error: a.sel ? "not_found" : "stale" };
-    else if (a.op === "frame") res = climb(el, a.x, a.y);
+    else if (a.op === "frame") res = await settle(el);
     else res = a.op === "focus" ? focus(el) : point(el);
     if (!res.error || Date.now() >= deadline) return res;
     await next();
