@@ -157,11 +157,15 @@ func leanSchema(raw json.RawMessage, output bool) json.RawMessage {
 				v["type"] = ts[1]
 			}
 			for k, c := range v {
-				d := depth
-				if k == "properties" {
-					d++
+				// A properties map names fields, not keywords: a field
+				// called "description" or "items" is a schema to walk.
+				if props, ok := c.(map[string]any); ok && k == "properties" {
+					for _, p := range props {
+						walk(p, depth+1)
+					}
+					continue
 				}
-				walk(c, d)
+				walk(c, depth)
 			}
 		case []any:
 			for _, c := range v {
