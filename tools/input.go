@@ -66,7 +66,7 @@ func dragAndDrop(d *Deps) Tool {
 	return sessionTool(d, "drag_and_drop", "Drag one element onto another with the mouse.", pageAction,
 		func(ctx context.Context, s engine.Session, in DragIn) (ActionOut, error) {
 			src, dst := engine.TargetOf(in.Source), engine.TargetOf(in.Target)
-			r, err := s.Drag(ctx, engine.DragRequest{Source: src, Target: dst})
+			r, err := s.Drag(ctx, engine.DragRequest{Source: src, Target: dst, Timeout: ms(in.Timeout)})
 			return actionOut(fmt.Sprintf("Dragged %s onto %s", src, dst), r), err
 		})
 }

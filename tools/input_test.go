@@ -37,6 +37,10 @@ func TestHoverPressDragUpload(t *testing.T) {
 	if got := e.title(id); got != "dropped card" {
 		t.Fatalf("drag and drop: %q", got)
 	}
+	body := e.fail(engine.ElementNotFound, "drag_and_drop", map[string]any{"sessionId": id, "source": "#nowhere", "target": "#dst", "timeout": 200})
+	if got := body["details"].(map[string]any)["timeout"]; got != float64(200) {
+		t.Fatalf("drag_and_drop waited %v ms, want its timeout 200: %v", got, body)
+	}
 
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
@@ -50,7 +54,7 @@ func TestHoverPressDragUpload(t *testing.T) {
 	if got := e.title(id); got != "files a.txt,b.txt" {
 		t.Fatalf("multiple upload: %q", got)
 	}
-	body := e.fail(engine.InvalidParameters, "upload_file", map[string]any{"sessionId": id, "selector": "#one", "files": []any{filepath.Join(dir, "missing")}})
+	body = e.fail(engine.InvalidParameters, "upload_file", map[string]any{"sessionId": id, "selector": "#one", "files": []any{filepath.Join(dir, "missing")}})
 	if body["details"].(map[string]any)["field"] != "files" {
 		t.Fatalf("missing file: %v", body)
 	}
