@@ -121,6 +121,9 @@ func (p *Policy) Check(rawURL string) (ok bool, reason string) {
 			return true, ""
 		}
 		return false, "file: URLs are not allowed (security.allowFileUrls is false)"
+	case "view-source":
+		// view-source:URL loads URL: it is allowed exactly when URL is.
+		return p.Check(rawURL[len(u.Scheme)+1:])
 	case "http", "https", "ws", "wss", "ftp":
 	default:
 		if u.Host == "" {

@@ -28,6 +28,9 @@ func TestPolicyCheck(t *testing.T) {
 		"wss://www.example.com/socket":     true,
 		"https://example.org/":             false,
 		"https://user@www.example.com:443": true,
+		"view-source:file:///etc/passwd":   false,
+		"VIEW-SOURCE:https://example.org/": false,
+		"view-source:https://example.com/": true,
 	}
 	for u, want := range cases {
 		if got, reason := p.Check(u); got != want {

@@ -11,8 +11,10 @@ import (
 func (h *harness) testNavigate(t *testing.T) {
 	s := h.session(t)
 	t.Run("FileURLRefused", func(t *testing.T) {
-		_, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: "file:///etc/hostname"})
-		wantError(t, err, engine.NavigationBlocked, map[string]any{"url": "file:///etc/hostname"})
+		for _, u := range []string{"file:///etc/hostname", "view-source:file:///etc/hostname"} {
+			_, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: u})
+			wantError(t, err, engine.NavigationBlocked, map[string]any{"url": u})
+		}
 	})
 	t.Run("Title", func(t *testing.T) {
 		res := h.navigate(t, s, "/form.html")
