@@ -29,7 +29,7 @@ func (s *session) SetOffline(ctx context.Context, offline bool) error {
 	c.mu.Lock()
 	th := c.throttle
 	c.mu.Unlock()
-	err := s.run(ctx, "set the network offline", func(ctx context.Context, t *chromedp.Target) error {
+	err := s.runAny(ctx, "set the network offline", func(ctx context.Context, t *chromedp.Target) error {
 		if err := applyConditions(ctx, t, offline, th); err != nil {
 			return err
 		}
@@ -55,7 +55,7 @@ func (s *session) SetThrottling(ctx context.Context, th engine.Throttling) error
 	c.mu.Lock()
 	off := c.offline
 	c.mu.Unlock()
-	err := s.run(ctx, "set network throttling", func(ctx context.Context, t *chromedp.Target) error {
+	err := s.runAny(ctx, "set network throttling", func(ctx context.Context, t *chromedp.Target) error {
 		return applyConditions(ctx, t, off, th)
 	})
 	if err == nil {

@@ -230,7 +230,7 @@ func (s *session) AddRoute(ctx context.Context, rt engine.Route) (int, error) {
 	}
 	r := &s.obs.routes
 	var n int
-	err := s.run(ctx, "add a route", func(ctx context.Context, t *chromedp.Target) error {
+	err := s.runAny(ctx, "add a route", func(ctx context.Context, t *chromedp.Target) error {
 		r.mu.Lock()
 		r.routes = append(r.routes, rt)
 		n = len(r.routes)
@@ -258,7 +258,7 @@ func (s *session) AddRoute(ctx context.Context, rt engine.Route) (int, error) {
 // route left, Fetch is disabled; Chromium releases what is still paused.
 func (s *session) RemoveRoutes(ctx context.Context, pattern string) (removed, remaining int, err error) {
 	r := &s.obs.routes
-	err = s.run(ctx, "remove routes", func(ctx context.Context, t *chromedp.Target) error {
+	err = s.runAny(ctx, "remove routes", func(ctx context.Context, t *chromedp.Target) error {
 		r.mu.Lock()
 		kept := r.routes[:0:0]
 		for _, rt := range r.routes {

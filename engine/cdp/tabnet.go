@@ -51,23 +51,29 @@ func (t *tabbed) opener(open func(context.Context, chromedp.ContextOption) (*ses
 	}
 }
 
-// eachTab runs fn on every tab, the current one first; the first error
-// stops it.
-func (t *tabbed) eachTab(fn func(s *session) error) error {
+// eachTab runs fn on every tab, the current one first. An error there
+// stops it before any other tab changed; the other tabs all get fn, and the
+// first of their errors is returned after the setting is recorded (apply),
+// except from a tab whose renderer is gone, which no setting can reach.
+func (t *tabbed) eachTab(fn func(s *session) error, apply func()) error {
 	t.mu.Lock()
 	tabs, cur := slices.Clone(t.tabs), t.session
 	t.mu.Unlock()
 	if err := fn(cur); err != nil {
 		return err
 	}
+	var first error
 	for _, s := range tabs {
 		if s != cur {
-			if err := fn(s); err != nil {
-				return err
+			if err := fn(s); err != nil && first == nil && s.alive() == nil {
+				first = err
 			}
 		}
 	}
-	return nil
+	t.mu.Lock()
+	apply()
+	t.mu.Unlock()
+	return first
 }
 
 // AddRoute adds the route to every tab of the session.
@@ -78,13 +84,10 @@ func (t *tabbed) AddRoute(ctx context.Context, rt engine.Route) (int, error) {
 	if err := t.sync(ctx); err != nil {
 		return 0, err
 	}
-	if err := t.eachTab(func(s *session) error { _, err := s.AddRoute(ctx, rt); return err }); err != nil {
-		return 0, err
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.net.routes = append(t.net.routes, rt)
-	return len(t.net.routes), nil
+	var n int
+	err := t.eachTab(func(s *session) error { _, err := s.AddRoute(ctx, rt); return err },
+		func() { t.net.routes = append(t.net.routes, rt); n = len(t.net.routes) })
+	return n, err
 }
 
 // RemoveRoutes removes the routes from every tab of the session.
@@ -92,15 +95,12 @@ func (t *tabbed) RemoveRoutes(ctx context.Context, pattern string) (removed, rem
 	if err := t.sync(ctx); err != nil {
 		return 0, 0, err
 	}
-	if err := t.eachTab(func(s *session) error { _, _, err := s.RemoveRoutes(ctx, pattern); return err }); err != nil {
-		return 0, 0, err
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	kept := slices.DeleteFunc(slices.Clone(t.net.routes), func(rt engine.Route) bool { return pattern == "" || rt.URLPattern == pattern })
-	removed, remaining = len(t.net.routes)-len(kept), len(kept)
-	t.net.routes = kept
-	return removed, remaining, nil
+	err = t.eachTab(func(s *session) error { _, _, err := s.RemoveRoutes(ctx, pattern); return err }, func() {
+		kept := slices.DeleteFunc(slices.Clone(t.net.routes), func(rt engine.Route) bool { return pattern == "" || rt.URLPattern == pattern })
+		removed, remaining = len(t.net.routes)-len(kept), len(kept)
+		t.net.routes = kept
+	})
+	return removed, remaining, err
 }
 
 // SetOffline takes every tab of the session off the network, or back on.
@@ -108,13 +108,7 @@ func (t *tabbed) SetOffline(ctx context.Context, offline bool) error {
 	if err := t.sync(ctx); err != nil {
 		return err
 	}
-	if err := t.eachTab(func(s *session) error { return s.SetOffline(ctx, offline) }); err != nil {
-		return err
-	}
-	t.mu.Lock()
-	t.net.offline = offline
-	t.mu.Unlock()
-	return nil
+	return t.eachTab(func(s *session) error { return s.SetOffline(ctx, offline) }, func() { t.net.offline = offline })
 }
 
 // SetThrottling throttles every tab of the session.
@@ -125,11 +119,5 @@ func (t *tabbed) SetThrottling(ctx context.Context, th engine.Throttling) error 
 	if err := t.sync(ctx); err != nil {
 		return err
 	}
-	if err := t.eachTab(func(s *session) error { return s.SetThrottling(ctx, th) }); err != nil {
-		return err
-	}
-	t.mu.Lock()
-	t.net.throttle = th
-	t.mu.Unlock()
-	return nil
+	return t.eachTab(func(s *session) error { return s.SetThrottling(ctx, th) }, func() { t.net.throttle = th })
 }

@@ -22,6 +22,22 @@ func (h *harness) testDialogs(t *testing.T) {
 	wantError(t, err, engine.DialogOpen, nil)
 	_, err = s.Navigate(ctx(t), engine.NavigateRequest{URL: h.site.url("/form.html")})
 	wantError(t, err, engine.DialogOpen, nil)
+	// A route added while a dialog is open applies at once (engine/cdp:
+	// the browser, not the blocked page, holds it) or answers DIALOG_OPEN
+	// (Playwright on Chromium, whose routing waits for the page) — never a
+	// timeout, and never half: removing it later finds it exactly when it
+	// was added.
+	_, err = s.AddRoute(ctx(t), engine.Route{URLPattern: "**/never", Action: engine.RouteBlock})
+	added := err == nil
+	if !added {
+		wantError(t, err, engine.DialogOpen, nil)
+	}
+	defer func() {
+		removed, _, err := s.RemoveRoutes(ctx(t), "**/never")
+		if err != nil || (removed == 1) != added {
+			t.Errorf("RemoveRoutes after the dialog = %d, %v; the route was added: %v", removed, err, added)
+		}
+	}()
 
 	if _, err := s.HandleDialog(ctx(t), engine.DialogRequest{Accept: true}); err != nil {
 		t.Fatal(err)

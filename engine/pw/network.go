@@ -181,13 +181,24 @@ func (c *netConds) get() (bool, engine.Throttling) {
 }
 
 // applyTo sends the session's conditions to one page (Chromium only). A
-// page whose conditions were never changed needs nothing.
+// page whose conditions were never changed needs nothing. Should setConds
+// change them while they are on their way, they are sent again, so that a
+// new page never keeps the old ones.
 func (c *netConds) applyTo(ctx context.Context, sh *shared, bctx playwright.BrowserContext, page playwright.Page) error {
 	offline, th := c.get()
 	if !offline && th.Off() {
 		return nil
 	}
-	return sendConds(ctx, sh, bctx, page, offline, th)
+	for {
+		if err := sendConds(ctx, sh, bctx, page, offline, th); err != nil {
+			return err
+		}
+		o, t := c.get()
+		if o == offline && t == th {
+			return nil
+		}
+		offline, th = o, t
+	}
 }
 
 // sendConds sends one set of conditions to page through its DevTools
@@ -229,11 +240,17 @@ func kbpsToBytes(kbps float64) float64 {
 // conditions to every page of the session, then keeps them for the pages
 // to come.
 func (s *session) setConds(ctx context.Context, what string, change func(*bool, *engine.Throttling)) error {
-	if err := s.alive(); err != nil {
+	if err := s.aliveBrowser(); err != nil {
 		return err
 	}
-	offline, th := s.sh.cond.get()
-	change(&offline, &th)
+	// The session's conditions change first, so that pages opening
+	// meanwhile get them (see applyTo); a page that fails them below keeps
+	// the session's intent, and a retry sends the same values again.
+	c := s.sh.cond
+	c.mu.Lock()
+	change(&c.offline, &c.throttle)
+	offline, th := c.offline, c.throttle
+	c.mu.Unlock()
 	for _, p := range s.bctx.Pages() {
 		if p.IsClosed() {
 			continue
@@ -245,9 +262,6 @@ func (s *session) setConds(ctx context.Context, what string, change func(*bool, 
 			return s.classify(err, what)
 		}
 	}
-	s.sh.cond.mu.Lock()
-	s.sh.cond.offline, s.sh.cond.throttle = offline, th
-	s.sh.cond.mu.Unlock()
 	return nil
 }
 
