@@ -402,12 +402,34 @@ func TestAttachToRunningChromium(t *testing.T) {
 			t.Fatalf("our session's tab outlived the server (endpoint %s)", ep)
 		}
 	}
+
+	// The domain policy holds the sessions' pages, not the user's: a tab the
+	// user opens while the server runs loads a host the policy blocks.
+	other := strings.Replace(site.URL, "127.0.0.1", "localhost", 1)
+	s := startBinary(t, "--cdp-endpoint", endpoint, "--blocked-domains", "localhost")
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	if out, isErr := s.call("navigate", map[string]any{"sessionId": id, "url": other + "/form.html"}); !isErr || out["errorCode"] != "NAVIGATION_BLOCKED" {
+		t.Fatalf("navigate to a blocked host: %v", out)
+	}
+	mine := newTab(t, endpoint, other+"/welcome.html?user=owner2")
+	var title string
+	for deadline := time.Now().Add(10 * time.Second); title != "Welcome" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if p := tabTitle(t, endpoint, mine); p != nil {
+			title = *p
+		}
+	}
+	if title != "Welcome" {
+		t.Fatalf("the user's tab on a host the policy blocks for sessions has title %q, want Welcome", title)
+	}
+	s.c.Close()
+	s.cmd.Wait()
 }
 
 type tabInfo struct {
-	URL  string `json:"url"`
-	Type string `json:"type"`
-	WS   string `json:"webSocketDebuggerUrl"`
+	URL   string `json:"url"`
+	Title string `json:"title"`
+	Type  string `json:"type"`
+	WS    string `json:"webSocketDebuggerUrl"`
 }
 
 func newTab(t *testing.T, endpoint, url string) string {
@@ -429,6 +451,12 @@ func newTab(t *testing.T, endpoint, url string) string {
 
 func hasTab(t *testing.T, endpoint, url string) bool {
 	t.Helper()
+	return tabTitle(t, endpoint, url) != nil
+}
+
+// tabTitle returns the title of the browser's page at url, nil if none.
+func tabTitle(t *testing.T, endpoint, url string) *string {
+	t.Helper()
 	resp, err := http.Get(endpoint + "/json/list")
 	if err != nil {
 		t.Fatal(err)
@@ -438,10 +466,10 @@ func hasTab(t *testing.T, endpoint, url string) bool {
 	json.NewDecoder(resp.Body).Decode(&tabs)
 	for _, tb := range tabs {
 		if tb.Type == "page" && tb.URL == url {
-			return true
+			return &tb.Title
 		}
 	}
-	return false
+	return nil
 }
 
 func wsEndpoint(t *testing.T, endpoint string) string {

@@ -161,6 +161,8 @@ type browserProc struct {
 	lost   <-chan struct{} // closed when the connection drops
 	err    error
 
+	attached bool // the browser is the user's (--cdp-endpoint), not launched
+
 	gateMu sync.Mutex
 	gate   *gate // the policy's browser-wide part, see popups.go
 }
@@ -266,7 +268,7 @@ func (b *browserProc) isLost() bool {
 // context starts it; that call has no timeout, because its context bounds the
 // browser's life.
 func (e *Engine) launch() *browserProc {
-	b := &browserProc{ready: make(chan struct{})}
+	b := &browserProc{ready: make(chan struct{}), attached: e.cfg.Endpoint != ""}
 	var alloc context.Context
 	var cancelAlloc context.CancelFunc
 	if e.cfg.Endpoint != "" {

@@ -49,11 +49,16 @@ func (b *browserProc) policyGate(ctx context.Context, pol *engine.Policy) (*gate
 		return b.gate, nil
 	}
 	g := &gate{b: b, pol: pol, pages: map[target.ID]*guard{}, sessions: map[cdp.BrowserContextID]*guard{}}
-	if err := chromedp.ListenBrowser(b.ctx, func(ev any) {
+	// The listener lives as long as the browser, unless Fetch fails to
+	// start: then it goes, and the next session tries again.
+	listen, unlisten := context.WithCancel(b.ctx)
+	_ = context.AfterFunc(b.ctx, unlisten)
+	if err := chromedp.ListenBrowser(listen, func(ev any) {
 		if ev, ok := ev.(*fetch.EventRequestPaused); ok {
 			go g.decide(ev)
 		}
 	}); err != nil {
+		unlisten()
 		return nil, engine.Wrap(engine.BrowserError, err, "could not watch the browser's requests: "+err.Error())
 	}
 	c, cancel := context.WithTimeout(b.ctx, answerTimeout)
@@ -64,6 +69,7 @@ func (b *browserProc) policyGate(ctx context.Context, pol *engine.Policy) (*gate
 		{URLPattern: "*", RequestStage: fetch.RequestStageRequest},
 	}})
 	if err != nil {
+		unlisten()
 		return nil, engine.Wrap(engine.BrowserError, err, "could not enable the domain policy for popups: "+err.Error())
 	}
 	b.gate = g
@@ -98,52 +104,62 @@ func (g *gate) register(bc cdp.BrowserContextID, gd *guard) func() {
 }
 
 // decide answers one paused request. It runs on its own goroutine and
-// answers every request, so that none hangs.
+// answers every request, so that none hangs. In a browser we attached to,
+// the pages of no session are the user's own, which the policy leaves
+// alone.
 func (g *gate) decide(ev *fetch.EventRequestPaused) {
 	ctx, cancel := context.WithTimeout(g.b.ctx, answerTimeout)
 	defer cancel()
 	url := ev.Request.URL + ev.Request.URLFragment
 	ok, reason := g.pol.Check(url)
-	if ok {
+	var gd *guard
+	var popup bool
+	if !ok {
+		gd, popup = g.owner(ctx, ev)
+	}
+	if ok || gd == nil && g.b.attached {
 		chromedp.CallBrowser(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
 		return
 	}
 	chromedp.CallBrowser(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
-	g.record(ctx, ev, url, reason)
+	switch {
+	case gd == nil:
+	case !popup:
+		gd.refused(ev, reason)
+	default:
+		typ := string(ev.ResourceType)
+		if ev.ResourceType == network.ResourceTypeDocument {
+			typ = "Popup"
+			chromedp.CallBrowser(ctx, target.CloseTarget, target.CloseTargetParams{TargetID: target.ID(ev.FrameID)})
+		}
+		gd.rec.Add(engine.BlockedRequest{URL: url, ResourceType: typ, Reason: reason, Time: time.Now()})
+	}
 }
 
-// record tells the session a refused request belongs to. A main frame's id
-// is its page's target id: a guarded tab records it itself; a page no guard
-// watches yet is a popup, which is closed, as it can show nothing allowed.
-// Requests of other frames are recorded by their page's guard, which sees
-// them first.
-func (g *gate) record(ctx context.Context, ev *fetch.EventRequestPaused, url, reason string) {
+// owner finds the session a refused request belongs to: the guard of its
+// tab, or (popup true) of the session whose page opened it or whose browser
+// context it is in; nil when it is no session's. A main frame's id is its
+// page's target id. A guarded tab's other frames are refused by its guard,
+// which sees their requests first; a page no guard watches yet is a popup,
+// which is closed, as it can show nothing allowed.
+func (g *gate) owner(ctx context.Context, ev *fetch.EventRequestPaused) (gd *guard, popup bool) {
 	id := target.ID(ev.FrameID)
 	g.mu.Lock()
-	gd := g.pages[id]
+	gd = g.pages[id]
 	g.mu.Unlock()
 	if gd != nil {
-		gd.refused(ev, reason)
-		return
+		return gd, false
 	}
 	res, err := chromedp.CallBrowser(ctx, target.GetTargetInfo, target.GetTargetInfoParams{TargetID: id})
 	if err != nil || res.TargetInfo.Type != "page" {
-		return
+		return nil, false
 	}
 	info := res.TargetInfo
 	g.mu.Lock()
+	defer g.mu.Unlock()
 	gd = g.pages[info.OpenerID]
 	if gd == nil {
 		gd = g.sessions[info.BrowserContextID]
 	}
-	g.mu.Unlock()
-	if gd == nil {
-		return // not a page of ours
-	}
-	typ := string(ev.ResourceType)
-	if ev.ResourceType == network.ResourceTypeDocument {
-		typ = "Popup"
-		chromedp.CallBrowser(ctx, target.CloseTarget, target.CloseTargetParams{TargetID: id})
-	}
-	gd.rec.Add(engine.BlockedRequest{URL: url, ResourceType: typ, Reason: reason, Time: time.Now()})
+	return gd, gd != nil
 }
