@@ -83,10 +83,18 @@ func newSubscriptions(srv *server.MCPServer, hooks *server.Hooks, d *Deps) *subs
 			s.mu.Unlock()
 		}
 	})
-	// The listen request returns when its stream closes.
-	hooks.AddAfterSubscriptionsListen(func(ctx context.Context, _ any, _ *mcp.SubscriptionsListenRequest, _ *mcp.SubscriptionsListenResult) {
+	// The listen request returns when its stream closes, or fails.
+	endListen := func(ctx context.Context) {
 		if cs := server.ClientSessionFromContext(ctx); cs != nil {
 			s.drop(func(sub subscriber) bool { return sub.stream == cs })
+		}
+	}
+	hooks.AddAfterSubscriptionsListen(func(ctx context.Context, _ any, _ *mcp.SubscriptionsListenRequest, _ *mcp.SubscriptionsListenResult) {
+		endListen(ctx)
+	})
+	hooks.AddOnError(func(ctx context.Context, _ any, method mcp.MCPMethod, _ any, _ error) {
+		if method == mcp.MethodSubscriptionsListen {
+			endListen(ctx)
 		}
 	})
 	hooks.AddAfterUnsubscribe(func(ctx context.Context, _ any, req *mcp.UnsubscribeRequest, _ *mcp.EmptyResult) {
