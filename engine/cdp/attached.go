@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
@@ -194,10 +195,15 @@ func (g *guard) attached(parent *child, ev *target.EventAttachedToTarget) {
 	go g.intercept(c, ev.WaitingForDebugger)
 }
 
+// releaseTimeout bounds closing or resuming a paused child.
+const releaseTimeout = 2 * time.Second
+
 // intercept installs the guard on a child and then resumes it. Whatever
 // fails, the child is resumed: a target left waiting would hang its page.
 // An iframe whose Fetch cannot be enabled is closed as well, because it
-// would run unguarded.
+// would run unguarded. Closing and resuming run on a context of their own,
+// so that a setup that ran out of time, or was cancelled, still lets the
+// child go.
 func (g *guard) intercept(c *child, waiting bool) {
 	ctx, cancel := context.WithTimeout(g.tab, answerTimeout)
 	defer cancel()
@@ -218,11 +224,18 @@ func (g *guard) intercept(c *child, waiting bool) {
 	default:
 		guarded = true // targets that make no requests of their own
 	}
+	release := func(f func(ctx context.Context)) {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
+		defer cancel()
+		f(ctx)
+	}
 	if !guarded && c.info.Type == "iframe" {
-		chromedp.CallBrowser(ctx, target.CloseTarget, target.CloseTargetParams{TargetID: c.info.TargetID})
+		release(func(ctx context.Context) {
+			chromedp.CallBrowser(ctx, target.CloseTarget, target.CloseTargetParams{TargetID: c.info.TargetID})
+		})
 	}
 	if waiting {
-		cdp.Call(ctx, c, runtime.RunIfWaitingForDebugger, cdp.Empty{})
+		release(func(ctx context.Context) { cdp.Call(ctx, c, runtime.RunIfWaitingForDebugger, cdp.Empty{}) })
 	}
 }
 

@@ -326,7 +326,7 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 	tabOpts := opts
 	tabOpts.StorageState, tabOpts.Proxy = nil, ""
 	tb := newTabbed(s, func(ctx context.Context, how chromedp.ContextOption) (*session, error) {
-		t, err := openTab(ctx, b, s.tab, tabOpts, e.cfg.Dialogs, how)
+		t, err := openTab(ctx, b, s.tab, s.refs, tabOpts, e.cfg.Dialogs, how)
 		if err != nil {
 			return nil, err
 		}

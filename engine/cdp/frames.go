@@ -3,7 +3,6 @@ package cdp
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
@@ -23,7 +22,8 @@ import (
 // own: an isolated world in the same renderer, or, for an out-of-process
 // iframe (another site), the main world of the iframe's own target, which
 // the session attaches to on first use. Each such world has an alias, fK,
-// that prefixes its refs and stays with the frame id for the session.
+// that prefixes its refs and stays with the frame id for the session; the
+// tab whose page holds the frame keeps the world.
 
 // world is one JavaScript world that snapshots walk and refs live in.
 type world struct {
@@ -45,7 +45,8 @@ type frameTarget struct {
 // frames; Chromium reuses a world of the same name in a frame.
 const isolatedWorldName = "browsermcp"
 
-// worldFor returns the world of a ref prefix, nil when unknown.
+// worldFor returns the world of a ref prefix in this tab, nil when the tab
+// has none (the alias is another tab's, or unknown).
 func (s *session) worldFor(t *chromedp.Target, alias string) *world {
 	if alias == "" {
 		return &world{t: t}
@@ -57,12 +58,7 @@ func (s *session) worldFor(t *chromedp.Target, alias string) *world {
 // element lives in parent. The world is made anew on each call: a frame
 // that navigated has a new document, and maybe a new process.
 func (s *session) frameWorld(ctx context.Context, parent *world, id cdp.FrameID) (*world, error) {
-	alias := s.frameAlias[id]
-	if alias == "" {
-		s.frameSeq++
-		alias = "f" + strconv.Itoa(s.frameSeq)
-		s.frameAlias[id] = alias
-	}
+	alias := s.refs.aliasFor(id)
 	w := &world{alias: alias, frameID: id, parent: parent}
 	if s.st.isOOPIF(id) {
 		ft, err := s.attachFrame(ctx, target.ID(id))

@@ -29,9 +29,9 @@ type guard struct {
 	pol *engine.Policy
 	rec engine.BlockedRecorder
 
-	tab  context.Context  // the page's chromedp context
-	page *chromedp.Target // the page's session
-	kids children         // targets the page auto-attached
+	tab  context.Context // the page's chromedp context
+	page cdp.Session     // the page's session (its *chromedp.Target)
+	kids children        // targets the page auto-attached
 
 	mu    sync.Mutex
 	queue []paused

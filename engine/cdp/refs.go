@@ -23,20 +23,58 @@ import (
 // whose content runs in world fK (a cross-origin frame). Each world keeps a
 // registry (window.__bmcp, see js/snapshot.js) from refs to WeakRefs of
 // their elements and back, so a ref names one DOM node for as long as the
-// node lives. N comes from one counter per session that only grows, so a ref
-// is never reused for another node, and a ref below the counter that the
-// registry no longer resolves is known to be stale rather than unknown.
+// node lives. N comes from one counter per session, shared by its tabs, that
+// only grows, so a ref is never reused for another node, not even in another
+// tab, and a ref below the counter that the registry no longer resolves is
+// known to be stale rather than unknown. A ref of another tab, or of a closed
+// one, is stale in the current tab: its registry never gave out that number.
 
 var refPattern = regexp.MustCompile(`^(f[1-9][0-9]*)?e([1-9][0-9]*)$`)
 
 // objectGroup holds the remote objects a call creates; runs release it.
 const objectGroup = "browsermcp"
 
+// refSpace is what the tabs of a session share about refs: the counter the
+// numbers of refs come from and the aliases of cross-origin frames. Only the
+// goroutine running the session's call uses it.
+type refSpace struct {
+	next       int // the number the next new ref gets
+	frameSeq   int // frame aliases given out
+	frameAlias map[cdp.FrameID]string
+}
+
+func newRefSpace() *refSpace {
+	return &refSpace{next: 1, frameAlias: map[cdp.FrameID]string{}}
+}
+
+// aliasFor returns the alias of frame id, giving it one on first sight.
+func (r *refSpace) aliasFor(id cdp.FrameID) string {
+	alias := r.frameAlias[id]
+	if alias == "" {
+		r.frameSeq++
+		alias = "f" + strconv.Itoa(r.frameSeq)
+		r.frameAlias[id] = alias
+	}
+	return alias
+}
+
+// gaveOut tells whether the session gave out ref number n with alias.
+func (r *refSpace) gaveOut(alias string, n int) bool {
+	if n >= r.next {
+		return false
+	}
+	if alias == "" {
+		return true
+	}
+	k, _ := strconv.Atoi(alias[1:])
+	return k <= r.frameSeq
+}
+
 // staleRef is the error for a ref whose element is gone.
 func staleRef(ref, why string) *engine.Error {
 	return engine.Errorf(engine.ElementNotFound, "ref %s no longer names an element: %s", ref, why).
 		With("reason", "stale_ref").With("ref", ref).
-		Suggest("Take a new snapshot and use the refs it shows; refs of removed elements or of a previous page do not come back.")
+		Suggest("Take a new snapshot and use the refs it shows; refs of removed elements, of a previous page or of another tab do not come back.")
 }
 
 // parseRef splits a ref into its world alias ("" for the page) and its
@@ -58,16 +96,28 @@ func unknownRef(ref string) *engine.Error {
 		Suggest("Use a ref from the latest snapshot of this session.")
 }
 
+// refWorld returns the world of this tab whose registry holds ref.
+func (s *session) refWorld(t *chromedp.Target, ref string) (*world, error) {
+	alias, n, err := parseRef(ref)
+	if err != nil {
+		return nil, err
+	}
+	if !s.refs.gaveOut(alias, n) {
+		return nil, unknownRef(ref)
+	}
+	w := s.worldFor(t, alias)
+	if w == nil {
+		return nil, staleRef(ref, "its frame is in another tab, or in a tab that was closed")
+	}
+	return w, nil
+}
+
 // refObject finds the element a ref names: its world and a remote object
 // for it in that world.
 func (s *session) refObject(ctx context.Context, t *chromedp.Target, ref string) (*world, runtime.RemoteObjectID, error) {
-	alias, n, err := parseRef(ref)
+	w, err := s.refWorld(t, ref)
 	if err != nil {
 		return nil, "", err
-	}
-	w := s.worldFor(t, alias)
-	if n >= s.refNext || w == nil {
-		return nil, "", unknownRef(ref)
 	}
 	obj, err := s.evalObject(ctx, w, "window.__bmcp && window.__bmcp.get("+strconv.Quote(ref)+")")
 	if err != nil {
@@ -87,13 +137,9 @@ func (s *session) refObject(ctx context.Context, t *chromedp.Target, ref string)
 // fn answers {error: "stale"} for nothing else; a ref whose element is gone
 // makes the call answer exactly that.
 func (s *session) callOnRef(ctx context.Context, t *chromedp.Target, ref, fn string, arg any, out any) (*world, error) {
-	alias, n, err := parseRef(ref)
+	w, err := s.refWorld(t, ref)
 	if err != nil {
 		return nil, err
-	}
-	w := s.worldFor(t, alias)
-	if n >= s.refNext || w == nil {
-		return nil, unknownRef(ref)
 	}
 	b, err := json.Marshal(arg)
 	if err != nil {

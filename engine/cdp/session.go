@@ -32,11 +32,10 @@ type session struct {
 	guard  *guard // the domain policy, see policy.go
 
 	// Refs and frames (see refs.go and frames.go); only the goroutine
-	// running the session's call uses them.
-	refNext      int
+	// running the session's call uses them. refs is shared by every tab of
+	// the session, worlds are this tab's.
+	refs         *refSpace
 	worlds       map[string]*world
-	frameAlias   map[cdp.FrameID]string
-	frameSeq     int
 	ftMu         sync.Mutex // guards frameTargets against the dialog policy
 	frameTargets map[target.ID]*frameTarget
 
@@ -51,7 +50,7 @@ func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions,
 	if err != nil {
 		return nil, err
 	}
-	s, err := openTab(ctx, b, b.ctx, opts, dialogs, chromedp.WithNewBrowserContext(bctx))
+	s, err := openTab(ctx, b, b.ctx, newRefSpace(), opts, dialogs, chromedp.WithNewBrowserContext(bctx))
 	if err != nil {
 		return nil, err
 	}
@@ -66,12 +65,13 @@ func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions,
 
 // openTab opens (or, with WithTargetID, attaches to) one page under parent
 // and applies the session's per-page settings to it. A parent that is a
-// tab's context makes a new tab in that tab's browser context.
-func openTab(ctx context.Context, b *browserProc, parent context.Context, opts engine.SessionOptions, dialogs engine.DialogPolicy, how chromedp.ContextOption) (*session, error) {
+// tab's context makes a new tab in that tab's browser context; refs is the
+// session's, so that its tabs never give out the same ref.
+func openTab(ctx context.Context, b *browserProc, parent context.Context, refs *refSpace, opts engine.SessionOptions, dialogs engine.DialogPolicy, how chromedp.ContextOption) (*session, error) {
 	st, obs := newPageState(), newObserver()
 	tab, cancel := chromedp.NewContext(parent, how, chromedp.WithListener(st.onEvent), chromedp.WithListener(obs.onEvent))
-	s := &session{b: b, tab: tab, cancel: cancel, st: st, obs: obs, refNext: 1, worlds: map[string]*world{},
-		frameAlias: map[cdp.FrameID]string{}, frameTargets: map[target.ID]*frameTarget{}}
+	s := &session{b: b, tab: tab, cancel: cancel, st: st, obs: obs, refs: refs, worlds: map[string]*world{},
+		frameTargets: map[target.ID]*frameTarget{}}
 	st.onDialog = s.applyPolicy(dialogs)
 
 	done := make(chan error, 1)

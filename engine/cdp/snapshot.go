@@ -61,7 +61,7 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 		if err := keepAX(ctx, t, ""); err != nil {
 			return err
 		}
-		args := walkArgs{Next: s.refNext, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}
+		args := walkArgs{Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}
 		w := &world{t: t}
 		var out walkOut
 		switch {
@@ -92,7 +92,7 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 		if err := walkErr(out, req.Target); err != nil {
 			return err
 		}
-		s.refNext = max(s.refNext, out.Next)
+		s.refs.next = max(s.refs.next, out.Next)
 		text, err := s.spliceFrames(ctx, w, out, req, 0)
 		if err != nil {
 			return err
@@ -196,7 +196,7 @@ func (s *session) frameText(ctx context.Context, parent *world, idx int, req eng
 	} else {
 		_ = keepAX(ctx, w.t, w.frameID)
 	}
-	args := walkArgs{Prefix: w.alias, Next: s.refNext, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}
+	args := walkArgs{Prefix: w.alias, Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}
 	var out walkOut
 	if err := s.walk(ctx, w, args, &out); err != nil {
 		return "- text: (frame not reachable: " + err.Error() + ")", nil
@@ -204,7 +204,7 @@ func (s *session) frameText(ctx context.Context, parent *world, idx int, req eng
 	if out.Error != "" {
 		return "", walkErr(out, engine.Target{})
 	}
-	s.refNext = max(s.refNext, out.Next)
+	s.refs.next = max(s.refs.next, out.Next)
 	return s.spliceFrames(ctx, w, out, req, depth+1)
 }
 

@@ -229,15 +229,7 @@ func (h *harness) testSnapshot(t *testing.T) {
 
 	t.Run("Frames", func(t *testing.T) {
 		s := h.open(t, "/frames.html")
-		var r engine.SnapshotResult
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			r = snap(t, s)
-			if strings.Contains(r.Text, `button "Inner cross"`) || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+		r := snapFrames(t, s)
 		same, cross := refOf(t, r.Text, "button", "Inner same"), refOf(t, r.Text, "button", "Inner cross")
 		if !regexp.MustCompile(`^e[0-9]+$`).MatchString(same) || !regexp.MustCompile(`^f[0-9]+e[0-9]+$`).MatchString(cross) {
 			t.Fatalf("refs same=%s cross=%s:\n%s", same, cross, r.Text)
@@ -265,4 +257,61 @@ func (h *harness) testSnapshot(t *testing.T) {
 		_, err := s.Click(ctx(t), engine.ClickRequest{Target: engine.Target{Ref: cross}, Timeout: short})
 		wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "stale_ref", "ref": cross})
 	})
+}
+
+// snapFrames snapshots /frames.html once its cross-origin frame has loaded.
+func snapFrames(t *testing.T, s engine.Session) engine.SnapshotResult {
+	t.Helper()
+	var r engine.SnapshotResult
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r = snap(t, s)
+		if strings.Contains(r.Text, `button "Inner cross"`) || time.Now().After(deadline) {
+			return r
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// testRefsAcrossTabs checks that refs are unique across the tabs of a
+// session: a ref of one tab is stale in another, and never names an element
+// there, even on the same page.
+func (h *harness) testRefsAcrossTabs(t *testing.T) {
+	s := h.open(t, "/frames.html")
+	a := snapFrames(t, s)
+	aSame, aCross := refOf(t, a.Text, "button", "Inner same"), refOf(t, a.Text, "button", "Inner cross")
+	tabs(t, s, engine.TabsRequest{Action: "new", URL: h.site.url("/frames.html")})
+	b := snapFrames(t, s)
+	bSame, bCross := refOf(t, b.Text, "button", "Inner same"), refOf(t, b.Text, "button", "Inner cross")
+	if refNumber.ReplaceAllString(a.Text, "") != refNumber.ReplaceAllString(b.Text, "") {
+		t.Fatalf("the two tabs show the same page differently:\n%s\n---\n%s", a.Text, b.Text)
+	}
+	old := refNumbers(a.Text)
+	for _, n := range refNumbers(b.Text) {
+		if slices.Contains(old, n) {
+			t.Fatalf("ref number %d of the first tab was given out again in the second:\n%s\n---\n%s", n, a.Text, b.Text)
+		}
+	}
+	if alias := func(ref string) string { return ref[:strings.LastIndexByte(ref, 'e')] }; alias(aCross) == alias(bCross) {
+		t.Errorf("the cross-origin frames of both tabs have one alias: %s and %s", aCross, bCross)
+	}
+	// The first tab's refs, used in the second, are stale and act on
+	// nothing there.
+	for _, ref := range []string{aSame, aCross} {
+		_, err := s.Click(ctx(t), engine.ClickRequest{Target: engine.Target{Ref: ref}, Timeout: short})
+		wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "stale_ref", "ref": ref})
+	}
+	wantTitle(t, s, "Frames")
+	// In their own tab they still name their elements.
+	zero, one := 0, 1
+	tabs(t, s, engine.TabsRequest{Action: "select", Index: &zero})
+	click(t, s, engine.ClickRequest{Target: engine.Target{Ref: aSame}})
+	waitTitle(t, s, "clicked same")
+	// The refs of a closed tab are stale too.
+	tabs(t, s, engine.TabsRequest{Action: "close", Index: &one})
+	for _, ref := range []string{bSame, bCross} {
+		_, err := s.Click(ctx(t), engine.ClickRequest{Target: engine.Target{Ref: ref}, Timeout: short})
+		wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "stale_ref", "ref": ref})
+	}
+	wantTitle(t, s, "clicked same")
 }

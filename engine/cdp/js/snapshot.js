@@ -6,7 +6,11 @@
 // in a registry on the window of this world: a WeakMap gives an element its
 // ref back on every snapshot, and a Map of WeakRefs turns a ref into its
 // element again, so a ref names one node for as long as the node lives and a
-// removed node can be told apart from an unknown ref.
+// removed node can be told apart from an unknown ref. The registry also
+// keeps the next number it would give out (R.next), and a walk starts from
+// the larger of that and a.next: a walk whose answer never reached the
+// engine (a cancelled call) gave out numbers the engine does not know of,
+// and they must not be given out again.
 //
 // Other browsers do not expose their accessibility engine to pages. With
 // a.fallback the walk then computes roles and names itself (see "Fallback"
@@ -25,7 +29,7 @@ function (a) {
   let R = window.__bmcp;
   if (!R) {
     R = {
-      refs: new Map(), ids: new WeakMap(), frames: [],
+      refs: new Map(), ids: new WeakMap(), frames: [], next: 1,
       get(r) {
         const w = this.refs.get(r), el = w && w.deref();
         return el && el.isConnected ? el : null;
@@ -35,11 +39,12 @@ function (a) {
   }
   R.frames = [];
   for (const [r, w] of R.refs) if (!w.deref()) R.refs.delete(r);
-  let next = a.next;
+  let next = Math.max(a.next, R.next | 0);
   const refOf = (el) => {
     let r = R.ids.get(el);
     if (!r) {
       r = a.prefix + "e" + next++;
+      R.next = next;
       R.ids.set(el, r);
       R.refs.set(r, new WeakRef(el));
     }

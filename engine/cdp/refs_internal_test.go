@@ -1,0 +1,75 @@
+package cdp
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/testsite"
+)
+
+// TestRefCounterOutlivesLostWalks checks that the page's ref registry only
+// counts up: a walk whose answer the engine never read (a call cancelled
+// after the script ran) gave refs to elements the engine's counter does not
+// know of, and the next snapshot must not give those numbers out again.
+func TestRefCounterOutlivesLostWalks(t *testing.T) {
+	path, err := FindBrowser("", true)
+	if err != nil {
+		if os.Getenv("BROWSERMCP_REQUIRE_BROWSER") == "1" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	site := testsite.Start()
+	defer site.Close()
+	vp := engine.Viewport{Width: 1280, Height: 720}
+	e := New(Config{ExecPath: path, Headless: true, Viewport: vp})
+	defer e.Close()
+	ctx := context.Background()
+	ss, err := e.NewSession(ctx, engine.SessionOptions{Viewport: vp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close(ctx)
+	s := ss.(*tabbed).session
+	if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + "/mutate.html"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Snapshot(ctx, engine.SnapshotRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	// A new element, then a walk that gives it a ref nobody hears of.
+	err = s.run(ctx, "lose a walk", func(ctx context.Context, tg *chromedp.Target) error {
+		if err := evalJSON(ctx, tg, "prepend()", nil); err != nil {
+			return err
+		}
+		a, _ := json.Marshal(walkArgs{Next: s.refs.next})
+		return evalJSON(ctx, tg, "("+snapshotJS+").call(null, "+string(a)+")", nil)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another new element, then a snapshot: every ref it shows is its own.
+	if err := s.run(ctx, "add", func(ctx context.Context, tg *chromedp.Target) error { return evalJSON(ctx, tg, "prepend()", nil) }); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Snapshot(ctx, engine.SnapshotRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ns []int
+	for _, m := range regexp.MustCompile(`\[ref=e([0-9]+)\]`).FindAllStringSubmatch(r.Text, -1) {
+		n, _ := strconv.Atoi(m[1])
+		if slices.Contains(ns, n) {
+			t.Fatalf("ref number %d given out twice:\n%s", n, r.Text)
+		}
+		ns = append(ns, n)
+	}
+}
