@@ -292,6 +292,10 @@ func (s *session) pause(ctx context.Context, d time.Duration) error {
 func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) (engine.ActionResult, error) {
 	st := s.st
 	deadline := time.Now().Add(engine.SettleNetworkMax)
+	// Over WebDriver BiDi, Firefox may report a request after the action
+	// that started it has returned: a round trip through the page lets those
+	// events arrive before "nothing started" counts.
+	flushed := s.e.cfg.Browser != Firefox
 	for {
 		st.mu.Lock()
 		nav := st.navs > m.navs
@@ -308,6 +312,11 @@ func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) 
 
 		if nav {
 			return s.settleNavigation(ctx, navTimeout)
+		}
+		if started == 0 && !flushed {
+			flushed = true
+			_ = do(ctx, func() error { _, err := s.page.MainFrame().Evaluate("0"); return err })
+			continue
 		}
 		if started == 0 || time.Now().After(deadline) || (pending == 0 && quiet >= engine.SettleQuiet) {
 			return engine.ActionResult{}, nil
