@@ -103,6 +103,9 @@ func Benchmark(b *testing.B, newEngine func(tb testing.TB) engine.Engine) {
 		})
 	}
 	b.Run("type", func(b *testing.B) {
+		if _, err := warm.Navigate(bg, engine.NavigateRequest{URL: site.URL + "/form.html"}); err != nil {
+			b.Fatal(err)
+		}
 		for range b.N {
 			if _, err := warm.Type(bg, engine.TypeRequest{Target: engine.Target{Selector: "#user"}, Text: "ada", Clear: true}); err != nil {
 				b.Fatal(err)
