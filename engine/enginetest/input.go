@@ -59,6 +59,17 @@ func (h *harness) testClick(t *testing.T) {
 			t.Errorf("Info URL = %s, click reported %s", got, res.URL)
 		}
 	})
+	t.Run("SlowNavigation", func(t *testing.T) {
+		// A link to a server that answers after the network settle bound:
+		// the click still returns once the next page has loaded.
+		s := h.open(t, "/form.html")
+		evaluate(t, s, engine.EvalRequest{Function: `() => { const a = document.createElement("a"); a.id = "slowlink"; a.href = "/slow?ms=2500"; a.textContent = "slow"; document.body.prepend(a); }`})
+		res := click(t, s, engine.ClickRequest{Target: sel("#slowlink")})
+		if !res.Navigated || !strings.HasSuffix(res.URL, "/slow?ms=2500") {
+			t.Fatalf("Click(#slowlink) = %+v, want a navigation to /slow?ms=2500", res)
+		}
+		wantTitle(t, s, "slow")
+	})
 	t.Run("WaitsForElement", func(t *testing.T) {
 		s := h.open(t, "/form.html")
 		click(t, s, engine.ClickRequest{Target: sel("#later")})

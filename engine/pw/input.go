@@ -20,10 +20,11 @@ import (
 // exactly as the script does, in the same task, so it is the one checked.
 // A forced click on an element without a box (display: none) returns the
 // check's point instead, because Playwright would wait for the element to
-// become visible while engine/cdp clicks that point.
+// become visible while engine/cdp clicks that point. With pointOnly (see
+// resolve) the script always returns the check, with its point.
 var resolveJS = `async (a) => {
   const r = await (` + cdp.ElementScript() + `)(a);
-  if (r.error) return r;
+  if (r.error || a.pointOnly) return r;
   let el = a.kind === "xpath"
     ? document.evaluate(a.sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue
     : document.querySelector(a.sel);
@@ -38,7 +39,12 @@ var resolveJS = `async (a) => {
 func (s *session) resolve(ctx context.Context, op string, tg engine.Target, timeout time.Duration, force, clear bool) (playwright.ElementHandle, cdp.ElementCheck, error) {
 	var r cdp.ElementCheck
 	// playwright-go serialises int but not int64.
-	args := map[string]any{"op": op, "timeout": int(timeout.Milliseconds()), "force": force, "clear": clear}
+	args := map[string]any{"op": op, "timeout": int(timeout.Milliseconds()), "force": force, "clear": clear,
+		// Firefox spends about 250 ms in Playwright's element click (WebDriver
+		// BiDi round trips for its own checks, which ours already made) and
+		// 50 ms in a mouse click at the point: there, pointer actions get
+		// only the point, and settle waits for a navigation they request.
+		"pointOnly": op == "point" && s.e.cfg.Browser == Firefox}
 	if tg.Ref != "" {
 		return s.resolveRef(ctx, args, tg, timeout)
 	}
@@ -291,7 +297,8 @@ func (s *session) pause(ctx context.Context, d time.Duration) error {
 // quiet window, bounded). An action that started neither returns at once.
 func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) (engine.ActionResult, error) {
 	st := s.st
-	deadline := time.Now().Add(engine.SettleNetworkMax)
+	start := time.Now()
+	deadline := start.Add(engine.SettleNetworkMax)
 	// Over WebDriver BiDi, Firefox may report a request after the action
 	// that started it has returned: a round trip through the page lets those
 	// events arrive before "nothing started" counts.
@@ -300,10 +307,11 @@ func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) 
 		st.mu.Lock()
 		nav := st.navs > m.navs
 		started := st.reqStarted - m.reqStarted
-		pending := 0
-		for _, seq := range st.inflight {
+		pending, navPending := 0, false
+		for r, seq := range st.inflight {
 			if seq > m.reqStarted {
 				pending++
+				navPending = navPending || st.navPending[r]
 			}
 		}
 		quiet := time.Since(st.lastNet)
@@ -318,11 +326,18 @@ func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) 
 			_ = do(ctx, func() error { _, err := s.page.MainFrame().Evaluate("0"); return err })
 			continue
 		}
-		if started == 0 || time.Now().After(deadline) || (pending == 0 && quiet >= engine.SettleQuiet) {
+		// A navigation the action requested is waited for until it commits
+		// (or its request ends without a document: 204, a download), up to
+		// navTimeout, as Playwright's own actions wait for it.
+		navWait := navPending && time.Since(start) < navTimeout
+		if !navWait && (started == 0 || time.Now().After(deadline) || (pending == 0 && quiet >= engine.SettleQuiet)) {
 			return engine.ActionResult{}, nil
 		}
 		wait := time.Until(deadline)
-		if pending == 0 {
+		switch {
+		case navWait:
+			wait = navTimeout - time.Since(start)
+		case pending == 0:
 			wait = engine.SettleQuiet - quiet
 		}
 		timer := time.NewTimer(wait)

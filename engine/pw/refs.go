@@ -87,7 +87,7 @@ var resolveRefJS = `async (x) => {
   const el = ` + refLookup + `;
   if (!el) return { error: "stale" };
   const r = await (` + cdp.ElementScript() + `).call(el, x.a);
-  if (r.error || x.frame || el.ownerDocument !== document || x.a.force && el.getClientRects().length === 0) return r;
+  if (r.error || x.frame || x.a.pointOnly || el.ownerDocument !== document || x.a.force && el.getClientRects().length === 0) return r;
   return el;
 }`
 

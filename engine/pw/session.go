@@ -273,6 +273,7 @@ type pageState struct {
 	navReqs    int // main-frame navigation requests
 	reqStarted int
 	inflight   map[playwright.Request]int
+	navPending map[playwright.Request]bool // main-frame navigation requests in flight
 	lastNet    time.Time
 
 	crashed, closed bool
@@ -283,7 +284,7 @@ type pageState struct {
 }
 
 func newPageState() *pageState {
-	return &pageState{changed: make(chan struct{}), inflight: map[playwright.Request]int{}}
+	return &pageState{changed: make(chan struct{}), inflight: map[playwright.Request]int{}, navPending: map[playwright.Request]bool{}}
 }
 
 func (st *pageState) watch(p playwright.Page) {
@@ -300,6 +301,7 @@ func (st *pageState) watch(p playwright.Page) {
 		st.update(func() {
 			if r.IsNavigationRequest() && r.Frame().ParentFrame() == nil {
 				st.navReqs++
+				st.navPending[r] = true
 			}
 			st.reqStarted++
 			st.inflight[r] = st.reqStarted
@@ -312,6 +314,7 @@ func (st *pageState) watch(p playwright.Page) {
 				delete(st.inflight, r)
 				st.lastNet = time.Now()
 			}
+			delete(st.navPending, r)
 		})
 	}
 	p.OnRequestFinished(finish)
