@@ -61,3 +61,22 @@ func (r TabsRequest) Pick(n, current int) (int, error) {
 	}
 	return i, nil
 }
+
+// ListTabs describes tabs in order, cur being the current one.
+func ListTabs[S comparable](ctx context.Context, tabs []S, cur S, info func(S, context.Context) PageInfo) TabsResult {
+	out := TabsResult{Tabs: make([]TabInfo, len(tabs))}
+	for i, s := range tabs {
+		p := info(s, ctx)
+		out.Tabs[i] = TabInfo{Index: i, URL: p.URL, Title: p.Title, Current: s == cur}
+		if s == cur {
+			out.Current = i
+		}
+	}
+	return out
+}
+
+// AllTabsClosed is the error of a session whose every page was closed (by
+// the site or the user).
+func AllTabsClosed() *Error {
+	return Errorf(BrowserCrashed, "every page of the session was closed").Suggest("Close this session and create a new one.")
+}

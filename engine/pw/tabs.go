@@ -179,7 +179,7 @@ func (t *tabbed) sync(ctx context.Context) error {
 		t.add(s, false)
 	}
 	if len(t.tabs) == 0 {
-		return engine.Errorf(engine.BrowserCrashed, "every page of the session was closed").Suggest("Close this session and create a new one.")
+		return engine.AllTabsClosed()
 	}
 	return nil
 }
@@ -188,13 +188,5 @@ func (t *tabbed) list(ctx context.Context) engine.TabsResult {
 	t.mu.Lock()
 	tabs, cur := slices.Clone(t.tabs), t.session
 	t.mu.Unlock()
-	out := engine.TabsResult{Tabs: make([]engine.TabInfo, len(tabs))}
-	for i, s := range tabs {
-		p := s.Info(ctx)
-		out.Tabs[i] = engine.TabInfo{Index: i, URL: p.URL, Title: p.Title, Current: s == cur}
-		if s == cur {
-			out.Current = i
-		}
-	}
-	return out
+	return engine.ListTabs(ctx, tabs, cur, (*session).Info)
 }
