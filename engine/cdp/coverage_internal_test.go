@@ -48,7 +48,7 @@ func TestSnapshotRefsEveryInteractive(t *testing.T) {
 				Missing []string
 			}
 			err = s.run(ctx, "check refs", func(ctx context.Context, tg *chromedp.Target) error {
-				return evalJSON(ctx, tg, `(() => {
+				return s.evalIn(ctx, &world{t: tg}, `(() => {
 					const R = window.__bmcp, missing = [];
 					const els = [...document.querySelectorAll('a[href], button, input:not([type=hidden]), select, option, textarea, [onclick]')]
 						.filter((el) => (el.localName === 'option' || el.checkVisibility({ visibilityProperty: true })) && !el.closest('[aria-hidden=true]'));

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -93,6 +94,14 @@ func (s *session) evalOnRef(ctx context.Context, t *chromedp.Target, req engine.
 	}
 	if w.t != t {
 		defer s.releaseObjects(w.t)
+	}
+	// The function runs in the page's own world, with its globals: the
+	// element moves there from browsermcp's world.
+	if obj, err = mainWorldObject(ctx, w.t, obj); err != nil {
+		if isGone(err) {
+			return nil, staleRef(req.Target.Ref, "its frame navigated or was removed")
+		}
+		return nil, err
 	}
 	a["kind"] = "el"
 	args, err := json.Marshal(a)
@@ -197,4 +206,18 @@ func evalExpression(ctx context.Context, t *chromedp.Target, expr string) (json.
 		return err
 	}()
 	return out, err
+}
+
+// mainWorldObject returns a handle, in the main world of its frame, to the
+// node obj names in another world of t.
+func mainWorldObject(ctx context.Context, t *chromedp.Target, obj runtime.RemoteObjectID) (runtime.RemoteObjectID, error) {
+	desc, err := cdp.Call(ctx, t, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: obj})
+	if err != nil {
+		return "", err
+	}
+	node, err := cdp.Call(ctx, t, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: desc.Node.BackendNodeID, ObjectGroup: objectGroup})
+	if err != nil {
+		return "", err
+	}
+	return node.Object.ObjectID, nil
 }

@@ -15,12 +15,13 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 )
 
-// Frames. The page's main world reaches the same-origin frames inside it
-// directly, so their elements live in the main registry and their points are
-// translated in the page (js/element.js climbs frameElement). A frame whose
-// document the main world cannot touch (cross-origin) gets a world of its
-// own: an isolated world in the same renderer, or, for an out-of-process
-// iframe (another site), the main world of the iframe's own target, which
+// Frames. Scripts run in browsermcp's isolated world of a document (see
+// pageWorld). The page's world reaches the same-origin frames inside it
+// directly, so their elements live in the page's registry and their points
+// are translated in the page (js/element.js climbs frameElement). A frame
+// whose document the page cannot touch (cross-origin) gets a world of its
+// own: the isolated world of that frame, in the same renderer, or, for an
+// out-of-process iframe (another site), in the iframe's own target, which
 // the session attaches to on first use. Each such world has an alias, fK,
 // that prefixes its refs and stays with the frame id for the session; the
 // tab whose page holds the frame keeps the world.
@@ -30,7 +31,7 @@ type world struct {
 	alias   string      // "" for the page
 	frameID cdp.FrameID // "" for the page
 	t       *chromedp.Target
-	ctxID   runtime.ExecutionContextID // 0: the main world of t
+	ctxID   runtime.ExecutionContextID // browsermcp's isolated world in the frame
 	parent  *world
 }
 
@@ -47,11 +48,34 @@ const isolatedWorldName = "browsermcp"
 
 // worldFor returns the world of a ref prefix in this tab, nil when the tab
 // has none (the alias is another tab's, or unknown).
-func (s *session) worldFor(t *chromedp.Target, alias string) *world {
+func (s *session) worldFor(ctx context.Context, t *chromedp.Target, alias string) (*world, error) {
 	if alias == "" {
-		return &world{t: t}
+		return pageWorld(ctx, t)
 	}
-	return s.worlds[alias]
+	return s.worlds[alias], nil
+}
+
+// pageWorld returns browsermcp's isolated world in the top document of t.
+// Snapshots, refs and element checks run there, never in the page's own
+// world, so that a page cannot reach the ref registry or change what the
+// scripts see (its own Element.prototype, Map or WeakRef). Chromium gives
+// back the same world, registry included, while the document lives.
+func pageWorld(ctx context.Context, t *chromedp.Target) (*world, error) {
+	id, err := isolatedWorld(ctx, t, cdp.FrameID(t.TargetID))
+	if err != nil {
+		return nil, err
+	}
+	return &world{t: t, ctxID: id}, nil
+}
+
+// isolatedWorld returns the execution context of browsermcp's world in the
+// current document of frame id of t.
+func isolatedWorld(ctx context.Context, t *chromedp.Target, id cdp.FrameID) (runtime.ExecutionContextID, error) {
+	res, err := cdp.Call(ctx, t, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: id, WorldName: isolatedWorldName})
+	if err != nil {
+		return 0, err
+	}
+	return res.ExecutionContextID, nil
 }
 
 // frameWorld returns the world for the content of frame id, whose owner
@@ -67,12 +91,13 @@ func (s *session) frameWorld(ctx context.Context, parent *world, id cdp.FrameID)
 		}
 		w.t = ft
 	} else {
-		res, err := cdp.Call(ctx, parent.t, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: id, WorldName: isolatedWorldName})
-		if err != nil {
-			return nil, err
-		}
-		w.t, w.ctxID = parent.t, res.ExecutionContextID
+		w.t = parent.t
 	}
+	ctxID, err := isolatedWorld(ctx, w.t, id)
+	if err != nil {
+		return nil, err
+	}
+	w.ctxID = ctxID
 	s.worlds[alias] = w
 	return w, nil
 }

@@ -63,7 +63,7 @@ func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg
 		args["kind"] = "xpath"
 	}
 	a, _ := json.Marshal(args)
-	if err := evalJSON(ctx, t, "("+elementJS+").call(null, "+string(a)+")", &r); err != nil {
+	if err := s.evalIn(ctx, &world{t: t}, "("+elementJS+").call(null, "+string(a)+")", &r); err != nil {
 		return r, err
 	}
 	return r, elemError(r, tg, timeout)

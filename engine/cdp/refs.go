@@ -97,7 +97,7 @@ func unknownRef(ref string) *engine.Error {
 }
 
 // refWorld returns the world of this tab whose registry holds ref.
-func (s *session) refWorld(t *chromedp.Target, ref string) (*world, error) {
+func (s *session) refWorld(ctx context.Context, t *chromedp.Target, ref string) (*world, error) {
 	alias, n, err := parseRef(ref)
 	if err != nil {
 		return nil, err
@@ -105,7 +105,13 @@ func (s *session) refWorld(t *chromedp.Target, ref string) (*world, error) {
 	if !s.refs.gaveOut(alias, n) {
 		return nil, unknownRef(ref)
 	}
-	w := s.worldFor(t, alias)
+	w, err := s.worldFor(ctx, t, alias)
+	if err != nil {
+		if isGone(err) {
+			return nil, staleRef(ref, "its page navigated or closed")
+		}
+		return nil, err
+	}
 	if w == nil {
 		return nil, staleRef(ref, "its frame is in another tab, or in a tab that was closed")
 	}
@@ -115,7 +121,7 @@ func (s *session) refWorld(t *chromedp.Target, ref string) (*world, error) {
 // refObject finds the element a ref names: its world and a remote object
 // for it in that world.
 func (s *session) refObject(ctx context.Context, t *chromedp.Target, ref string) (*world, runtime.RemoteObjectID, error) {
-	w, err := s.refWorld(t, ref)
+	w, err := s.refWorld(ctx, t, ref)
 	if err != nil {
 		return nil, "", err
 	}
@@ -137,7 +143,7 @@ func (s *session) refObject(ctx context.Context, t *chromedp.Target, ref string)
 // fn answers {error: "stale"} for nothing else; a ref whose element is gone
 // makes the call answer exactly that.
 func (s *session) callOnRef(ctx context.Context, t *chromedp.Target, ref, fn string, arg any, out any) (*world, error) {
-	w, err := s.refWorld(t, ref)
+	w, err := s.refWorld(ctx, t, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -174,15 +180,34 @@ func (s *session) evalObject(ctx context.Context, w *world, expr string) (runtim
 	return res.Result.ObjectID, nil
 }
 
-// evalIn evaluates expr in world w and decodes its JSON value into out.
+// evalIn evaluates expr in world w and decodes its JSON value into out. The
+// page's world (no alias) is made on first use (ctxID 0), and again in the
+// new document when a navigation destroys it, as the page's own world would
+// be; a frame's world that went is an error.
 func (s *session) evalIn(ctx context.Context, w *world, expr string, out any) error {
-	if w.ctxID == 0 {
-		return evalJSON(ctx, w.t, expr, out)
+	for {
+		if w.alias == "" && w.ctxID == 0 {
+			nw, err := pageWorld(ctx, w.t)
+			if err != nil {
+				if !isGone(err) || ctx.Err() != nil {
+					return err
+				}
+				if err := pause(ctx, 10*time.Millisecond); err != nil {
+					return err
+				}
+				continue
+			}
+			w.ctxID = nw.ctxID
+		}
+		res, err := cdp.Call(ctx, w.t, runtime.Evaluate, runtime.EvaluateParams{
+			Expression: expr, ContextID: w.ctxID, ReturnByValue: new(true), AwaitPromise: new(true), UserGesture: new(true),
+		})
+		err = decodeResult(res.Result, res.ExceptionDetails, err, out)
+		if w.alias != "" || !isGone(err) || ctx.Err() != nil {
+			return err
+		}
+		w.ctxID = 0
 	}
-	res, err := cdp.Call(ctx, w.t, runtime.Evaluate, runtime.EvaluateParams{
-		Expression: expr, ContextID: w.ctxID, ReturnByValue: new(true), AwaitPromise: new(true), UserGesture: new(true),
-	})
-	return decodeResult(res.Result, res.ExceptionDetails, err, out)
 }
 
 // callOn calls the function fn with this = obj and one JSON argument.
@@ -239,4 +264,16 @@ func (s *session) releaseObjects(t *chromedp.Target) {
 	ctx, cancel := context.WithTimeout(s.tab, 2*time.Second)
 	defer cancel()
 	_, _ = cdp.Call(ctx, t, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
+}
+
+// pause waits d, or until ctx ends.
+func pause(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

@@ -47,8 +47,8 @@ var frameLine = regexp.MustCompile("^( *)\x01([0-9]+)$")
 // refToken counts refs in the outline.
 var refToken = regexp.MustCompile(`\[ref=[^\]\s]+\]`)
 
-// Snapshot walks the page in its main world, then each cross-origin frame
-// in its own world, and splices the frames' outlines in where their iframes
+// Snapshot walks the page in browsermcp's world, then each cross-origin
+// frame in its own world, and splices the frames' outlines in where their iframes
 // are. Roles and names come from Chromium's accessibility engine; see
 // js/snapshot.js for what is kept and how it is printed.
 func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (engine.SnapshotResult, error) {
@@ -62,7 +62,7 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 			return err
 		}
 		args := walkArgs{Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}
-		w := &world{t: t}
+		w := &world{t: t} // the page's, made by the walk (see evalIn)
 		var out walkOut
 		switch {
 		case req.Target.Ref != "":
@@ -190,7 +190,7 @@ func (s *session) frameText(ctx context.Context, parent *world, idx int, req eng
 	if err != nil {
 		return "- text: (frame not reachable: " + err.Error() + ")", nil
 	}
-	if w.ctxID == 0 {
+	if w.t != parent.t {
 		_ = keepAX(ctx, w.t, "")
 		defer s.releaseObjects(w.t)
 	} else {

@@ -169,3 +169,50 @@ func TestDialogPolicy(t *testing.T) {
 		})
 	}
 }
+
+// TestHostilePage: the snapshot and its refs live in browsermcp's isolated
+// world, out of the page's reach. A page that plants its own ref registry
+// and patches Element.prototype.computedName changes neither the names the
+// agent reads nor the element a ref clicks; evaluate on a ref still runs in
+// the page's own world.
+func TestHostilePage(t *testing.T) {
+	e := newEngine(t, engine.DialogsManual)
+	s := open(t, e, "/hostile.html")
+	ctx := context.Background()
+	snap, err := s.Snapshot(ctx, engine.SnapshotRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel := refOf(t, snap.Text, `button "Cancel"`)
+	refOf(t, snap.Text, `button "Delete account"`)
+	v, err := s.Evaluate(ctx, engine.EvalRequest{Target: &engine.Target{Ref: cancel}, Function: "el => [el.id, window.pageMarker]"})
+	if err != nil || string(v) != `["cancel","page world"]` {
+		t.Fatalf("Evaluate on %s = %s, %v; want the cancel button, in the page's world", cancel, v, err)
+	}
+	if _, err := s.Click(ctx, engine.ClickRequest{Target: engine.Target{Ref: cancel}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Info(ctx).Title; got != "cancelled" {
+		t.Fatalf("clicking %s made the title %q, want cancelled", cancel, got)
+	}
+}
+
+// refOf returns the ref of the one outline line that starts with prefix
+// (after its indentation).
+func refOf(t *testing.T, outline, prefix string) string {
+	t.Helper()
+	var refs []string
+	for line := range strings.SplitSeq(outline, "\n") {
+		line = strings.TrimLeft(line, " -")
+		if !strings.HasPrefix(line, prefix) {
+			continue
+		}
+		if i := strings.Index(line, "[ref="); i >= 0 {
+			refs = append(refs, strings.TrimSuffix(strings.Fields(line[i+5:])[0], "]"))
+		}
+	}
+	if len(refs) != 1 {
+		t.Fatalf("%d lines with a ref start with %q in\n%s", len(refs), prefix, outline)
+	}
+	return refs[0]
+}
