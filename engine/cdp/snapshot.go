@@ -119,6 +119,9 @@ func walkErr(out walkOut, tg engine.Target) error {
 	case "no_computed_ax":
 		return engine.Errorf(engine.Unsupported, "this browser does not expose its accessibility engine to pages (Element.computedRole); snapshots need Chromium started with --enable-blink-features=ComputedAccessibilityInfo").
 			Suggest("Let browsermcp launch the browser, or start the browser you attach to with --enable-blink-features=ComputedAccessibilityInfo.")
+	case "registry_taken":
+		return engine.Errorf(engine.Unsupported, "the page defines window.__bmcp, where this engine keeps the refs of a snapshot in the page's own world: the page may be trying to steer refs").
+			Suggest("Use the cdp engine (Chromium), which keeps refs in a world the page cannot reach.")
 	case "not_found":
 		return engine.Errorf(engine.ElementNotFound, "no element matches %s", tg).With("selector", tg.Selector)
 	case "invalid_selector":

@@ -2,6 +2,7 @@ package pw_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,6 +46,7 @@ func snapshotCases(t *testing.T) []snapshotCase {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pinned["/hostile.html"] = true // refused; see TestHostilePageRefused
 	for _, e := range ents {
 		if p := "/" + e.Name(); strings.HasSuffix(p, ".html") && !pinned[p] {
 			cases = append(cases, snapshotCase{"", p, engine.SnapshotRequest{}})
@@ -129,4 +131,38 @@ func firstDiff(want, got string) string {
 		}
 	}
 	return ""
+}
+
+// TestHostilePageRefused: the playwright engine keeps refs in the page's own
+// world, so a page that planted a registry of its own gets a snapshot
+// refused with UNSUPPORTED, not refs it could steer (engine/cdp's
+// TestHostilePage snapshots the same page).
+func TestHostilePageRefused(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	for _, browser := range []string{pw.Chromium, pw.Firefox} {
+		t.Run(browser, func(t *testing.T) {
+			cfg := testenv.Playwright(t, browser)
+			cfg.Viewport = enginetest.Viewport
+			e, err := pw.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			s, err := e.NewSession(ctx, engine.SessionOptions{Viewport: enginetest.Viewport})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + "/hostile.html"}); err != nil {
+				t.Fatal(err)
+			}
+			_, err = s.Snapshot(ctx, engine.SnapshotRequest{})
+			var ee *engine.Error
+			if !errors.As(err, &ee) || ee.Code != engine.Unsupported || !strings.Contains(ee.Message, "window.__bmcp") {
+				t.Fatalf("Snapshot of a page with a planted registry = %v, want UNSUPPORTED naming window.__bmcp", err)
+			}
+		})
+	}
 }

@@ -27,6 +27,9 @@ function (a) {
   const native = "computedRole" in Element.prototype;
   if (!native && !a.fallback) return { error: "no_computed_ax" };
   let R = window.__bmcp;
+  // Only a registry in the page's own world (engine/pw) can meet one the
+  // page planted.
+  if (R && !(R.refs instanceof Map && R.ids instanceof WeakMap)) return { error: "registry_taken" };
   if (!R) {
     R = {
       refs: new Map(), ids: new WeakMap(), frames: [], next: 1,
