@@ -145,12 +145,9 @@ func allocatorOptions(execPath string, headless bool, vp engine.Viewport) []chro
 // Engine is the CDP engine. Its browser starts in the background with Start;
 // when the browser dies, the next NewSession starts a new one.
 type Engine struct {
-	cfg Config
-	log *slog.Logger
-
-	mu   sync.Mutex
-	cur  *browserProc // nil until Start
-	done bool
+	cfg  Config
+	log  *slog.Logger
+	keep *engine.Keeper[*browserProc]
 }
 
 // browserProc is one browser launch or attachment.
@@ -173,57 +170,23 @@ func New(cfg Config) *Engine {
 	if l == nil {
 		l = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{cfg: cfg, log: l}
+	e := &Engine{cfg: cfg, log: l}
+	limit := cfg.LaunchTimeout
+	if limit <= 0 {
+		limit = DefaultLaunchTimeout
+	}
+	e.keep = &engine.Keeper[*browserProc]{Start: e.launch, Drop: (*browserProc).stop, Timeout: limit, Log: l}
+	return e
 }
 
 // Name identifies the engine.
 func (e *Engine) Name() string { return "cdp/chromium" }
 
 // Start begins launching (or attaching to) the browser and returns at once.
-func (e *Engine) Start() {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.cur == nil && !e.done {
-		e.cur = e.launch()
-	}
-}
+func (e *Engine) Start() { e.keep.Begin() }
 
 // browser returns a live browser, starting a new one when the last one died.
-func (e *Engine) browser(ctx context.Context) (*browserProc, error) {
-	e.mu.Lock()
-	if e.done {
-		e.mu.Unlock()
-		return nil, engine.Errorf(engine.BrowserError, "the engine is closed")
-	}
-	if e.cur == nil {
-		e.cur = e.launch()
-	}
-	b := e.cur
-	e.mu.Unlock()
-
-	if err := e.waitReady(ctx, b); err != nil {
-		return nil, err
-	}
-	if b.err == nil && !b.isLost() {
-		return b, nil
-	}
-	// Relaunch once after a crash or a failed start.
-	e.mu.Lock()
-	if e.cur == b && !e.done {
-		b.cancel()
-		e.log.Warn("browser is gone; starting a new one", "cause", b.err)
-		e.cur = e.launch()
-	}
-	nb := e.cur
-	e.mu.Unlock()
-	if err := e.waitReady(ctx, nb); err != nil {
-		return nil, err
-	}
-	if nb.err != nil {
-		return nil, nb.err
-	}
-	return nb, nil
-}
+func (e *Engine) browser(ctx context.Context) (*browserProc, error) { return e.keep.Browser(ctx) }
 
 // DefaultLaunchTimeout bounds how long a session waits for the browser to
 // start. The launch itself has no timeout, because its context bounds the
@@ -231,31 +194,11 @@ func (e *Engine) browser(ctx context.Context) (*browserProc, error) {
 // killed.
 const DefaultLaunchTimeout = 60 * time.Second
 
-func (e *Engine) waitReady(ctx context.Context, b *browserProc) error {
-	limit := e.cfg.LaunchTimeout
-	if limit <= 0 {
-		limit = DefaultLaunchTimeout
-	}
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
-	select {
-	case <-b.ready:
-		return nil
-	case <-ctx.Done():
-		return engine.Wrap(engine.BrowserError, ctx.Err(), "waiting for the browser to start: "+ctx.Err().Error())
-	case <-timer.C:
-		e.mu.Lock()
-		if e.cur == b {
-			e.cur = nil
-		}
-		e.mu.Unlock()
-		b.cancel()
-		return engine.Errorf(engine.BrowserError, "the browser did not start within %s", limit).
-			Suggest("Check --executable-path points at a working Chrome or Chromium; run it by hand with --headless to see why it fails.")
-	}
-}
-
-func (b *browserProc) isLost() bool {
+// Ready, Err and Lost make a browserProc an engine.Launch.
+func (b *browserProc) Ready() <-chan struct{} { return b.ready }
+func (b *browserProc) Err() error             { return b.err }
+func (b *browserProc) stop()                  { b.cancel() }
+func (b *browserProc) Lost() bool {
 	select {
 	case <-b.lost:
 		return true
@@ -350,14 +293,10 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 // Close closes the browser we launched, or only detaches from one we
 // attached to; sessions' contexts close with it.
 func (e *Engine) Close() error {
-	e.mu.Lock()
-	b, closed := e.cur, e.done
-	e.done = true
-	e.mu.Unlock()
-	if b == nil || closed {
+	b, ok := e.keep.Close()
+	if !ok {
 		return nil
 	}
-	<-b.ready
 	if b.err == nil && e.cfg.Endpoint == "" {
 		// A graceful close lets Chromium flush and exit; cancel kills it if
 		// that does not happen in time.

@@ -159,7 +159,7 @@ func (s *session) runAny(ctx context.Context, what string, f func(ctx context.Co
 var errCrashed = errors.New("the page crashed")
 
 func (s *session) alive() error {
-	if s.b.isLost() {
+	if s.b.Lost() {
 		return engine.Errorf(engine.BrowserCrashed, "the browser process is gone")
 	}
 	s.st.mu.Lock()
@@ -177,7 +177,7 @@ func (s *session) classify(err error, what string) error {
 	if errors.As(err, &e) {
 		return e
 	}
-	if s.b.isLost() || errors.Is(err, errCrashed) {
+	if s.b.Lost() || errors.Is(err, errCrashed) {
 		return engine.Wrap(engine.BrowserCrashed, err, "the browser crashed while trying to "+what)
 	}
 	if errors.Is(err, chromedp.ErrTargetDetached) || errors.Is(err, chromedp.ErrChannelClosed) {
@@ -198,7 +198,7 @@ func (s *session) Info(ctx context.Context) engine.PageInfo {
 	s.st.mu.Lock()
 	info := engine.PageInfo{URL: s.st.url}
 	s.st.mu.Unlock()
-	if s.b.isLost() {
+	if s.b.Lost() {
 		return info
 	}
 	c, cancel := context.WithTimeout(s.b.ctx, 2*time.Second)

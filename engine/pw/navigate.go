@@ -74,7 +74,7 @@ func (s *session) navErr(req engine.NavigateRequest, err error) error {
 			With("url", req.URL).With("reason", "timeout").With("timeout", req.Timeout.Milliseconds()).
 			Suggest("The page is slow or never finishes loading; raise timeout or use waitUntil: \"domcontentloaded\".")
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, playwright.ErrTargetClosed) || s.b.isLost() {
+	if errors.Is(err, context.Canceled) || errors.Is(err, playwright.ErrTargetClosed) || s.b.Lost() {
 		return s.classify(err, "navigate to "+req.URL)
 	}
 	msg := firstLine(err)

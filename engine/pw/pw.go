@@ -67,10 +67,7 @@ type Engine struct {
 	drv  Driver
 	exec string // resolved browser binary; empty lets Playwright find it
 	log  *slog.Logger
-
-	mu   sync.Mutex
-	cur  *browserProc
-	done bool
+	keep *engine.Keeper[*browserProc]
 }
 
 // browserProc is one driver with one launched browser.
@@ -89,7 +86,10 @@ type browserProc struct {
 
 func (b *browserProc) markLost() { b.lostOnce.Do(func() { close(b.lost) }) }
 
-func (b *browserProc) isLost() bool {
+// Ready, Err and Lost make a browserProc an engine.Launch.
+func (b *browserProc) Ready() <-chan struct{} { return b.ready }
+func (b *browserProc) Err() error             { return b.err }
+func (b *browserProc) Lost() bool {
 	select {
 	case <-b.lost:
 		return true
@@ -125,65 +125,21 @@ func New(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{cfg: cfg, drv: drv, exec: exe, log: l}, nil
+	e := &Engine{cfg: cfg, drv: drv, exec: exe, log: l}
+	// The launch bounds its own time (launchTimeout); a dead browser is
+	// shut down in the background while the next one starts.
+	e.keep = &engine.Keeper[*browserProc]{Start: e.launch, Drop: func(b *browserProc) { go e.shutdown(b) }, Log: l}
+	return e, nil
 }
 
 // Name identifies the engine and its browser.
 func (e *Engine) Name() string { return "playwright/" + e.cfg.Browser }
 
 // Start begins launching the browser and returns at once.
-func (e *Engine) Start() {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.cur == nil && !e.done {
-		e.cur = e.launch()
-	}
-}
+func (e *Engine) Start() { e.keep.Begin() }
 
 // browser returns a live browser, starting a new one when the last one died.
-func (e *Engine) browser(ctx context.Context) (*browserProc, error) {
-	e.mu.Lock()
-	if e.done {
-		e.mu.Unlock()
-		return nil, engine.Errorf(engine.BrowserError, "the engine is closed")
-	}
-	if e.cur == nil {
-		e.cur = e.launch()
-	}
-	b := e.cur
-	e.mu.Unlock()
-	if err := waitReady(ctx, b); err != nil {
-		return nil, err
-	}
-	if b.err == nil && !b.isLost() {
-		return b, nil
-	}
-	// Relaunch once after a crash or a failed start.
-	e.mu.Lock()
-	if e.cur == b && !e.done {
-		e.log.Warn("browser is gone; starting a new one", "cause", b.err)
-		go e.shutdown(b)
-		e.cur = e.launch()
-	}
-	nb := e.cur
-	e.mu.Unlock()
-	if err := waitReady(ctx, nb); err != nil {
-		return nil, err
-	}
-	if nb.err != nil {
-		return nil, nb.err
-	}
-	return nb, nil
-}
-
-func waitReady(ctx context.Context, b *browserProc) error {
-	select {
-	case <-b.ready:
-		return nil
-	case <-ctx.Done():
-		return engine.Wrap(engine.BrowserError, ctx.Err(), "waiting for the browser to start: "+ctx.Err().Error())
-	}
-}
+func (e *Engine) browser(ctx context.Context) (*browserProc, error) { return e.keep.Browser(ctx) }
 
 // launchTimeout bounds starting the driver and the browser.
 const launchTimeout = 60 * time.Second
@@ -321,15 +277,9 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 // Close closes the browser and the driver; sessions' contexts close with
 // them.
 func (e *Engine) Close() error {
-	e.mu.Lock()
-	b := e.cur
-	e.done = true
-	e.mu.Unlock()
-	if b == nil {
-		return nil
+	if b, ok := e.keep.Close(); ok {
+		e.shutdown(b)
 	}
-	<-b.ready
-	e.shutdown(b)
 	return nil
 }
 

@@ -74,7 +74,7 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, engine.Wrap(engine.BrowserError, err, "creating the session was cancelled: "+err.Error())
 		}
-		if b.isLost() || errors.Is(err, playwright.ErrTargetClosed) {
+		if b.Lost() || errors.Is(err, playwright.ErrTargetClosed) {
 			return nil, engine.Wrap(engine.BrowserCrashed, err, "the browser closed while creating the session's browser context")
 		}
 		return nil, engine.Wrap(engine.BrowserError, err, "could not create the session's browser context: "+firstLine(err))
@@ -159,7 +159,7 @@ func (s *session) alive() error {
 	if byUs {
 		return engine.Errorf(engine.BrowserError, "the session is closed")
 	}
-	if s.b.isLost() {
+	if s.b.Lost() {
 		return engine.Errorf(engine.BrowserCrashed, "the browser process is gone")
 	}
 	s.st.mu.Lock()
@@ -184,7 +184,7 @@ func (s *session) classify(err error, what string) error {
 	crashed := s.st.crashed
 	s.st.mu.Unlock()
 	switch {
-	case s.b.isLost():
+	case s.b.Lost():
 		return engine.Wrap(engine.BrowserCrashed, err, "the browser closed while trying to "+what)
 	case crashed:
 		return engine.Wrap(engine.BrowserCrashed, err, "the page crashed while trying to "+what)
@@ -349,7 +349,7 @@ func (s *session) aliveBrowser() error {
 	if byUs {
 		return engine.Errorf(engine.BrowserError, "the session is closed")
 	}
-	if s.b.isLost() {
+	if s.b.Lost() {
 		return engine.Errorf(engine.BrowserCrashed, "the browser process is gone")
 	}
 	return nil

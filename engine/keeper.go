@@ -1,0 +1,125 @@
+package engine
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// Launch is one start of a browser (or attachment to one) that a Keeper
+// holds.
+type Launch interface {
+	// Ready is closed once the start has succeeded or failed.
+	Ready() <-chan struct{}
+	// Err is the start's error; nil once it succeeded. Read after Ready.
+	Err() error
+	// Lost reports a browser that was running and went away.
+	Lost() bool
+}
+
+// Keeper keeps the one browser an engine's sessions share: started in the
+// background by Start or on first use, and started again once when it
+// died or failed to start. Both engines use it.
+type Keeper[L Launch] struct {
+	// Start starts a launch in the background and returns at once.
+	Start func() L
+	// Drop frees a launch that died, or did not start in time.
+	Drop func(L)
+	// Timeout bounds a wait for the browser to start (none when 0); a
+	// launch that takes longer is dropped, and the next use starts anew.
+	Timeout time.Duration
+	Log     *slog.Logger
+
+	mu     sync.Mutex
+	cur    L
+	has    bool
+	closed bool
+}
+
+// Begin starts the browser unless it is started or the keeper closed.
+func (k *Keeper[L]) Begin() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if !k.has && !k.closed {
+		k.cur, k.has = k.Start(), true
+	}
+}
+
+// Browser returns a live browser, starting a new one when the last one died.
+func (k *Keeper[L]) Browser(ctx context.Context) (L, error) {
+	var zero L
+	k.mu.Lock()
+	if k.closed {
+		k.mu.Unlock()
+		return zero, Errorf(BrowserError, "the engine is closed")
+	}
+	if !k.has {
+		k.cur, k.has = k.Start(), true
+	}
+	l := k.cur
+	k.mu.Unlock()
+	if err := k.wait(ctx, l); err != nil {
+		return zero, err
+	}
+	if l.Err() == nil && !l.Lost() {
+		return l, nil
+	}
+	// Start again, once, after a crash or a failed start.
+	k.mu.Lock()
+	if k.has && any(k.cur) == any(l) && !k.closed {
+		k.Log.Warn("browser is gone; starting a new one", "cause", l.Err())
+		k.Drop(l)
+		k.cur = k.Start()
+	}
+	nl, has := k.cur, k.has
+	k.mu.Unlock()
+	if !has {
+		return zero, Errorf(BrowserError, "the engine is closed")
+	}
+	if err := k.wait(ctx, nl); err != nil {
+		return zero, err
+	}
+	if err := nl.Err(); err != nil {
+		return zero, err
+	}
+	return nl, nil
+}
+
+func (k *Keeper[L]) wait(ctx context.Context, l L) error {
+	var expired <-chan time.Time
+	if k.Timeout > 0 {
+		timer := time.NewTimer(k.Timeout)
+		defer timer.Stop()
+		expired = timer.C
+	}
+	select {
+	case <-l.Ready():
+		return nil
+	case <-ctx.Done():
+		return Wrap(BrowserError, ctx.Err(), "waiting for the browser to start: "+ctx.Err().Error())
+	case <-expired:
+		k.mu.Lock()
+		if k.has && any(k.cur) == any(l) {
+			var zero L
+			k.cur, k.has = zero, false
+		}
+		k.mu.Unlock()
+		k.Drop(l)
+		return Errorf(BrowserError, "the browser did not start within %s", k.Timeout).
+			Suggest("Check --executable-path points at a working browser; run it by hand with --headless to see why it fails.")
+	}
+}
+
+// Close marks the keeper closed and returns the launch to shut down, once
+// it is ready; ok is false when there is none, or Close already ran.
+func (k *Keeper[L]) Close() (l L, ok bool) {
+	k.mu.Lock()
+	l, ok = k.cur, k.has && !k.closed
+	k.closed = true
+	k.mu.Unlock()
+	if ok {
+		<-l.Ready()
+	}
+	return l, ok
+}
