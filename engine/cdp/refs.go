@@ -189,13 +189,7 @@ func (s *session) evalIn(ctx context.Context, w *world, expr string, out any) er
 		if w.alias == "" && w.ctxID == 0 {
 			nw, err := pageWorld(ctx, w.t)
 			if err != nil {
-				if !isGone(err) || ctx.Err() != nil {
-					return err
-				}
-				if err := pause(ctx, 10*time.Millisecond); err != nil {
-					return err
-				}
-				continue
+				return err // the tab closed or crashed
 			}
 			w.ctxID = nw.ctxID
 		}
@@ -203,7 +197,7 @@ func (s *session) evalIn(ctx context.Context, w *world, expr string, out any) er
 			Expression: expr, ContextID: w.ctxID, ReturnByValue: new(true), AwaitPromise: new(true), UserGesture: new(true),
 		})
 		err = decodeResult(res.Result, res.ExceptionDetails, err, out)
-		if w.alias != "" || !isGone(err) || ctx.Err() != nil {
+		if w.alias != "" || err == nil || !isContextGone(cdpMessage(err)) || ctx.Err() != nil {
 			return err
 		}
 		w.ctxID = 0
@@ -249,11 +243,7 @@ func isGone(err error) bool {
 	if err == nil {
 		return false
 	}
-	var ce *cdproto.Error
-	msg := err.Error()
-	if errors.As(err, &ce) {
-		msg = ce.Message
-	}
+	msg := cdpMessage(err)
 	return isContextGone(msg) || strings.Contains(msg, "No frame") || strings.Contains(msg, "Frame with the given id") ||
 		errors.Is(err, chromedp.ErrTargetDetached)
 }
@@ -266,14 +256,11 @@ func (s *session) releaseObjects(t *chromedp.Target) {
 	_, _ = cdp.Call(ctx, t, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
 }
 
-// pause waits d, or until ctx ends.
-func pause(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+// cdpMessage is the browser's message of a CDP error, or err's text.
+func cdpMessage(err error) string {
+	var ce *cdproto.Error
+	if errors.As(err, &ce) {
+		return ce.Message
 	}
+	return err.Error()
 }

@@ -3,12 +3,15 @@ package cdp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
@@ -71,5 +74,52 @@ func TestRefCounterOutlivesLostWalks(t *testing.T) {
 			t.Fatalf("ref number %d given out twice:\n%s", n, r.Text)
 		}
 		ns = append(ns, n)
+	}
+}
+
+// TestClosedTabAnswersAtOnce: when the tab's page is closed behind the
+// engine's back (by the user, or by the site), element tools and snapshots
+// answer BROWSER_CRASHED at once rather than retrying until their timeout.
+func TestClosedTabAnswersAtOnce(t *testing.T) {
+	path, err := FindBrowser("", true)
+	if err != nil {
+		if os.Getenv("BROWSERMCP_REQUIRE_BROWSER") == "1" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	site := testsite.Start()
+	defer site.Close()
+	vp := engine.Viewport{Width: 1280, Height: 720}
+	e := New(Config{ExecPath: path, Headless: true, Viewport: vp})
+	defer e.Close()
+	ctx := context.Background()
+	ss, err := e.NewSession(ctx, engine.SessionOptions{Viewport: vp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close(ctx)
+	s := ss.(*tabbed).session
+	if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + "/form.html"}); err != nil {
+		t.Fatal(err)
+	}
+	id := chromedp.FromContext(s.tab).Target.TargetID
+	b, err := e.browser(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.CallBrowser(b.ctx, target.CloseTarget, target.CloseTargetParams{TargetID: id}); err != nil {
+		t.Fatal(err)
+	}
+	// The timeouts are long: a call that waits for them has failed the test.
+	cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	_, err = s.Click(cctx, engine.ClickRequest{Target: engine.Target{Selector: "#count"}, Timeout: 15 * time.Second})
+	var ee *engine.Error
+	if !errors.As(err, &ee) || ee.Code != engine.BrowserCrashed {
+		t.Fatalf("Click on a closed tab = %v; want BROWSER_CRASHED", err)
+	}
+	if _, err := s.Snapshot(cctx, engine.SnapshotRequest{}); !errors.As(err, &ee) || ee.Code != engine.BrowserCrashed {
+		t.Fatalf("Snapshot of a closed tab = %v; want BROWSER_CRASHED", err)
 	}
 }
