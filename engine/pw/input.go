@@ -174,6 +174,7 @@ func (s *session) clickAction(ctx context.Context, req engine.ClickRequest) (eng
 	force := true
 	// The timeout covers the click and the wait for a navigation it
 	// requested to commit; the element itself is ready.
+	m.navFrom = time.Now()
 	err = do(ctx, func() error {
 		return el.Click(playwright.ElementHandleClickOptions{Force: &force, ClickCount: &req.ClickCount,
 			Timeout: ms(remaining(ctx, req.Timeout+req.NavigationTimeout))})
@@ -227,6 +228,7 @@ func (s *session) typeAction(ctx context.Context, req engine.TypeRequest) (engin
 					return engine.ActionResult{}, s.classify(err, what)
 				}
 			}
+			m.navFrom = time.Now()
 			if err := s.pressEnter(ctx, el, m, req.Timeout+req.NavigationTimeout); err != nil && !s.clickedBeforeTimeout(err, m) {
 				return engine.ActionResult{}, s.actionErr(err, what, req.Target)
 			}
@@ -299,6 +301,9 @@ func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) 
 	st := s.st
 	start := time.Now()
 	deadline := start.Add(engine.SettleNetworkMax)
+	if !m.navFrom.IsZero() {
+		start = m.navFrom
+	}
 	// Over WebDriver BiDi, Firefox may report a request after the action
 	// that started it has returned: a round trip through the page lets those
 	// events arrive before "nothing started" counts.

@@ -103,6 +103,7 @@ func (s *session) pressAction(ctx context.Context, req engine.PressRequest) (eng
 			return engine.ActionResult{}, ferr
 		}
 		defer release(el)
+		m.navFrom = time.Now()
 		err = do(ctx, func() error {
 			return el.Press(combo, playwright.ElementHandlePressOptions{Timeout: ms(remaining(ctx, req.Timeout+engine.DefaultNavigationTimeout))})
 		})

@@ -331,13 +331,19 @@ func (st *pageState) update(f func()) {
 	st.changed = make(chan struct{})
 }
 
-// mark is a copy of the counters taken before an action.
-type mark struct{ navs, navReqs, reqStarted, dialogs int }
+// mark is a copy of the counters taken before an action. navFrom is when
+// Playwright's own action (an element click or key press) began waiting for
+// a navigation it requested to commit, zero when nothing did: settle's
+// wait for that navigation counts from there, so it is not waited for twice.
+type mark struct {
+	navs, navReqs, reqStarted, dialogs int
+	navFrom                            time.Time
+}
 
 func (st *pageState) mark() mark {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return mark{st.navs, st.navReqs, st.reqStarted, st.dialogs}
+	return mark{navs: st.navs, navReqs: st.navReqs, reqStarted: st.reqStarted, dialogs: st.dialogs}
 }
 
 // aliveBrowser reports a session or browser that is gone, whatever the

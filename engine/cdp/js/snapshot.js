@@ -28,7 +28,8 @@ function (a) {
   if (!native && !a.fallback) return { error: "no_computed_ax" };
   let R = window.__bmcp;
   // Only a registry in the page's own world (engine/pw) can meet one the
-  // page planted.
+  // page planted. This catches a careless fake, not a forgery of the right
+  // shape: the page's world gives no real protection.
   if (R && !(R.refs instanceof Map && R.ids instanceof WeakMap)) return { error: "registry_taken" };
   if (!R) {
     R = {
