@@ -136,3 +136,11 @@ func AsError(err error) *Error {
 	}
 	return Wrap(BrowserError, err, "")
 }
+
+// DialogBlocked is the error of an action on tg that a dialog stopped
+// before anything was done: the dialog opened while the element was being
+// found or focused (a focus handler, a timer) and blocks the page.
+func DialogBlocked(d Dialog, tg Target) *Error {
+	return Errorf(DialogOpen, "a %s dialog (%q) opened before the action on %s was done; nothing was done", d.Type, d.Message, tg).
+		With("dialog", &d).Suggest("Answer it with handle_dialog, then try again.")
+}

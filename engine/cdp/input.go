@@ -69,6 +69,42 @@ func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg
 	return r, elemError(r, tg, timeout)
 }
 
+// resolveFor is resolve before an action, taken at mark m. A dialog that
+// opens meanwhile (from a focus handler, or a timer while the element is
+// awaited) blocks the page's scripts: unless the dialog policy answers it,
+// it stops the action at once with DIALOG_OPEN, and nothing has been done.
+func (s *session) resolveFor(ctx context.Context, t *chromedp.Target, m mark, op string, tg engine.Target, timeout time.Duration, force, clear bool) (elemResult, error) {
+	rctx, cancel := context.WithTimeout(ctx, timeout+2*time.Second)
+	defer cancel()
+	type result struct {
+		r   elemResult
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		r, err := s.resolve(rctx, t, op, tg, timeout, force, clear)
+		done <- result{r, err}
+	}()
+	for {
+		var d engine.Dialog
+		s.st.mu.Lock()
+		blocked := s.st.dialogs > m.dialogs && s.st.dialog != nil && s.st.dialog.Handled == ""
+		if blocked {
+			d = *s.st.dialog
+		}
+		ch := s.st.changed
+		s.st.mu.Unlock()
+		if blocked {
+			return elemResult{}, engine.DialogBlocked(d, tg)
+		}
+		select {
+		case res := <-done:
+			return res.r, res.err
+		case <-ch:
+		}
+	}
+}
+
 // elemError classifies a failed resolve.
 func elemError(r elemResult, tg engine.Target, timeout time.Duration) error {
 	var e *engine.Error
@@ -146,9 +182,7 @@ func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.Ac
 			return err
 		}
 		m := s.st.mark()
-		rctx, cancel := context.WithTimeout(ctx, req.Timeout+2*time.Second)
-		r, err := s.resolve(rctx, t, "point", req.Target, req.Timeout, req.Force, false)
-		cancel()
+		r, err := s.resolveFor(ctx, t, m, "point", req.Target, req.Timeout, req.Force, false)
 		if err != nil {
 			return err
 		}
@@ -210,9 +244,7 @@ func (s *session) Type(ctx context.Context, req engine.TypeRequest) (engine.Acti
 			return err
 		}
 		m := s.st.mark()
-		rctx, cancel := context.WithTimeout(ctx, req.Timeout+2*time.Second)
-		_, err := s.resolve(rctx, t, "focus", req.Target, req.Timeout, false, req.Clear)
-		cancel()
+		_, err := s.resolveFor(ctx, t, m, "focus", req.Target, req.Timeout, false, req.Clear)
 		if err != nil {
 			return err
 		}

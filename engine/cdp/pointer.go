@@ -24,7 +24,7 @@ func (s *session) Hover(ctx context.Context, req engine.HoverRequest) (engine.Ac
 	var res engine.ActionResult
 	err := s.run(ctx, "hover over "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
 		m := s.st.mark()
-		r, err := s.resolve(ctx, t, "point", req.Target, req.Timeout, false, false)
+		r, err := s.resolveFor(ctx, t, m, "point", req.Target, req.Timeout, false, false)
 		if err != nil {
 			return err
 		}
@@ -46,13 +46,13 @@ func (s *session) Drag(ctx context.Context, req engine.DragRequest) (engine.Acti
 	var res engine.ActionResult
 	err := s.run(ctx, "drag "+req.Source.String(), func(ctx context.Context, t *chromedp.Target) error {
 		m := s.st.mark()
-		from, err := s.resolve(ctx, t, "point", req.Source, req.Timeout, false, false)
+		from, err := s.resolveFor(ctx, t, m, "point", req.Source, req.Timeout, false, false)
 		if err != nil {
 			return err
 		}
 		// Point at the target without scrolling the source away: both must
 		// be in view at once for a drag.
-		to, err := s.resolve(ctx, t, "point", req.Target, req.Timeout, true, false)
+		to, err := s.resolveFor(ctx, t, m, "point", req.Target, req.Timeout, true, false)
 		if err != nil {
 			return err
 		}

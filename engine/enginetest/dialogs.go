@@ -64,4 +64,21 @@ func (h *harness) testDialogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantTitle(t, s, "name=Zed")
+
+	// A dialog that opens while the element is being focused stops the
+	// action at once, before any key: DIALOG_OPEN naming the dialog, never a
+	// timeout.
+	trap := h.open(t, "/form.html")
+	evaluate(t, trap, engine.EvalRequest{Function: `() => { const i = document.createElement("input"); i.id = "trap"; i.setAttribute("onfocus", "this.onfocus = null; alert('trapped')"); document.body.prepend(i); }`})
+	_, err = trap.Type(ctx(t), engine.TypeRequest{Target: sel("#trap"), Text: "abc"})
+	e = wantError(t, err, engine.DialogOpen, nil)
+	if d, ok := e.Details["dialog"].(*engine.Dialog); !ok || d.Message != "trapped" {
+		t.Errorf("details.dialog = %#v, want the focus handler's alert", e.Details["dialog"])
+	}
+	if _, err := trap.HandleDialog(ctx(t), engine.DialogRequest{Accept: true}); err != nil {
+		t.Fatal(err)
+	}
+	if v := evaluate(t, trap, engine.EvalRequest{Function: `() => document.getElementById("trap").value`}); v != `""` {
+		t.Errorf("the input holds %s after the stopped type, want nothing", v)
+	}
 }

@@ -2,6 +2,7 @@ package pw
 
 import (
 	"context"
+	"errors"
 
 	"github.com/playwright-community/playwright-go"
 
@@ -60,6 +61,17 @@ func (st *pageState) dialogErr() error {
 		Suggest("Use handle_dialog to accept or dismiss it first.")
 }
 
+// waitingDialog returns the dialog waiting for HandleDialog, or nil.
+func (st *pageState) waitingDialog() *engine.Dialog {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.dialog == nil {
+		return nil
+	}
+	d := st.dialog.info
+	return &d
+}
+
 // dialogSince returns the latest dialog opened after m, or nil.
 func (st *pageState) dialogSince(m mark) *engine.Dialog {
 	st.mu.Lock()
@@ -99,6 +111,10 @@ func (s *session) withDialogs(ctx context.Context, f func(context.Context) (engi
 		}
 	}()
 	res, err := f(dctx)
+	var blocked *engine.Error
+	if errors.As(err, &blocked) && blocked.Code == engine.DialogOpen {
+		return res, err // stopped before anything was done
+	}
 	if d := s.st.dialogSince(m); d != nil {
 		if err != nil && ctx.Err() == nil {
 			res, err = engine.ActionResult{URL: s.page.URL()}, nil

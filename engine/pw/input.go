@@ -37,6 +37,19 @@ var resolveJS = `async (a) => {
 // click, "focus" for typing), waiting up to timeout, and returns its handle,
 // or only the point to click (see resolveJS).
 func (s *session) resolve(ctx context.Context, op string, tg engine.Target, timeout time.Duration, force, clear bool) (playwright.ElementHandle, cdp.ElementCheck, error) {
+	el, r, err := s.find(ctx, op, tg, timeout, force, clear)
+	if err != nil {
+		// A dialog that opened meanwhile (a focus handler, a timer) blocks
+		// the page, and withDialogs ended the wait: nothing was done.
+		if d := s.st.waitingDialog(); d != nil {
+			return nil, r, engine.DialogBlocked(*d, tg)
+		}
+	}
+	return el, r, err
+}
+
+// find is resolve without the dialog check.
+func (s *session) find(ctx context.Context, op string, tg engine.Target, timeout time.Duration, force, clear bool) (playwright.ElementHandle, cdp.ElementCheck, error) {
 	var r cdp.ElementCheck
 	// playwright-go serialises int but not int64.
 	args := map[string]any{"op": op, "timeout": int(timeout.Milliseconds()), "force": force, "clear": clear,
