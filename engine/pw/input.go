@@ -312,10 +312,10 @@ func (s *session) pause(ctx context.Context, d time.Duration) error {
 // quiet window, bounded). An action that started neither returns at once.
 func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) (engine.ActionResult, error) {
 	st := s.st
-	start := time.Now()
-	deadline := start.Add(engine.SettleNetworkMax)
-	if !m.navFrom.IsZero() {
-		start = m.navFrom
+	deadline := time.Now().Add(engine.SettleNetworkMax)
+	navFrom := m.navFrom
+	if navFrom.IsZero() {
+		navFrom = time.Now()
 	}
 	// Over WebDriver BiDi, Firefox may report a request after the action
 	// that started it has returned: a round trip through the page lets those
@@ -326,10 +326,10 @@ func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) 
 		nav := st.navs > m.navs
 		started := st.reqStarted - m.reqStarted
 		pending, navPending := 0, false
-		for r, seq := range st.inflight {
-			if seq > m.reqStarted {
+		for _, r := range st.inflight {
+			if r.seq > m.reqStarted {
 				pending++
-				navPending = navPending || st.navPending[r]
+				navPending = navPending || r.nav
 			}
 		}
 		quiet := time.Since(st.lastNet)
@@ -347,14 +347,14 @@ func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) 
 		// A navigation the action requested is waited for until it commits
 		// (or its request ends without a document: 204, a download), up to
 		// navTimeout, as Playwright's own actions wait for it.
-		navWait := navPending && time.Since(start) < navTimeout
+		navWait := navPending && time.Since(navFrom) < navTimeout
 		if !navWait && (started == 0 || time.Now().After(deadline) || (pending == 0 && quiet >= engine.SettleQuiet)) {
 			return engine.ActionResult{}, nil
 		}
 		wait := time.Until(deadline)
 		switch {
 		case navWait:
-			wait = navTimeout - time.Since(start)
+			wait = navTimeout - time.Since(navFrom)
 		case pending == 0:
 			wait = engine.SettleQuiet - quiet
 		}

@@ -272,8 +272,7 @@ type pageState struct {
 	navs       int // main-frame navigations, new document or not
 	navReqs    int // main-frame navigation requests
 	reqStarted int
-	inflight   map[playwright.Request]int
-	navPending map[playwright.Request]bool // main-frame navigation requests in flight
+	inflight   map[playwright.Request]liveRequest
 	lastNet    time.Time
 
 	crashed, closed bool
@@ -284,7 +283,14 @@ type pageState struct {
 }
 
 func newPageState() *pageState {
-	return &pageState{changed: make(chan struct{}), inflight: map[playwright.Request]int{}, navPending: map[playwright.Request]bool{}}
+	return &pageState{changed: make(chan struct{}), inflight: map[playwright.Request]liveRequest{}}
+}
+
+// liveRequest is a request that has not finished: its number in the order
+// requests started, and whether it is a main-frame navigation.
+type liveRequest struct {
+	seq int
+	nav bool
 }
 
 func (st *pageState) watch(p playwright.Page) {
@@ -299,12 +305,12 @@ func (st *pageState) watch(p playwright.Page) {
 			return
 		}
 		st.update(func() {
-			if r.IsNavigationRequest() && r.Frame().ParentFrame() == nil {
+			nav := r.IsNavigationRequest() && r.Frame().ParentFrame() == nil
+			if nav {
 				st.navReqs++
-				st.navPending[r] = true
 			}
 			st.reqStarted++
-			st.inflight[r] = st.reqStarted
+			st.inflight[r] = liveRequest{seq: st.reqStarted, nav: nav}
 			st.lastNet = time.Now()
 		})
 	})
@@ -314,7 +320,6 @@ func (st *pageState) watch(p playwright.Page) {
 				delete(st.inflight, r)
 				st.lastNet = time.Now()
 			}
-			delete(st.navPending, r)
 		})
 	}
 	p.OnRequestFinished(finish)
