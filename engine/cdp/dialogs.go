@@ -35,11 +35,8 @@ func (s *session) raceDialog(ctx context.Context, m mark, f func(ctx context.Con
 	done := make(chan error, 1)
 	go func() { done <- f(fctx) }()
 	for {
-		s.st.mu.Lock()
-		open := s.st.dialogs > m.dialogs && s.st.dialog != nil
-		ch := s.st.changed
-		s.st.mu.Unlock()
-		if open {
+		d, ch := s.st.dialogAfter(m)
+		if d != nil {
 			// Let f finish in the background: it ends when the dialog is
 			// handled, or when the session closes.
 			stop()

@@ -86,16 +86,9 @@ func (s *session) resolveFor(ctx context.Context, t *chromedp.Target, m mark, op
 		done <- result{r, err}
 	}()
 	for {
-		var d engine.Dialog
-		s.st.mu.Lock()
-		blocked := s.st.dialogs > m.dialogs && s.st.dialog != nil && s.st.dialog.Handled == ""
-		if blocked {
-			d = *s.st.dialog
-		}
-		ch := s.st.changed
-		s.st.mu.Unlock()
-		if blocked {
-			return elemResult{}, engine.DialogBlocked(d, tg)
+		d, ch := s.st.dialogAfter(m)
+		if d != nil && d.Handled == "" {
+			return elemResult{}, engine.DialogBlocked(*d, tg)
 		}
 		select {
 		case res := <-done:

@@ -269,6 +269,18 @@ func (s *pageState) dialogSince(m mark) *engine.Dialog {
 	return nil
 }
 
+// dialogAfter returns the dialog open now if it opened after m (else nil),
+// and the channel closed at the next recorded change.
+func (s *pageState) dialogAfter(m mark) (*engine.Dialog, <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dialogs > m.dialogs && s.dialog != nil {
+		d := *s.dialog
+		return &d, s.changed
+	}
+	return nil, s.changed
+}
+
 // isOOPIF tells whether frame runs in its own process, as an iframe target.
 func (s *pageState) isOOPIF(frame cdp.FrameID) bool {
 	s.mu.Lock()
