@@ -2,7 +2,6 @@ package cdp
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -17,29 +16,13 @@ import (
 // package to reach the page; internal/testenv imports this package, so it
 // finds the browser itself.)
 func TestSnapshotRefsEveryInteractive(t *testing.T) {
-	path, err := FindBrowser("", true)
-	if err != nil {
-		if os.Getenv("BROWSERMCP_REQUIRE_BROWSER") == "1" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	e := newTestEngine(t)
 	site := testsite.Start()
 	defer site.Close()
-	e := New(Config{ExecPath: path, Headless: true, Viewport: engine.Viewport{Width: 1280, Height: 720}})
-	defer e.Close()
 	ctx := context.Background()
 	for _, page := range []string{"/snapshot.html", "/form.html", "/peerbench/large.html", "/peerbench/large-gen.html", "/peerbench/login.html"} {
 		t.Run(page, func(t *testing.T) {
-			ss, err := e.NewSession(ctx, engine.SessionOptions{Viewport: engine.Viewport{Width: 1280, Height: 720}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ss.Close(ctx)
-			s := ss.(*tabbed).session
-			if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + page}); err != nil {
-				t.Fatal(err)
-			}
+			s := openTestTab(t, e, engine.Viewport{Width: 1280, Height: 720}, site.URL+page)
 			if _, err := s.Snapshot(ctx, engine.SnapshotRequest{}); err != nil {
 				t.Fatal(err)
 			}
@@ -47,7 +30,7 @@ func TestSnapshotRefsEveryInteractive(t *testing.T) {
 				Total   int
 				Missing []string
 			}
-			err = s.run(ctx, "check refs", func(ctx context.Context, tg *chromedp.Target) error {
+			err := s.run(ctx, "check refs", func(ctx context.Context, tg *chromedp.Target) error {
 				return s.evalIn(ctx, &world{t: tg}, `(() => {
 					const R = window.__bmcp, missing = [];
 					const els = [...document.querySelectorAll('a[href], button, input:not([type=hidden]), select, option, textarea, [onclick]')]

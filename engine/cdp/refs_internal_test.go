@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -23,33 +22,15 @@ import (
 // after the script ran) gave refs to elements the engine's counter does not
 // know of, and the next snapshot must not give those numbers out again.
 func TestRefCounterOutlivesLostWalks(t *testing.T) {
-	path, err := FindBrowser("", true)
-	if err != nil {
-		if os.Getenv("BROWSERMCP_REQUIRE_BROWSER") == "1" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
 	site := testsite.Start()
 	defer site.Close()
-	vp := engine.Viewport{Width: 1280, Height: 720}
-	e := New(Config{ExecPath: path, Headless: true, Viewport: vp})
-	defer e.Close()
+	s := openTestTab(t, newTestEngine(t), engine.Viewport{Width: 1280, Height: 720}, site.URL+"/mutate.html")
 	ctx := context.Background()
-	ss, err := e.NewSession(ctx, engine.SessionOptions{Viewport: vp})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close(ctx)
-	s := ss.(*tabbed).session
-	if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + "/mutate.html"}); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := s.Snapshot(ctx, engine.SnapshotRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	// A new element, then a walk that gives it a ref nobody hears of.
-	err = s.run(ctx, "lose a walk", func(ctx context.Context, tg *chromedp.Target) error {
+	err := s.run(ctx, "lose a walk", func(ctx context.Context, tg *chromedp.Target) error {
 		if err := evalJSON(ctx, tg, "prepend()", nil); err != nil {
 			return err
 		}
@@ -81,40 +62,18 @@ func TestRefCounterOutlivesLostWalks(t *testing.T) {
 // engine's back (by the user, or by the site), element tools and snapshots
 // answer BROWSER_CRASHED at once rather than retrying until their timeout.
 func TestClosedTabAnswersAtOnce(t *testing.T) {
-	path, err := FindBrowser("", true)
-	if err != nil {
-		if os.Getenv("BROWSERMCP_REQUIRE_BROWSER") == "1" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
 	site := testsite.Start()
 	defer site.Close()
-	vp := engine.Viewport{Width: 1280, Height: 720}
-	e := New(Config{ExecPath: path, Headless: true, Viewport: vp})
-	defer e.Close()
+	s := openTestTab(t, newTestEngine(t), engine.Viewport{Width: 1280, Height: 720}, site.URL+"/form.html")
 	ctx := context.Background()
-	ss, err := e.NewSession(ctx, engine.SessionOptions{Viewport: vp})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close(ctx)
-	s := ss.(*tabbed).session
-	if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + "/form.html"}); err != nil {
-		t.Fatal(err)
-	}
 	id := chromedp.FromContext(s.tab).Target.TargetID
-	b, err := e.browser(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.CallBrowser(b.ctx, target.CloseTarget, target.CloseTargetParams{TargetID: id}); err != nil {
+	if _, err := chromedp.CallBrowser(s.b.ctx, target.CloseTarget, target.CloseTargetParams{TargetID: id}); err != nil {
 		t.Fatal(err)
 	}
 	// The timeouts are long: a call that waits for them has failed the test.
 	cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	_, err = s.Click(cctx, engine.ClickRequest{Target: engine.Target{Selector: "#count"}, Timeout: 15 * time.Second})
+	_, err := s.Click(cctx, engine.ClickRequest{Target: engine.Target{Selector: "#count"}, Timeout: 15 * time.Second})
 	var ee *engine.Error
 	if !errors.As(err, &ee) || ee.Code != engine.BrowserCrashed {
 		t.Fatalf("Click on a closed tab = %v; want BROWSER_CRASHED", err)

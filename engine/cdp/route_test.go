@@ -10,9 +10,9 @@ import (
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
 
-// newTestSession starts a headless browser for one test; internal/testenv
+// newTestEngine starts a headless browser for one test; internal/testenv
 // cannot be used here, because it imports this package.
-func newTestSession(t *testing.T) *session {
+func newTestEngine(t *testing.T) *Engine {
 	t.Helper()
 	path, err := FindBrowser("", true)
 	if err != nil {
@@ -24,11 +24,30 @@ func newTestSession(t *testing.T) *session {
 	e := New(Config{ExecPath: path, Headless: true})
 	e.Start()
 	t.Cleanup(func() { e.Close() })
-	s, err := e.NewSession(t.Context(), engine.SessionOptions{Viewport: engine.Viewport{Width: 800, Height: 600}})
+	return e
+}
+
+// openTestTab opens a session of e with viewport vp, closed when the test
+// ends, at url unless it is empty, and returns its first tab.
+func openTestTab(t *testing.T, e *Engine, vp engine.Viewport, url string) *session {
+	t.Helper()
+	ss, err := e.NewSession(t.Context(), engine.SessionOptions{Viewport: vp})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.(*tabbed).session
+	t.Cleanup(func() { ss.Close(context.Background()) })
+	s := ss.(*tabbed).session
+	if url != "" {
+		if _, err := s.Navigate(t.Context(), engine.NavigateRequest{URL: url}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+// newTestSession starts a browser and opens one session on it.
+func newTestSession(t *testing.T) *session {
+	return openTestTab(t, newTestEngine(t), engine.Viewport{Width: 800, Height: 600}, "")
 }
 
 // TestCloseWithRoutesStopsTheWorker closes a session while its routes hold
