@@ -19,24 +19,9 @@ import (
 func TestConditionsReachNewTabs(t *testing.T) {
 	site := testsite.Start()
 	defer site.Close()
-	cfg := testenv.Playwright(t, pw.Chromium)
-	cfg.Viewport = enginetest.Viewport
-	e, err := pw.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Start()
-	defer e.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := e.NewSession(ctx, engine.SessionOptions{Viewport: enginetest.Viewport})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close(ctx)
-	if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + "/net.html"}); err != nil {
-		t.Fatal(err)
-	}
+	s := openPage(t, pw.Chromium, site.URL+"/net.html")
 	const latency = 300
 	if err := s.SetThrottling(ctx, engine.Throttling{LatencyMs: latency}); err != nil {
 		t.Fatal(err)
@@ -78,4 +63,29 @@ func TestConditionsReachNewTabs(t *testing.T) {
 	if v, err := s.Evaluate(ctx, engine.EvalRequest{Expression: "navigator.onLine"}); err != nil || string(v) != "false" {
 		t.Errorf("navigator.onLine in a tab opened while offline = %s, %v", v, err)
 	}
+}
+
+// openPage starts browser through the playwright engine for one test, opens
+// a session there (closed when the test ends) and navigates it to url.
+func openPage(t *testing.T, browser, url string) engine.Session {
+	t.Helper()
+	cfg := testenv.Playwright(t, browser)
+	cfg.Viewport = enginetest.Viewport
+	e, err := pw.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Start()
+	t.Cleanup(func() { e.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := e.NewSession(ctx, engine.SessionOptions{Viewport: enginetest.Viewport})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: url}); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

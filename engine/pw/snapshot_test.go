@@ -142,23 +142,10 @@ func TestHostilePageRefused(t *testing.T) {
 	defer site.Close()
 	for _, browser := range []string{pw.Chromium, pw.Firefox} {
 		t.Run(browser, func(t *testing.T) {
-			cfg := testenv.Playwright(t, browser)
-			cfg.Viewport = enginetest.Viewport
-			e, err := pw.New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer e.Close()
+			s := openPage(t, browser, site.URL+"/hostile.html")
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			s, err := e.NewSession(ctx, engine.SessionOptions{Viewport: enginetest.Viewport})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + "/hostile.html"}); err != nil {
-				t.Fatal(err)
-			}
-			_, err = s.Snapshot(ctx, engine.SnapshotRequest{})
+			_, err := s.Snapshot(ctx, engine.SnapshotRequest{})
 			var ee *engine.Error
 			if !errors.As(err, &ee) || ee.Code != engine.Unsupported || !strings.Contains(ee.Message, "window.__bmcp") {
 				t.Fatalf("Snapshot of a page with a planted registry = %v, want UNSUPPORTED naming window.__bmcp", err)
