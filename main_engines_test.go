@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -157,16 +156,8 @@ func TestEnginesOverStdio(t *testing.T) {
 			ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
 			// The snapshot's refs drive the form on every engine.
 			snap, _ := ok("snapshot", map[string]any{"sessionId": id})["snapshot"].(string)
-			refOf := func(line string) string {
-				t.Helper()
-				m := regexp.MustCompile(`- ` + regexp.QuoteMeta(line) + ` \[ref=(e[0-9]+)\]`).FindStringSubmatch(snap)
-				if m == nil {
-					t.Fatalf("no %s with a ref in the snapshot:\n%s", line, snap)
-				}
-				return m[1]
-			}
-			ok("type", map[string]any{"sessionId": id, "ref": refOf(`textbox "Username"`), "text": "ada"})
-			ok("click", map[string]any{"sessionId": id, "ref": refOf(`button "Sign in"`)})
+			ok("type", map[string]any{"sessionId": id, "ref": testenv.RefOf(t, snap, "textbox", "Username"), "text": "ada"})
+			ok("click", map[string]any{"sessionId": id, "ref": testenv.RefOf(t, snap, "button", "Sign in")})
 			sessions := ok("list_sessions", nil)["sessions"].([]any)
 			if len(sessions) != 1 || sessions[0].(map[string]any)["title"] != "Welcome" {
 				t.Fatalf("list_sessions after the submission = %v", sessions)

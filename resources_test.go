@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -87,11 +87,7 @@ func TestResources(t *testing.T) {
 	// An element by the ref a snapshot gave.
 	ok(t, c, "navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
 	snap := ok(t, c, "snapshot", map[string]any{"sessionId": id})["snapshot"].(string)
-	m := regexp.MustCompile(`button "Sign in" \[ref=(e\d+)\]`).FindStringSubmatch(snap)
-	if m == nil {
-		t.Fatalf("no Sign in button in %s", snap)
-	}
-	el, err := read("browser:///element/" + id + "/0/" + m[1])
+	el, err := read("browser:///element/" + id + "/0/" + testenv.RefOf(t, snap, "button", "Sign in"))
 	if err != nil || !strings.Contains(el.(mcp.TextResourceContents).Text, `"tag":"button"`) {
 		t.Fatalf("element resource = %v, %v", el, err)
 	}

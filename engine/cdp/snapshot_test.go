@@ -183,8 +183,11 @@ func TestHostilePage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cancel := refOf(t, snap.Text, `button "Cancel"`)
-	refOf(t, snap.Text, `button "Delete account"`)
+	if n := strings.Count(snap.Text, `- button "Cancel"`); n != 1 {
+		t.Fatalf("%d buttons named Cancel in\n%s", n, snap.Text)
+	}
+	cancel := testenv.RefOf(t, snap.Text, "button", "Cancel")
+	testenv.RefOf(t, snap.Text, "button", "Delete account")
 	v, err := s.Evaluate(ctx, engine.EvalRequest{Target: &engine.Target{Ref: cancel}, Function: "el => [el.id, window.pageMarker]"})
 	if err != nil || string(v) != `["cancel","page world"]` {
 		t.Fatalf("Evaluate on %s = %s, %v; want the cancel button, in the page's world", cancel, v, err)
@@ -195,24 +198,4 @@ func TestHostilePage(t *testing.T) {
 	if got := s.Info(ctx).Title; got != "cancelled" {
 		t.Fatalf("clicking %s made the title %q, want cancelled", cancel, got)
 	}
-}
-
-// refOf returns the ref of the one outline line that starts with prefix
-// (after its indentation).
-func refOf(t *testing.T, outline, prefix string) string {
-	t.Helper()
-	var refs []string
-	for line := range strings.SplitSeq(outline, "\n") {
-		line = strings.TrimLeft(line, " -")
-		if !strings.HasPrefix(line, prefix) {
-			continue
-		}
-		if i := strings.Index(line, "[ref="); i >= 0 {
-			refs = append(refs, strings.TrimSuffix(strings.Fields(line[i+5:])[0], "]"))
-		}
-	}
-	if len(refs) != 1 {
-		t.Fatalf("%d lines with a ref start with %q in\n%s", len(refs), prefix, outline)
-	}
-	return refs[0]
 }

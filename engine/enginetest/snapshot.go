@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
 // snap takes a snapshot of the whole page.
@@ -22,15 +23,7 @@ func snap(t *testing.T, s engine.Session) engine.SnapshotResult {
 }
 
 // refOf returns the ref of the element shown as `- role "name" ... [ref=R]`.
-func refOf(t *testing.T, text, role, name string) string {
-	t.Helper()
-	re := regexp.MustCompile(`- ` + regexp.QuoteMeta(role) + ` "` + regexp.QuoteMeta(name) + `"[^\n]*?\[ref=((?:f[0-9]+)?e[0-9]+)\]`)
-	m := re.FindStringSubmatch(text)
-	if m == nil {
-		t.Fatalf("no %s %q with a ref in the snapshot:\n%s", role, name, text)
-	}
-	return m[1]
-}
+var refOf = testenv.RefOf
 
 var refNumber = regexp.MustCompile(`\[ref=(?:f[0-9]+)?e([0-9]+)\]`)
 
