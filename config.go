@@ -16,7 +16,7 @@ import (
 	"strings"
 
 	"github.com/seed4af8c199/browsermcp/engine"
-	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/engine/browserpath"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -103,7 +103,7 @@ var options = []option{
 		field: func(c *config) any { return &c.Browser.Dialogs }, check: func(c *config) error { return oneOf(c.Browser.Dialogs, "manual", "accept", "dismiss") }},
 	{flags: []string{"headless"}, env: "BROWSERMCP_HEADLESS", key: "browser.headless", usage: "run the browser without a window (automatic when there is no display)",
 		field: func(c *config) any { return &c.Browser.Headless }},
-	{flags: []string{"executable-path"}, env: cdp.EnvExecutablePath, key: "browser.executablePath", usage: "browser binary `path` (default: search PATH)",
+	{flags: []string{"executable-path"}, env: browserpath.Env, key: "browser.executablePath", usage: "browser binary `path` (default: search PATH)",
 		field: func(c *config) any { return &c.Browser.ExecutablePath }},
 	{flags: []string{"cdp-endpoint"}, env: "BROWSERMCP_CDP_ENDPOINT", key: "browser.cdpEndpoint", usage: "attach to a running Chrome at this `URL` (http://host:port or ws://...)",
 		field: func(c *config) any { return &c.Browser.CDPEndpoint }},

@@ -22,6 +22,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/browserpath"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
 	"github.com/seed4af8c199/browsermcp/engine/pw"
 	"github.com/seed4af8c199/browsermcp/tools"
@@ -173,7 +174,7 @@ func newCDPEngine(cfg config, log *slog.Logger) (engine.Engine, error) {
 		c.LaunchTimeout = d
 	}
 	if b.CDPEndpoint == "" {
-		p, err := cdp.FindBrowser(b.ExecutablePath, c.Headless)
+		p, err := browserpath.FindChromium(b.ExecutablePath, c.Headless)
 		if err != nil {
 			return nil, err
 		}

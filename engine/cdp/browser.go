@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -26,7 +25,8 @@ import (
 
 // Config configures the engine.
 type Config struct {
-	// ExecPath is the browser binary. Empty means search (see FindBrowser).
+	// ExecPath is the browser binary. Empty means search (see
+	// browserpath.FindChromium).
 	ExecPath string
 	// Headless runs without a window.
 	Headless bool
@@ -45,64 +45,6 @@ type Config struct {
 	// Dialogs says what sessions do with JavaScript dialogs; empty means
 	// engine.DialogsManual.
 	Dialogs engine.DialogPolicy
-}
-
-// EnvExecutablePath names the environment variable that points at the
-// browser binary when --executable-path is not given.
-const EnvExecutablePath = "BROWSERMCP_EXECUTABLE_PATH"
-
-// browserCandidates are searched in PATH, in order.
-var browserCandidates = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
-
-// headlessShellCandidates are preferred in headless mode: the headless shell
-// costs about half as much memory per browser context as full Chromium.
-var headlessShellCandidates = []string{"chromium-headless-shell", "chrome-headless-shell"}
-
-// FindBrowser returns the browser binary to launch: flag, then the
-// environment variable, then PATH. In headless mode without an explicit
-// choice, a headless shell on PATH wins over full Chromium.
-func FindBrowser(flag string, headless bool) (string, error) {
-	if flag != "" {
-		return lookExec(flag, "--executable-path")
-	}
-	if env := os.Getenv(EnvExecutablePath); env != "" {
-		return lookExec(env, EnvExecutablePath)
-	}
-	names := browserCandidates
-	if headless {
-		names = append(append([]string{}, headlessShellCandidates...), names...)
-	}
-	for _, n := range names {
-		if p, err := exec.LookPath(n); err == nil {
-			return unwrap(p), nil
-		}
-	}
-	return "", fmt.Errorf("no Chromium found in PATH (looked for %s): install one with `apt-get install -y chromium` (Debian/Ubuntu), or point --executable-path or %s at a Chrome or Chromium binary",
-		strings.Join(names, ", "), EnvExecutablePath)
-}
-
-// debianWrappers maps Debian launcher scripts that do not exec to the
-// binaries they run. Launching the binary directly saves a shell and lets
-// the parent-death signal reach the browser itself.
-var debianWrappers = map[string]string{
-	"/usr/bin/chromium-headless-shell": "/usr/lib/chromium/chromium-headless-shell",
-}
-
-func unwrap(p string) string {
-	if real, ok := debianWrappers[p]; ok {
-		if _, err := os.Stat(real); err == nil {
-			return real
-		}
-	}
-	return p
-}
-
-func lookExec(p, source string) (string, error) {
-	full, err := exec.LookPath(p)
-	if err != nil {
-		return "", fmt.Errorf("%s %q is not an executable browser: %w", source, p, err)
-	}
-	return full, nil
 }
 
 // disabledFeatures are merged into one --disable-features value: Chromium

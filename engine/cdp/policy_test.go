@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/browserpath"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
@@ -34,7 +35,7 @@ func newPolicySession(t *testing.T, pol *engine.Policy) session {
 // the other tests use, keeps cross-site iframes in the page's process.
 func fullChromium(t *testing.T) string {
 	t.Helper()
-	p, err := cdp.FindBrowser("", false)
+	p, err := browserpath.FindChromium("", false)
 	if err != nil {
 		testenv.NoBrowser(t, err)
 	}

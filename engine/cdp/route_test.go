@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/browserpath"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
 
@@ -14,7 +15,7 @@ import (
 // cannot be used here, because it imports this package.
 func newTestEngine(t *testing.T) *Engine {
 	t.Helper()
-	path, err := FindBrowser("", true)
+	path, err := browserpath.FindChromium("", true)
 	if err != nil {
 		if os.Getenv("BROWSERMCP_REQUIRE_BROWSER") == "1" {
 			t.Fatalf("no browser, but BROWSERMCP_REQUIRE_BROWSER=1: %v", err)

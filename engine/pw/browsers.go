@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/engine/browserpath"
 )
 
 // The browsers this engine drives.
@@ -39,7 +39,7 @@ func FindExecutable(browser, flag string, drv Driver) (string, error) {
 	case Chromium:
 		// The full Chromium, not the headless shell: it is what this engine
 		// is compared against and what --headless=false needs.
-		return cdp.FindBrowser(flag, false)
+		return browserpath.FindChromium(flag, false)
 	case Firefox:
 		return findFirefox(flag)
 	case WebKit:
@@ -52,8 +52,8 @@ func explicit(flag string) (path, source string) {
 	if flag != "" {
 		return flag, "--executable-path"
 	}
-	if env := os.Getenv(cdp.EnvExecutablePath); env != "" {
-		return env, cdp.EnvExecutablePath
+	if env := os.Getenv(browserpath.Env); env != "" {
+		return env, browserpath.Env
 	}
 	return "", ""
 }
@@ -76,7 +76,7 @@ func findFirefox(flag string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("no Firefox found in PATH (looked for %s): install one with `apt-get install -y firefox-esr` (Debian/Ubuntu; version %d or newer), or point --executable-path or %s at a Firefox binary",
-		strings.Join(firefoxCandidates, ", "), minFirefox, cdp.EnvExecutablePath)
+		strings.Join(firefoxCandidates, ", "), minFirefox, browserpath.Env)
 }
 
 var firefoxVersionRE = regexp.MustCompile(`Firefox (\d+)\.`)

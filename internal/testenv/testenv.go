@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/engine/browserpath"
 )
 
 // Chromium returns a Chromium binary for headless tests, or skips.
@@ -22,7 +22,7 @@ func Chromium(tb testing.TB) string {
 
 // ChromiumPath returns a Chromium binary for headless use.
 func ChromiumPath() (string, error) {
-	return cdp.FindBrowser("", true)
+	return browserpath.FindChromium("", true)
 }
 
 // NoBrowser skips the test, or fails it when CI requires a browser.
