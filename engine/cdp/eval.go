@@ -2,7 +2,6 @@ package cdp
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"time"
 
@@ -12,19 +11,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
-
-//go:embed js/eval.js
-var evalJS string
-
-// evalOut is what js/eval.js returns.
-type evalOut struct {
-	JSON    *string `json:"json"`
-	Error   string  `json:"error"`
-	Message string  `json:"message"`
-	Type    string  `json:"type"`
-	Timeout bool    `json:"timeout"`
-}
 
 // Evaluate runs a function on the page or on the target element(s).
 func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.RawMessage, error) {
@@ -77,11 +65,11 @@ func (s *session) evalOn(ctx context.Context, t *chromedp.Target, req engine.Eva
 	}
 	ectx, cancel := context.WithTimeout(ctx, req.Timeout+30*time.Second)
 	defer cancel()
-	var r evalOut
-	if err := evalJSON(ectx, t, "("+evalJS+")("+string(args)+", ("+req.Function+"))", &r); err != nil {
+	var r page.EvalOutcome
+	if err := evalJSON(ectx, t, "("+page.EvalScript()+")("+string(args)+", ("+req.Function+"))", &r); err != nil {
 		return nil, scriptErr(err)
 	}
-	return decodeEval(r, tg, req.Timeout)
+	return page.EvalResult(r, tg, req.Timeout)
 }
 
 // evalOnRef runs the function on the element a ref names, in the world
@@ -99,7 +87,7 @@ func (s *session) evalOnRef(ctx context.Context, t *chromedp.Target, req engine.
 	// element moves there from browsermcp's world.
 	if obj, err = mainWorldObject(ctx, w.t, obj); err != nil {
 		if isGone(err) {
-			return nil, staleRef(req.Target.Ref, "its frame navigated or was removed")
+			return nil, page.StaleRef(req.Target.Ref, "its frame navigated or was removed")
 		}
 		return nil, err
 	}
@@ -109,43 +97,22 @@ func (s *session) evalOnRef(ctx context.Context, t *chromedp.Target, req engine.
 		return nil, engine.Wrap(engine.InvalidParameters, err, "args must be JSON values: "+err.Error()).With("field", "args")
 	}
 	res, err := cdp.Call(ctx, w.t, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		FunctionDeclaration: "function(a, el) { a.el = el; return (" + evalJS + ")(a, (" + req.Function + ")); }",
+		FunctionDeclaration: "function(a, el) { a.el = el; return (" + page.EvalScript() + ")(a, (" + req.Function + ")); }",
 		ObjectID:            obj,
 		Arguments:           []*runtime.CallArgument{{Value: args}, {ObjectID: obj}},
 		ReturnByValue:       new(true), AwaitPromise: new(true), UserGesture: new(true),
 	})
-	var r evalOut
+	var r page.EvalOutcome
 	if err := decodeResult(res.Result, res.ExceptionDetails, err, &r); err != nil {
 		if isGone(err) {
-			return nil, staleRef(req.Target.Ref, "its frame navigated or was removed")
+			return nil, page.StaleRef(req.Target.Ref, "its frame navigated or was removed")
 		}
 		return nil, scriptErr(err)
 	}
 	if r.Error == "stale" {
-		return nil, staleRef(req.Target.Ref, "the element was removed from the page")
+		return nil, page.StaleRef(req.Target.Ref, "the element was removed from the page")
 	}
-	return decodeEval(r, *req.Target, req.Timeout)
-}
-
-func decodeEval(r evalOut, tg engine.Target, timeout time.Duration) (json.RawMessage, error) {
-	if r.Timeout {
-		return nil, engine.Errorf(engine.Timeout, "%s did not become the requested state within %d ms", tg, timeout.Milliseconds()).
-			With("timeout", timeout.Milliseconds())
-	}
-	switch r.Error {
-	case "":
-		if r.JSON == nil {
-			return json.RawMessage("null"), nil
-		}
-		return json.RawMessage(*r.JSON), nil
-	case "not_found", "invalid_selector":
-		return nil, elemError(elemResult{Error: r.Error, Message: r.Message}, tg, timeout)
-	case "not_serializable":
-		return nil, engine.Errorf(engine.ScriptError, "the script returned a %s, which is not JSON", r.Type).
-			With("reason", "not_serializable").With("type", r.Type)
-	default:
-		return nil, engine.Errorf(engine.ScriptError, "the script threw: %s", r.Message).With("reason", "exception")
-	}
+	return page.EvalResult(r, *req.Target, req.Timeout)
 }
 
 // scriptErr classifies a script that did not even run (a syntax error).
@@ -190,19 +157,19 @@ func evalExpression(ctx context.Context, t *chromedp.Target, expr string) (json.
 		}
 		defer cdp.Call(ctx, t, runtime.ReleaseObject, runtime.ReleaseObjectParams{ObjectID: ro.ObjectID})
 		enc, err := cdp.Call(ctx, t, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: "function(){return (" + evalJS + ")({kind:'',args:[]}, () => this)}",
+			FunctionDeclaration: "function(){return (" + page.EvalScript() + ")({kind:'',args:[]}, () => this)}",
 			ObjectID:            ro.ObjectID, ReturnByValue: new(true), AwaitPromise: new(true),
 		})
 		if err != nil {
 			return err
 		}
-		var r evalOut
+		var r page.EvalOutcome
 		if enc.Result != nil && len(enc.Result.Value) > 0 {
 			if err := json.Unmarshal(enc.Result.Value, &r); err != nil {
 				return err
 			}
 		}
-		out, err = decodeEval(r, engine.Target{}, 0)
+		out, err = page.EvalResult(r, engine.Target{}, 0)
 		return err
 	}()
 	return out, err

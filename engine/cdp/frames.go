@@ -7,19 +7,20 @@ import (
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/page"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
 // Frames. Scripts run in browsermcp's isolated world of a document (see
 // pageWorld). The page's world reaches the same-origin frames inside it
 // directly, so their elements live in the page's registry and their points
-// are translated in the page (js/element.js climbs frameElement). A frame
-// whose document the page cannot touch (cross-origin) gets a world of its
+// are translated in the page (engine/page's element script climbs
+// frameElement). A frame whose document the page cannot touch (cross-origin) gets a world of its
 // own: the isolated world of that frame, in the same renderer, or, for an
 // out-of-process iframe (another site), in the iframe's own target, which
 // the session attaches to on first use. Each such world has an alias, fK,
@@ -71,7 +72,7 @@ func pageWorld(ctx context.Context, t *chromedp.Target) (*world, error) {
 // isolatedWorld returns the execution context of browsermcp's world in the
 // current document of frame id of t.
 func isolatedWorld(ctx context.Context, t *chromedp.Target, id cdp.FrameID) (runtime.ExecutionContextID, error) {
-	res, err := cdp.Call(ctx, t, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: id, WorldName: isolatedWorldName})
+	res, err := cdp.Call(ctx, t, cdppage.CreateIsolatedWorld, cdppage.CreateIsolatedWorldParams{FrameID: id, WorldName: isolatedWorldName})
 	if err != nil {
 		return 0, err
 	}
@@ -185,12 +186,12 @@ func (s *session) toPage(ctx context.Context, w *world, x, y float64, force bool
 		if err != nil {
 			return 0, 0, err
 		}
-		var r elemResult
+		var r page.ElementCheck
 		args := map[string]any{"op": "frame", "x": x, "y": y, "force": force}
-		if err := callOn(ctx, p.t, node.Object.ObjectID, elementJS, args, &r); err != nil {
+		if err := callOn(ctx, p.t, node.Object.ObjectID, page.ElementScript(), args, &r); err != nil {
 			return 0, 0, err
 		}
-		if err := elemError(r, engine.Target{}, 0); err != nil {
+		if err := page.ElementError(r, engine.Target{}, 0); err != nil {
 			return 0, 0, err
 		}
 		x, y = r.X, r.Y

@@ -3,7 +3,6 @@ package cdp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -11,19 +10,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
-
-// elemResult is what js/element.js returns.
-type elemResult struct {
-	X, Y      float64
-	OK        bool
-	Error     string
-	Reason    string
-	Element   string
-	CoveredBy string
-	Hit       string
-	Message   string
-}
 
 // resolve is the one element resolver every element action uses. It finds
 // the target (a selector in the page, or a ref in the world it belongs to)
@@ -31,18 +19,18 @@ type elemResult struct {
 // up to timeout for it to become ready. For "point" the result is the
 // element's visible centre in page coordinates, after the hit test in its
 // frame and in every frame above it.
-func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg engine.Target, timeout time.Duration, force, clear bool) (elemResult, error) {
+func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg engine.Target, timeout time.Duration, force, clear bool) (page.ElementCheck, error) {
 	args := map[string]any{"op": op, "timeout": timeout.Milliseconds(), "force": force, "clear": clear}
-	var r elemResult
+	var r page.ElementCheck
 	if tg.Ref != "" {
-		w, err := s.callOnRef(ctx, t, tg.Ref, elementJS, args, &r)
+		w, err := s.callOnRef(ctx, t, tg.Ref, page.ElementScript(), args, &r)
 		if err != nil {
 			return r, err
 		}
 		if r.Error == "stale" {
-			return r, staleRef(tg.Ref, "the element was removed from the page")
+			return r, page.StaleRef(tg.Ref, "the element was removed from the page")
 		}
-		if err := elemError(r, tg, timeout); err != nil {
+		if err := page.ElementError(r, tg, timeout); err != nil {
 			return r, err
 		}
 		if op == "point" && w.frameID != "" {
@@ -63,21 +51,21 @@ func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg
 		args["kind"] = "xpath"
 	}
 	a, _ := json.Marshal(args)
-	if err := s.evalIn(ctx, &world{t: t}, "("+elementJS+").call(null, "+string(a)+")", &r); err != nil {
+	if err := s.evalIn(ctx, &world{t: t}, "("+page.ElementScript()+").call(null, "+string(a)+")", &r); err != nil {
 		return r, err
 	}
-	return r, elemError(r, tg, timeout)
+	return r, page.ElementError(r, tg, timeout)
 }
 
 // resolveFor is resolve before an action, taken at mark m. A dialog that
 // opens meanwhile (from a focus handler, or a timer while the element is
 // awaited) blocks the page's scripts: unless the dialog policy answers it,
 // it stops the action at once with DIALOG_OPEN, and nothing has been done.
-func (s *session) resolveFor(ctx context.Context, t *chromedp.Target, m mark, op string, tg engine.Target, timeout time.Duration, force, clear bool) (elemResult, error) {
+func (s *session) resolveFor(ctx context.Context, t *chromedp.Target, m mark, op string, tg engine.Target, timeout time.Duration, force, clear bool) (page.ElementCheck, error) {
 	rctx, cancel := context.WithTimeout(ctx, timeout+2*time.Second)
 	defer cancel()
 	type result struct {
-		r   elemResult
+		r   page.ElementCheck
 		err error
 	}
 	done := make(chan result, 1)
@@ -88,7 +76,7 @@ func (s *session) resolveFor(ctx context.Context, t *chromedp.Target, m mark, op
 	for {
 		d, ch := s.st.dialogAfter(m)
 		if d != nil && d.Handled == "" {
-			return elemResult{}, engine.DialogBlocked(*d, tg)
+			return page.ElementCheck{}, engine.DialogBlocked(*d, tg)
 		}
 		select {
 		case res := <-done:
@@ -96,66 +84,6 @@ func (s *session) resolveFor(ctx context.Context, t *chromedp.Target, m mark, op
 		case <-ch:
 		}
 	}
-}
-
-// elemError classifies a failed resolve.
-func elemError(r elemResult, tg engine.Target, timeout time.Duration) error {
-	var e *engine.Error
-	switch r.Error {
-	case "":
-		return nil
-	case "not_found":
-		e = engine.Errorf(engine.ElementNotFound, "no element matches %s (waited %d ms)", tg, timeout.Milliseconds()).
-			With("timeout", timeout.Milliseconds())
-	case "invalid_selector":
-		e = engine.Errorf(engine.InvalidParameters, "invalid selector %q: %s", tg.Selector, r.Message).
-			With("field", "selector").With("reason", r.Message).
-			Suggest("Use a valid CSS selector, or XPath starting with / or ( or xpath=.")
-	case "not_clickable":
-		msg := fmt.Sprintf("element %s is not clickable: %s", r.Element, reasonText(r.Reason))
-		if r.CoveredBy != "" {
-			msg = fmt.Sprintf("element %s is covered by %s, which would receive the click", r.Element, r.CoveredBy)
-			if r.Hit != "" && r.Hit != r.CoveredBy {
-				msg = fmt.Sprintf("element %s is covered by %s (its %s would receive the click)", r.Element, r.CoveredBy, r.Hit)
-			}
-		}
-		e = engine.Errorf(engine.ElementNotClickable, "%s", msg).With("reason", r.Reason).With("element", r.Element)
-		if r.CoveredBy != "" {
-			e.With("coveredBy", r.CoveredBy).With("hit", r.Hit)
-		}
-	case "not_editable":
-		e = engine.Errorf(engine.ElementNotEditable, "element %s cannot be typed into: %s", r.Element, reasonText(r.Reason)).
-			With("reason", r.Reason).With("element", r.Element)
-	default:
-		e = engine.Errorf(engine.BrowserError, "unexpected element check result %q", r.Error)
-	}
-	if tg.Selector != "" {
-		e.With("selector", tg.Selector)
-	}
-	if tg.Ref != "" {
-		e.With("ref", tg.Ref)
-	}
-	return e
-}
-
-func reasonText(r string) string {
-	switch r {
-	case "hidden":
-		return "it is hidden"
-	case "zero_size":
-		return "it has zero size"
-	case "disabled":
-		return "it is disabled"
-	case "outside_viewport":
-		return "it is outside the viewport"
-	case "readonly":
-		return "it is read-only"
-	case "not_a_text_field":
-		return "it is not a text field, textarea or contenteditable element"
-	case "not_focusable":
-		return "it cannot take focus"
-	}
-	return r
 }
 
 // Click clicks the centre of the element's visible box with real mouse

@@ -10,62 +10,15 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
-// keysByName indexes chromedp's key table by DOM key name ("Enter",
-// "ArrowDown", "a", "F5", ...).
-var keysByName = func() map[string]*kb.Key {
-	m := map[string]*kb.Key{}
-	for _, k := range kb.Keys {
-		if _, dup := m[k.Key]; !dup || k.Print {
-			m[k.Key] = k
-		}
-	}
-	m["Space"] = kb.Keys[' ']
-	return m
-}()
-
-// modifierBits are CDP's modifier flags, with the key each one presses.
-var modifierBits = map[string]struct {
-	bit int64
-	key string
-}{
-	"alt": {1, "Alt"}, "control": {2, "Control"}, "ctrl": {2, "Control"},
-	"meta": {4, "Meta"}, "command": {4, "Meta"}, "cmd": {4, "Meta"}, "shift": {8, "Shift"},
-}
-
-// parseKey splits "Control+Shift+A" into modifiers and the key.
-func parseKey(key string, extra []string) ([]string, *kb.Key, error) {
-	// The key itself may be "+", as in "Control++".
-	name, mods := key, append([]string{}, extra...)
-	if len(key) > 1 {
-		if i := strings.LastIndex(key[:len(key)-1], "+"); i >= 0 {
-			mods, name = append(mods, strings.Split(key[:i], "+")...), key[i+1:]
-		}
-	}
-	for _, m := range mods {
-		if _, ok := modifierBits[strings.ToLower(m)]; !ok {
-			return nil, nil, engine.Errorf(engine.InvalidParameters, "unknown modifier %q: use Alt, Control, Meta or Shift", m).With("field", "modifiers")
-		}
-	}
-	k := keysByName[name]
-	if k == nil && len([]rune(name)) == 1 {
-		k = kb.Keys[[]rune(name)[0]]
-	}
-	if k == nil {
-		if kk := keysByName[strings.ToUpper(name[:1])+name[1:]]; kk != nil && len(name) > 1 {
-			k = kk
-		}
-	}
-	if k == nil {
-		return nil, nil, engine.Errorf(engine.InvalidParameters, "unknown key %q: use a key name such as Enter, Tab, ArrowDown, Escape, F5, or one character", name).With("field", "key")
-	}
-	return mods, k, nil
-}
+// modifierBit is CDP's modifier flag of each modifier key, by DOM key name.
+var modifierBit = map[string]int64{"Alt": 1, "Control": 2, "Meta": 4, "Shift": 8}
 
 // Press presses a key with modifiers, like a user holding them down.
 func (s *session) Press(ctx context.Context, req engine.PressRequest) (engine.ActionResult, error) {
-	mods, key, err := parseKey(req.Key, req.Modifiers)
+	mods, key, err := page.ParseKey(req.Key, req.Modifiers)
 	if err != nil {
 		return engine.ActionResult{}, err
 	}
@@ -91,12 +44,11 @@ func (s *session) Press(ctx context.Context, req engine.PressRequest) (engine.Ac
 }
 
 // pressKeys holds the modifiers down around one key press.
-func pressKeys(ctx context.Context, t *chromedp.Target, mods []string, key *kb.Key) error {
+func pressKeys(ctx context.Context, t *chromedp.Target, mods []*kb.Key, key *kb.Key) error {
 	var bits int64
-	for _, name := range mods {
-		mb := modifierBits[strings.ToLower(name)]
-		bits |= mb.bit
-		if err := dispatchKey(ctx, t, input.DispatchKeyEventTypeRawKeyDown, keysByName[mb.key], bits, false); err != nil {
+	for _, m := range mods {
+		bits |= modifierBit[m.Key]
+		if err := dispatchKey(ctx, t, input.DispatchKeyEventTypeRawKeyDown, m, bits, false); err != nil {
 			return err
 		}
 	}
@@ -113,9 +65,8 @@ func pressKeys(ctx context.Context, t *chromedp.Target, mods []string, key *kb.K
 		return err
 	}
 	for i := len(mods) - 1; i >= 0; i-- {
-		mb := modifierBits[strings.ToLower(mods[i])]
-		bits &^= mb.bit
-		if err := dispatchKey(ctx, t, input.DispatchKeyEventTypeKeyUp, keysByName[mb.key], bits, false); err != nil {
+		bits &^= modifierBit[mods[i].Key]
+		if err := dispatchKey(ctx, t, input.DispatchKeyEventTypeKeyUp, mods[i], bits, false); err != nil {
 			return err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
 // Hover moves the mouse to the element's visible centre after the same
@@ -142,7 +143,7 @@ func (s *session) elementObject(ctx context.Context, t *chromedp.Target, tg engi
 		return elemObject{}, err
 	}
 	if res.Result == nil || res.Result.ObjectID == "" {
-		return elemObject{}, elemError(elemResult{Error: "not_found"}, tg, timeout)
+		return elemObject{}, page.ElementError(page.ElementCheck{Error: "not_found"}, tg, timeout)
 	}
 	c, err := cdp.Call(ctx, t, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 		FunctionDeclaration: "function() { return (" + check + ")(this) }", ObjectID: res.Result.ObjectID, ReturnByValue: new(true)})

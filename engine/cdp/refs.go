@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -15,21 +14,12 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
-// Refs. A snapshot gives every element that can be acted on a ref, "eN" in
-// the page and in the same-origin frames it reaches, "fKeN" in the frame
-// whose content runs in world fK (a cross-origin frame). Each world keeps a
-// registry (window.__bmcp, see js/snapshot.js) from refs to WeakRefs of
-// their elements and back, so a ref names one DOM node for as long as the
-// node lives. N comes from one counter per session, shared by its tabs, that
-// only grows, so a ref is never reused for another node, not even in another
-// tab, and a ref below the counter that the registry no longer resolves is
-// known to be stale rather than unknown. A ref of another tab, or of a closed
-// one, is stale in the current tab: its registry never gave out that number.
-
-var refPattern = regexp.MustCompile(`^(f[1-9][0-9]*)?e([1-9][0-9]*)$`)
+// Refs (see engine/page for their rules). Each world of a tab keeps its own
+// registry of the refs given out in it; refSpace is what the tabs of a
+// session share.
 
 // objectGroup holds the remote objects a call creates; runs release it.
 const objectGroup = "browsermcp"
@@ -70,50 +60,24 @@ func (r *refSpace) gaveOut(alias string, n int) bool {
 	return k <= r.frameSeq
 }
 
-// staleRef is the error for a ref whose element is gone.
-func staleRef(ref, why string) *engine.Error {
-	return engine.Errorf(engine.ElementNotFound, "ref %s no longer names an element: %s", ref, why).
-		With("reason", "stale_ref").With("ref", ref).
-		Suggest("Take a new snapshot and use the refs it shows; refs of removed elements, of a previous page or of another tab do not come back.")
-}
-
-// parseRef splits a ref into its world alias ("" for the page) and its
-// number.
-func parseRef(ref string) (alias string, n int, err error) {
-	m := refPattern.FindStringSubmatch(ref)
-	if m == nil {
-		return "", 0, engine.Errorf(engine.InvalidParameters, "ref %q is not a ref from a snapshot (like e12 or f1e7)", ref).
-			With("field", "ref")
-	}
-	n, _ = strconv.Atoi(m[2])
-	return m[1], n, nil
-}
-
-// unknownRef is the error for a ref the session never gave out.
-func unknownRef(ref string) *engine.Error {
-	return engine.Errorf(engine.ElementNotFound, "ref %s was never given out in this session", ref).
-		With("reason", "unknown_ref").With("ref", ref).
-		Suggest("Use a ref from the latest snapshot of this session.")
-}
-
 // refWorld returns the world of this tab whose registry holds ref.
 func (s *session) refWorld(ctx context.Context, t *chromedp.Target, ref string) (*world, error) {
-	alias, n, err := parseRef(ref)
+	alias, n, err := page.ParseRef(ref)
 	if err != nil {
 		return nil, err
 	}
 	if !s.refs.gaveOut(alias, n) {
-		return nil, unknownRef(ref)
+		return nil, page.UnknownRef(ref)
 	}
 	w, err := s.worldFor(ctx, t, alias)
 	if err != nil {
 		if isGone(err) {
-			return nil, staleRef(ref, "its page navigated or closed")
+			return nil, page.StaleRef(ref, "its page navigated or closed")
 		}
 		return nil, err
 	}
 	if w == nil {
-		return nil, staleRef(ref, "its frame is in another tab, or in a tab that was closed")
+		return nil, page.StaleRef(ref, "its frame is in another tab, or in a tab that was closed")
 	}
 	return w, nil
 }
@@ -128,12 +92,12 @@ func (s *session) refObject(ctx context.Context, t *chromedp.Target, ref string)
 	obj, err := s.evalObject(ctx, w, "window.__bmcp && window.__bmcp.get("+strconv.Quote(ref)+")")
 	if err != nil {
 		if isGone(err) {
-			return nil, "", staleRef(ref, "its frame navigated or was removed")
+			return nil, "", page.StaleRef(ref, "its frame navigated or was removed")
 		}
 		return nil, "", err
 	}
 	if obj == "" {
-		return nil, "", staleRef(ref, "the element was removed from the page, or the page navigated")
+		return nil, "", page.StaleRef(ref, "the element was removed from the page, or the page navigated")
 	}
 	return w, obj, nil
 }
@@ -155,7 +119,7 @@ func (s *session) callOnRef(ctx context.Context, t *chromedp.Target, ref, fn str
 		"if (!el) return {error: \"stale\"}; return (" + fn + ").call(el, " + string(b) + "); })()"
 	if err := s.evalIn(ctx, w, expr, out); err != nil {
 		if isGone(err) {
-			return nil, staleRef(ref, "its frame navigated or was removed")
+			return nil, page.StaleRef(ref, "its frame navigated or was removed")
 		}
 		return nil, err
 	}

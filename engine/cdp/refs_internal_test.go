@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
 
@@ -34,8 +35,8 @@ func TestRefCounterOutlivesLostWalks(t *testing.T) {
 		if err := evalJSON(ctx, tg, "prepend()", nil); err != nil {
 			return err
 		}
-		a, _ := json.Marshal(walkArgs{Next: s.refs.next})
-		return evalJSON(ctx, tg, "("+snapshotJS+").call(null, "+string(a)+")", nil)
+		a, _ := json.Marshal(page.SnapshotArgs{Next: s.refs.next})
+		return evalJSON(ctx, tg, "("+page.SnapshotScript()+").call(null, "+string(a)+")", nil)
 	})
 	if err != nil {
 		t.Fatal(err)

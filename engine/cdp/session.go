@@ -2,7 +2,6 @@ package cdp
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -235,9 +234,6 @@ func (s *session) Close(ctx context.Context) error {
 	s.closeOnce.Do(s.cancel)
 	return nil
 }
-
-//go:embed js/element.js
-var elementJS string
 
 // evalJSON evaluates expr (which may return a promise) and decodes its JSON
 // result into out. It retries when a navigation destroys the context.

@@ -10,12 +10,12 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
-	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
 // Evaluate runs a function on the page or on the target element(s) through
-// engine/cdp's js/eval.js, so that waits, results and failures match that
-// engine exactly.
+// engine/page's eval script, so that waits, results and failures match
+// engine/cdp exactly.
 func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.RawMessage, error) {
 	if err := s.alive(); err != nil {
 		return nil, err
@@ -29,7 +29,7 @@ func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.Ra
 	}
 	var tg engine.Target
 	f := s.page.MainFrame()
-	script := "async (a) => (" + cdp.EvalScript() + ")(a, (" + req.Function + "))"
+	script := "async (a) => (" + page.EvalScript() + ")(a, (" + req.Function + "))"
 	if req.Target != nil {
 		tg = *req.Target
 		if tg.Ref != "" {
@@ -39,7 +39,7 @@ func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.Ra
 				return nil, err
 			}
 			a["kind"], a["ref"] = "el", tg.Ref
-			script = "async (a) => { a.el = window.__bmcp && window.__bmcp.get(a.ref); return (" + cdp.EvalScript() + ")(a, (" + req.Function + ")); }"
+			script = "async (a) => { a.el = window.__bmcp && window.__bmcp.get(a.ref); return (" + page.EvalScript() + ")(a, (" + req.Function + ")); }"
 		} else {
 			kind, expr := engine.ParseSelector(tg.Selector)
 			a["kind"], a["sel"] = "css", expr
@@ -57,9 +57,9 @@ func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.Ra
 		return nil, err
 	}
 	if tg.Ref != "" && r.Error == "stale" {
-		return nil, cdp.StaleRef(tg.Ref, "the element was removed from the page, or the page navigated")
+		return nil, page.StaleRef(tg.Ref, "the element was removed from the page, or the page navigated")
 	}
-	return cdp.EvalResult(r, tg, req.Timeout)
+	return page.EvalResult(r, tg, req.Timeout)
 }
 
 // replJS approximates the DevTools REPL mode, which engine/cdp uses and
@@ -89,18 +89,18 @@ const replJS = `(src) => {
 // evaluateExpression evaluates a user expression or statements and returns
 // the value of the last expression (see replJS).
 func (s *session) evaluateExpression(ctx context.Context, expr string) (json.RawMessage, error) {
-	r, err := s.runEval(ctx, s.page.MainFrame(), "", "async (src) => ("+cdp.EvalScript()+")({kind: '', args: [src]}, "+replJS+")", expr, 30*time.Second)
+	r, err := s.runEval(ctx, s.page.MainFrame(), "", "async (src) => ("+page.EvalScript()+")({kind: '', args: [src]}, "+replJS+")", expr, 30*time.Second)
 	if err != nil {
 		return nil, err
 	}
-	return cdp.EvalResult(r, engine.Target{}, 0)
+	return page.EvalResult(r, engine.Target{}, 0)
 }
 
 // runEval evaluates script (a function of one argument) with arg in frame f
 // and decodes eval.js's answer. ref is the ref the script acts on, if any:
 // its frame navigating away makes it stale.
-func (s *session) runEval(ctx context.Context, f playwright.Frame, ref, script string, arg any, timeout time.Duration) (cdp.EvalOutcome, error) {
-	var r cdp.EvalOutcome
+func (s *session) runEval(ctx context.Context, f playwright.Frame, ref, script string, arg any, timeout time.Duration) (page.EvalOutcome, error) {
+	var r page.EvalOutcome
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	// A script that opens a dialog is held by it: the call ends with
@@ -116,13 +116,13 @@ func (s *session) runEval(ctx context.Context, f playwright.Frame, ref, script s
 	return r, opened
 }
 
-func (s *session) evalLoop(ctx context.Context, f playwright.Frame, ref, script string, arg any) (cdp.EvalOutcome, error) {
-	var r cdp.EvalOutcome
+func (s *session) evalLoop(ctx context.Context, f playwright.Frame, ref, script string, arg any) (page.EvalOutcome, error) {
+	var r page.EvalOutcome
 	for {
 		v, err := call(ctx, func() (any, error) { return f.Evaluate(script, arg) }, nil)
 		if err != nil {
 			if ref != "" && isContextGone(err) {
-				return r, cdp.StaleRef(ref, "its page or frame navigated")
+				return r, page.StaleRef(ref, "its page or frame navigated")
 			}
 			if isContextGone(err) && ctx.Err() == nil {
 				// A navigation replaced the document while the script

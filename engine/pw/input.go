@@ -10,10 +10,10 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
-	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
-// resolveJS runs engine/cdp's element script, so that both engines find the
+// resolveJS runs engine/page's element script, so that both engines find the
 // same element and classify failures identically, and then returns the
 // element itself (for Playwright's action, which waits for navigations the
 // action requests) or the failed check. The element is looked up again
@@ -23,7 +23,7 @@ import (
 // become visible while engine/cdp clicks that point. With pointOnly (see
 // resolve) the script always returns the check, with its point.
 var resolveJS = `async (a) => {
-  const r = await (` + cdp.ElementScript() + `)(a);
+  const r = await (` + page.ElementScript() + `)(a);
   if (r.error || a.pointOnly) return r;
   let el = a.kind === "xpath"
     ? document.evaluate(a.sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue
@@ -36,7 +36,7 @@ var resolveJS = `async (a) => {
 // resolve finds the target element and prepares it for op ("point" for a
 // click, "focus" for typing), waiting up to timeout, and returns its handle,
 // or only the point to click (see resolveJS).
-func (s *session) resolve(ctx context.Context, op string, tg engine.Target, timeout time.Duration, force, clear bool) (playwright.ElementHandle, cdp.ElementCheck, error) {
+func (s *session) resolve(ctx context.Context, op string, tg engine.Target, timeout time.Duration, force, clear bool) (playwright.ElementHandle, page.ElementCheck, error) {
 	el, r, err := s.find(ctx, op, tg, timeout, force, clear)
 	if err != nil {
 		// A dialog that opened meanwhile (a focus handler, a timer) blocks
@@ -49,8 +49,8 @@ func (s *session) resolve(ctx context.Context, op string, tg engine.Target, time
 }
 
 // find is resolve without the dialog check.
-func (s *session) find(ctx context.Context, op string, tg engine.Target, timeout time.Duration, force, clear bool) (playwright.ElementHandle, cdp.ElementCheck, error) {
-	var r cdp.ElementCheck
+func (s *session) find(ctx context.Context, op string, tg engine.Target, timeout time.Duration, force, clear bool) (playwright.ElementHandle, page.ElementCheck, error) {
+	var r page.ElementCheck
 	// playwright-go serialises int but not int64.
 	args := map[string]any{"op": op, "timeout": int(timeout.Milliseconds()), "force": force, "clear": clear,
 		// Firefox spends about 250 ms in Playwright's element click (WebDriver
@@ -85,7 +85,7 @@ func (s *session) find(ctx context.Context, op string, tg engine.Target, timeout
 		if r, err = s.checkResult(ctx, h, tg); err != nil {
 			return nil, r, err
 		}
-		return nil, r, cdp.ElementError(r, tg, timeout)
+		return nil, r, page.ElementError(r, tg, timeout)
 	}
 }
 

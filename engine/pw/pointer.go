@@ -11,12 +11,12 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
-	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
-// element waits for the target with engine/cdp's eval.js (so that a missing
-// element or a bad selector fails as there), runs check on it, and returns
-// a handle to the same element with check's answer.
+// element waits for the target with engine/page's eval script (so that a
+// missing element or a bad selector fails as in engine/cdp), runs check on
+// it, and returns a handle to the same element with check's answer.
 func (s *session) element(ctx context.Context, tg engine.Target, timeout time.Duration, check string) (playwright.ElementHandle, string, error) {
 	if tg.Ref != "" {
 		return s.refElement(ctx, tg.Ref, check)
@@ -40,7 +40,7 @@ func (s *session) element(ctx context.Context, tg engine.Target, timeout time.Du
 	el := h.AsElement()
 	if el == nil {
 		go func() { _ = h.Dispose() }()
-		return nil, "", cdp.ElementError(cdp.ElementCheck{Error: "not_found"}, tg, timeout)
+		return nil, "", page.ElementError(page.ElementCheck{Error: "not_found"}, tg, timeout)
 	}
 	return el, out, nil
 }
@@ -75,21 +75,26 @@ func (s *session) hoverAction(ctx context.Context, req engine.HoverRequest) (eng
 	return s.settle(ctx, m, engine.DefaultNavigationTimeout)
 }
 
-// Press presses a key with modifiers, parsed exactly as engine/cdp parses
-// them. With a target the key goes through the element, so that Playwright
+// Press presses a key with modifiers, parsed by engine/page as engine/cdp
+// parses them. With a target the key goes through the element, so that Playwright
 // waits for a navigation it requests (Enter submitting a form) to commit.
 func (s *session) pressAction(ctx context.Context, req engine.PressRequest) (engine.ActionResult, error) {
-	mods, name, err := cdp.ParseKey(req.Key, req.Modifiers)
+	mods, key, err := page.ParseKey(req.Key, req.Modifiers)
 	if err != nil {
 		return engine.ActionResult{}, err
 	}
 	if req.Timeout <= 0 {
 		req.Timeout = engine.DefaultActionTimeout
 	}
+	var names []string
+	for _, m := range mods {
+		names = append(names, m.Key)
+	}
+	name := key.Key
 	if name == " " {
 		name = "Space"
 	}
-	combo := strings.Join(append(mods, name), "+")
+	combo := strings.Join(append(names, name), "+")
 	if err := s.alive(); err != nil {
 		return engine.ActionResult{}, err
 	}

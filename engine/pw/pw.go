@@ -12,8 +12,8 @@
 //
 // As in engine/cdp, one browser serves every session and each session is a
 // browser context with one page. Elements are resolved and checked by the
-// same in-page script as engine/cdp, so both engines fail with the same
-// codes and details; Playwright's own errors are classified at this edge.
+// same in-page script (engine/page) as in engine/cdp, so both engines fail
+// with the same codes and details; Playwright's own errors are classified at this edge.
 //
 // The driver is never downloaded here (playwright.Install is not used): it is
 // assembled from npm by `make pwdriver`; see FindDriver.

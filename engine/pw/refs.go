@@ -9,10 +9,10 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
-	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
-// Refs follow engine/cdp's rules (see its refs.go) with the same in-page
+// Refs follow engine/page's rules (see its package doc) with the same in-page
 // registry (window.__bmcp, kept by the snapshot script): "eN" names an
 // element the page's main frame reaches (its own document and the
 // same-origin frames inside it), "fKeN" an element inside a cross-origin
@@ -50,13 +50,13 @@ func (r *refState) aliasFor(f playwright.Frame) string {
 
 // refFrame returns the frame whose registry holds ref, and its alias.
 func (s *session) refFrame(ref string) (playwright.Frame, string, error) {
-	alias, n, err := cdp.ParseRef(ref)
+	alias, n, err := page.ParseRef(ref)
 	if err != nil {
 		return nil, "", err
 	}
 	r := s.sh.refs
 	if n >= r.next {
-		return nil, "", cdp.UnknownRef(ref)
+		return nil, "", page.UnknownRef(ref)
 	}
 	if alias == "" {
 		return s.page.MainFrame(), "", nil
@@ -64,11 +64,11 @@ func (s *session) refFrame(ref string) (playwright.Frame, string, error) {
 	f := r.frames[alias]
 	switch {
 	case f == nil:
-		return nil, "", cdp.UnknownRef(ref)
+		return nil, "", page.UnknownRef(ref)
 	case f.IsDetached():
-		return nil, "", cdp.StaleRef(ref, "its frame was removed")
+		return nil, "", page.StaleRef(ref, "its frame was removed")
 	case f.Page() != s.page:
-		return nil, "", cdp.StaleRef(ref, "its frame belongs to another tab")
+		return nil, "", page.StaleRef(ref, "its frame belongs to another tab")
 	}
 	return f, alias, nil
 }
@@ -76,7 +76,7 @@ func (s *session) refFrame(ref string) (playwright.Frame, string, error) {
 // refLookup is the in-page expression for the element a ref names.
 const refLookup = "(window.__bmcp && window.__bmcp.get(x.ref))"
 
-// resolveRefJS runs engine/cdp's element script on the element ref names
+// resolveRefJS runs engine/page's element script on the element ref names
 // (see resolveJS). It returns the element itself when it lives in its
 // frame's own document, so that Playwright acts on it as on a selector's
 // element; an element of a same-origin frame inside it (Playwright would
@@ -86,14 +86,14 @@ const refLookup = "(window.__bmcp && window.__bmcp.get(x.ref))"
 var resolveRefJS = `async (x) => {
   const el = ` + refLookup + `;
   if (!el) return { error: "stale" };
-  const r = await (` + cdp.ElementScript() + `).call(el, x.a);
+  const r = await (` + page.ElementScript() + `).call(el, x.a);
   if (r.error || x.frame || x.a.pointOnly || el.ownerDocument !== document || x.a.force && el.getClientRects().length === 0) return r;
   return el;
 }`
 
 // resolveRef is resolve for a target given by ref.
-func (s *session) resolveRef(ctx context.Context, args map[string]any, tg engine.Target, timeout time.Duration) (playwright.ElementHandle, cdp.ElementCheck, error) {
-	var r cdp.ElementCheck
+func (s *session) resolveRef(ctx context.Context, args map[string]any, tg engine.Target, timeout time.Duration) (playwright.ElementHandle, page.ElementCheck, error) {
+	var r page.ElementCheck
 	f, alias, err := s.refFrame(tg.Ref)
 	if err != nil {
 		return nil, r, err
@@ -105,7 +105,7 @@ func (s *session) resolveRef(ctx context.Context, args map[string]any, tg engine
 		func(h playwright.JSHandle) { _ = h.Dispose() })
 	if err != nil {
 		if isContextGone(err) {
-			return nil, r, cdp.StaleRef(tg.Ref, "its page or frame navigated")
+			return nil, r, page.StaleRef(tg.Ref, "its page or frame navigated")
 		}
 		return nil, r, s.classify(err, "find "+tg.String())
 	}
@@ -116,9 +116,9 @@ func (s *session) resolveRef(ctx context.Context, args map[string]any, tg engine
 		return nil, r, err
 	}
 	if r.Error == "stale" {
-		return nil, r, cdp.StaleRef(tg.Ref, "the element was removed from the page, or the page navigated")
+		return nil, r, page.StaleRef(tg.Ref, "the element was removed from the page, or the page navigated")
 	}
-	if err := cdp.ElementError(r, tg, timeout); err != nil {
+	if err := page.ElementError(r, tg, timeout); err != nil {
 		return nil, r, err
 	}
 	if args["op"] == "point" && alias != "" {
@@ -137,8 +137,8 @@ func (s *session) resolveRef(ctx context.Context, args map[string]any, tg engine
 
 // checkResult decodes an element check a script returned, and disposes of
 // its handle.
-func (s *session) checkResult(ctx context.Context, h playwright.JSHandle, tg engine.Target) (cdp.ElementCheck, error) {
-	var r cdp.ElementCheck
+func (s *session) checkResult(ctx context.Context, h playwright.JSHandle, tg engine.Target) (page.ElementCheck, error) {
+	var r page.ElementCheck
 	v, err := call(ctx, h.JSONValue, nil)
 	go func() { _ = h.Dispose() }()
 	if err != nil {
@@ -151,10 +151,10 @@ func (s *session) checkResult(ctx context.Context, h playwright.JSHandle, tg eng
 	return r, nil
 }
 
-// frameJS runs engine/cdp's element script with op "frame" on an iframe
+// frameJS runs engine/page's element script with op "frame" on an iframe
 // element: the point (x, y) in the iframe's content becomes a point in the
 // iframe's document, after checking that the iframe is what the point hits.
-var frameJS = `(el, a) => (` + cdp.ElementScript() + `).call(el, a)`
+var frameJS = `(el, a) => (` + page.ElementScript() + `).call(el, a)`
 
 // toPage turns a point in frame f's viewport into a point in the page's,
 // climbing through each owner iframe as engine/cdp does, so that a click
@@ -172,11 +172,11 @@ func (s *session) toPage(ctx context.Context, f playwright.Frame, x, y float64, 
 			return 0, 0, s.classify(err, "find the frame's iframe")
 		}
 		b, _ := json.Marshal(v)
-		var r cdp.ElementCheck
+		var r page.ElementCheck
 		if err := json.Unmarshal(b, &r); err != nil {
 			return 0, 0, engine.Wrap(engine.BrowserError, err, "unexpected element check result "+string(b))
 		}
-		if err := cdp.ElementError(r, engine.Target{}, 0); err != nil {
+		if err := page.ElementError(r, engine.Target{}, 0); err != nil {
 			return 0, 0, err
 		}
 		x, y = r.X, r.Y
@@ -196,14 +196,14 @@ func (s *session) refElement(ctx context.Context, ref, check string) (playwright
 	}, func(h playwright.JSHandle) { _ = h.Dispose() })
 	if err != nil {
 		if isContextGone(err) {
-			return nil, "", cdp.StaleRef(ref, "its page or frame navigated")
+			return nil, "", page.StaleRef(ref, "its page or frame navigated")
 		}
 		return nil, "", s.classify(err, "find ref "+ref)
 	}
 	el := h.AsElement()
 	if el == nil {
 		go func() { _ = h.Dispose() }()
-		return nil, "", cdp.StaleRef(ref, "the element was removed from the page, or the page navigated")
+		return nil, "", page.StaleRef(ref, "the element was removed from the page, or the page navigated")
 	}
 	v, err := call(ctx, func() (any, error) { return el.Evaluate(check) }, nil)
 	if err != nil {

@@ -7,10 +7,10 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
-	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
-// walkJS runs engine/cdp's snapshot script in a frame: from the element a
+// walkJS runs engine/page's snapshot script in a frame: from the element a
 // ref names (x.ref), else from the document or the selector in x.a.
 var walkJS = `(x) => {
   let self = null;
@@ -18,10 +18,10 @@ var walkJS = `(x) => {
     self = ` + refLookup + `;
     if (!self) return { error: "stale" };
   }
-  return (` + cdp.SnapshotScript() + `).call(self, x.a);
+  return (` + page.SnapshotScript() + `).call(self, x.a);
 }`
 
-// Snapshot walks the page's main frame with engine/cdp's snapshot script,
+// Snapshot walks the page's main frame with engine/page's snapshot script,
 // then each cross-origin frame in that frame (Playwright evaluates in any
 // frame), and splices the frames' outlines in where their iframes are, as
 // engine/cdp does. On Chromium the script reads roles and names from the
@@ -33,7 +33,7 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 	}
 	s.keepAX(ctx)
 	refs := s.sh.refs
-	args := cdp.SnapshotArgs{Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Fallback: true}
+	args := page.SnapshotArgs{Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Fallback: true}
 	f := s.page.MainFrame()
 	switch {
 	case req.Target.Ref != "":
@@ -53,9 +53,9 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 		return engine.SnapshotResult{}, err
 	}
 	if out.Error == "stale" {
-		return engine.SnapshotResult{}, cdp.StaleRef(req.Target.Ref, "the element was removed from the page, or the page navigated")
+		return engine.SnapshotResult{}, page.StaleRef(req.Target.Ref, "the element was removed from the page, or the page navigated")
 	}
-	if err := cdp.SnapshotError(out, req.Target); err != nil {
+	if err := page.SnapshotError(out, req.Target); err != nil {
 		return engine.SnapshotResult{}, err
 	}
 	refs.next = max(refs.next, out.Next)
@@ -65,16 +65,16 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 	}
 	info := s.Info(ctx)
 	res := engine.SnapshotResult{URL: info.URL, Title: info.Title, FullChars: len(text)}
-	res.Text, res.Truncated = cdp.TruncateOutline(text, req.MaxChars)
-	res.Refs = cdp.CountRefs(res.Text)
+	res.Text, res.Truncated = page.TruncateOutline(text, req.MaxChars)
+	res.Refs = page.CountRefs(res.Text)
 	return res, nil
 }
 
 // walk runs the snapshot script in frame f. A walk of the page that a
 // navigation interrupts runs again in the new document; one from a ref is
 // then stale.
-func (s *session) walk(ctx context.Context, f playwright.Frame, args cdp.SnapshotArgs, ref string) (cdp.SnapshotOutcome, error) {
-	var out cdp.SnapshotOutcome
+func (s *session) walk(ctx context.Context, f playwright.Frame, args page.SnapshotArgs, ref string) (page.SnapshotOutcome, error) {
+	var out page.SnapshotOutcome
 	a, err := jsonArg(args)
 	if err != nil {
 		return out, engine.Wrap(engine.BrowserError, err, "snapshot arguments")
@@ -85,7 +85,7 @@ func (s *session) walk(ctx context.Context, f playwright.Frame, args cdp.Snapsho
 		if err != nil {
 			if isContextGone(err) && ctx.Err() == nil {
 				if ref != "" {
-					return out, cdp.StaleRef(ref, "its page or frame navigated")
+					return out, page.StaleRef(ref, "its page or frame navigated")
 				}
 				if f == s.page.MainFrame() {
 					continue
@@ -103,15 +103,15 @@ func (s *session) walk(ctx context.Context, f playwright.Frame, args cdp.Snapsho
 
 // splice replaces each frame line of out, walked in f, by the outline of
 // that frame's content.
-func (s *session) splice(ctx context.Context, f playwright.Frame, out cdp.SnapshotOutcome, req engine.SnapshotRequest, depth int) (string, error) {
-	return cdp.SpliceFrames(out, func(idx int) (string, error) { return s.frameText(ctx, f, idx, req, depth) })
+func (s *session) splice(ctx context.Context, f playwright.Frame, out page.SnapshotOutcome, req engine.SnapshotRequest, depth int) (string, error) {
+	return page.SpliceFrames(out, func(idx int) (string, error) { return s.frameText(ctx, f, idx, req, depth) })
 }
 
 // frameText walks the content of the idx-th cross-origin frame the walk of
 // parent found. A frame that cannot be walked reads as a line saying why,
 // so that one broken frame does not fail the page's snapshot.
 func (s *session) frameText(ctx context.Context, parent playwright.Frame, idx int, req engine.SnapshotRequest, depth int) (string, error) {
-	if depth >= cdp.MaxFrameDepth {
+	if depth >= page.MaxFrameDepth {
 		return "- text: (frames nested too deep)", nil
 	}
 	h, err := call(ctx, func() (playwright.JSHandle, error) {
@@ -131,12 +131,12 @@ func (s *session) frameText(ctx context.Context, parent playwright.Frame, idx in
 		return "- text: (frame not loaded)", nil
 	}
 	refs := s.sh.refs
-	args := cdp.SnapshotArgs{Prefix: refs.aliasFor(cf), Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Fallback: true}
+	args := page.SnapshotArgs{Prefix: refs.aliasFor(cf), Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Fallback: true}
 	out, err := s.walk(ctx, cf, args, "")
 	if err != nil {
 		return "- text: (frame not reachable: " + firstLine(err) + ")", nil
 	}
-	if err := cdp.SnapshotError(out, engine.Target{}); err != nil {
+	if err := page.SnapshotError(out, engine.Target{}); err != nil {
 		return "", err
 	}
 	refs.next = max(refs.next, out.Next)

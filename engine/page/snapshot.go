@@ -1,0 +1,124 @@
+package page
+
+import (
+	_ "embed"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+//go:embed js/snapshot.js
+var snapshotJS string
+
+// SnapshotScript returns js/snapshot.js, the in-page walk that builds the
+// accessibility outline and keeps the ref registry (window.__bmcp). Every
+// engine evaluates it, so that they print the same outline and give out
+// refs under the same rules.
+func SnapshotScript() string { return snapshotJS }
+
+// SnapshotArgs are the arguments of SnapshotScript.
+type SnapshotArgs struct {
+	Prefix          string `json:"prefix"`
+	Next            int    `json:"next"`
+	Depth           int    `json:"depth"`
+	InteractiveOnly bool   `json:"interactiveOnly"`
+	// Fallback computes roles and names in the script where the browser
+	// does not expose its own (every browser but Chromium).
+	Fallback bool   `json:"fallback,omitempty"`
+	Kind     string `json:"kind,omitempty"`
+	Sel      string `json:"sel,omitempty"`
+}
+
+// SnapshotOutcome is what SnapshotScript returns, decoded from JSON.
+type SnapshotOutcome struct {
+	Text    string `json:"text"`
+	Next    int    `json:"next"`
+	Frames  int    `json:"frames"`
+	Error   string `json:"error"`
+	Message string `json:"message"`
+}
+
+// frameLine is a line that stands for a cross-origin frame's content.
+var frameLine = regexp.MustCompile("^( *)\x01([0-9]+)$")
+
+// refToken counts refs in the outline.
+var refToken = regexp.MustCompile(`\[ref=[^\]\s]+\]`)
+
+// SnapshotError classifies a failed SnapshotOutcome for the subtree tg into
+// the engine error every engine returns for it; nil when the walk succeeded.
+func SnapshotError(out SnapshotOutcome, tg engine.Target) error {
+	switch out.Error {
+	case "":
+		return nil
+	case "no_computed_ax":
+		return engine.Errorf(engine.Unsupported, "this browser does not expose its accessibility engine to pages (Element.computedRole); snapshots need Chromium started with --enable-blink-features=ComputedAccessibilityInfo").
+			Suggest("Let browsermcp launch the browser, or start the browser you attach to with --enable-blink-features=ComputedAccessibilityInfo.")
+	case "registry_taken":
+		return engine.Errorf(engine.Unsupported, "the page defines window.__bmcp, where this engine keeps the refs of a snapshot in the page's own world: the page may be trying to steer refs").
+			Suggest("Use the cdp engine (Chromium), which keeps refs in a world the page cannot reach.")
+	case "not_found":
+		return engine.Errorf(engine.ElementNotFound, "no element matches %s", tg).With("selector", tg.Selector)
+	case "invalid_selector":
+		return engine.Errorf(engine.InvalidParameters, "invalid selector %q: %s", tg.Selector, out.Message).
+			With("field", "selector").With("reason", out.Message)
+	}
+	return engine.Errorf(engine.BrowserError, "snapshot failed: %s %s", out.Error, out.Message)
+}
+
+// MaxFrameDepth bounds the nesting of cross-origin frames a snapshot walks,
+// against pages that nest frames without end.
+const MaxFrameDepth = 8
+
+// SpliceFrames replaces each line of out that stands for a cross-origin
+// frame by frame's outline of that frame's content (given its index in the
+// walk's frame list), indented to the line.
+func SpliceFrames(out SnapshotOutcome, frame func(idx int) (string, error)) (string, error) {
+	if out.Frames == 0 {
+		return out.Text, nil
+	}
+	lines := strings.Split(out.Text, "\n")
+	var b strings.Builder
+	for i, line := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		m := frameLine.FindStringSubmatch(line)
+		if m == nil {
+			b.WriteString(line)
+			continue
+		}
+		idx, _ := strconv.Atoi(m[2])
+		text, err := frame(idx)
+		if err != nil {
+			return "", err
+		}
+		for j, l := range strings.Split(text, "\n") {
+			if j > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(m[1])
+			b.WriteString(l)
+		}
+	}
+	return b.String(), nil
+}
+
+// TruncateOutline cuts an outline at the last line boundary within max
+// characters (0: no limit) and says so, and how to ask for less; it reports
+// whether it cut.
+func TruncateOutline(text string, max int) (string, bool) {
+	if max <= 0 || len(text) <= max {
+		return text, false
+	}
+	cut := strings.LastIndexByte(text[:max], '\n')
+	if cut < 0 {
+		cut = max
+	}
+	return text[:cut] + fmt.Sprintf("\n[... truncated: showing %d of %d characters. Narrow it with selector or ref (a subtree), depth, or interactiveOnly:true, or raise maxChars.]", cut, len(text)), true
+}
+
+// CountRefs counts the refs an outline shows.
+func CountRefs(text string) int { return len(refToken.FindAllStringIndex(text, -1)) }
