@@ -18,6 +18,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine/pw"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testenv/pwenv"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
 
@@ -46,7 +47,7 @@ func driverEnv() []string {
 // that do not fit together, stop the binary at startup with a message that
 // says what to do, before it serves anything.
 func TestStartupFailsFast(t *testing.T) {
-	testenv.Playwright(t, pw.Chromium) // the driver must exist for the WebKit case
+	pwenv.Playwright(t, pw.Chromium) // the driver must exist for the WebKit case
 	bin := buildBinary(t)
 	type tc struct {
 		name   string
@@ -111,7 +112,7 @@ func TestEnginesOverStdio(t *testing.T) {
 		cases = append(cases, tc{"playwright/webkit", pw.WebKit})
 	}
 	testenv.Chromium(t)
-	testenv.Playwright(t, pw.Firefox)
+	pwenv.Playwright(t, pw.Firefox)
 	bin := buildBinary(t)
 	site := testsite.Start()
 	defer site.Close()

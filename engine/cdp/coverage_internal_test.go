@@ -13,8 +13,7 @@ import (
 // TestSnapshotRefsEveryInteractive checks, inside the page, that every
 // visible link, button, input, select, option, textarea and element with an
 // onclick handler got a ref from the snapshot. (This file is inside the
-// package to reach the page; internal/testenv imports this package, so it
-// finds the browser itself.)
+// package to reach the page.)
 func TestSnapshotRefsEveryInteractive(t *testing.T) {
 	e := newTestEngine(t)
 	site := testsite.Start()

@@ -2,27 +2,18 @@ package cdp
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
-	"github.com/seed4af8c199/browsermcp/engine/browserpath"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
 
-// newTestEngine starts a headless browser for one test; internal/testenv
-// cannot be used here, because it imports this package.
+// newTestEngine starts a headless browser for one test.
 func newTestEngine(t *testing.T) *Engine {
 	t.Helper()
-	path, err := browserpath.FindChromium("", true)
-	if err != nil {
-		if os.Getenv("BROWSERMCP_REQUIRE_BROWSER") == "1" {
-			t.Fatalf("no browser, but BROWSERMCP_REQUIRE_BROWSER=1: %v", err)
-		}
-		t.Skipf("no browser installed: %v", err)
-	}
-	e := New(Config{ExecPath: path, Headless: true})
+	e := New(Config{ExecPath: testenv.Chromium(t), Headless: true})
 	e.Start()
 	t.Cleanup(func() { e.Close() })
 	return e

@@ -9,7 +9,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/enginetest"
 	"github.com/seed4af8c199/browsermcp/engine/pw"
-	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testenv/pwenv"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
 
@@ -69,7 +69,7 @@ func TestConditionsReachNewTabs(t *testing.T) {
 // a session there (closed when the test ends) and navigates it to url.
 func openPage(t *testing.T, browser, url string) engine.Session {
 	t.Helper()
-	cfg := testenv.Playwright(t, browser)
+	cfg := pwenv.Playwright(t, browser)
 	cfg.Viewport = enginetest.Viewport
 	e, err := pw.New(cfg)
 	if err != nil {

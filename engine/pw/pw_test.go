@@ -8,11 +8,11 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/enginetest"
 	"github.com/seed4af8c199/browsermcp/engine/pw"
-	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testenv/pwenv"
 )
 
 func conformance(t *testing.T, browser string) {
-	cfg := testenv.Playwright(t, browser)
+	cfg := pwenv.Playwright(t, browser)
 	cfg.Viewport, cfg.Policy = enginetest.Viewport, enginetest.Policy
 	enginetest.Run(t, func(t *testing.T) engine.Engine {
 		e, err := pw.New(cfg)
@@ -32,7 +32,7 @@ func TestConformanceChromium(t *testing.T) { conformance(t, pw.Chromium) }
 func TestConformanceFirefox(t *testing.T) { conformance(t, pw.Firefox) }
 
 func benchmark(b *testing.B, browser string) {
-	cfg := testenv.Playwright(b, browser)
+	cfg := pwenv.Playwright(b, browser)
 	cfg.Viewport, cfg.Policy = enginetest.Viewport, enginetest.Policy
 	enginetest.Benchmark(b, func(tb testing.TB) engine.Engine {
 		e, err := pw.New(cfg)
@@ -53,7 +53,7 @@ func BenchmarkFirefox(b *testing.B) { benchmark(b, pw.Firefox) }
 // TestDomainRulesRefused: the playwright engine refuses host rules it could
 // not hold, rather than run with holes.
 func TestDomainRulesRefused(t *testing.T) {
-	cfg := testenv.Playwright(t, pw.Chromium)
+	cfg := pwenv.Playwright(t, pw.Chromium)
 	pol, err := engine.NewPolicy([]string{"example.com"}, nil, false)
 	if err != nil {
 		t.Fatal(err)

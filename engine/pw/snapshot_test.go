@@ -14,7 +14,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/enginetest"
 	"github.com/seed4af8c199/browsermcp/engine/pw"
-	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testenv/pwenv"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
 
@@ -72,7 +72,7 @@ func TestSnapshotMatchesCDP(t *testing.T) {
 	cases := snapshotCases(t)
 	outlines := map[string][]string{}
 	for _, browser := range []string{pw.Chromium, pw.Firefox} {
-		cfg := testenv.Playwright(t, browser)
+		cfg := pwenv.Playwright(t, browser)
 		cfg.Viewport = enginetest.Viewport
 		e, err := pw.New(cfg)
 		if err != nil {

@@ -1,6 +1,8 @@
 // Package testenv finds a browser for tests. Tests skip when none is
 // installed, unless BROWSERMCP_REQUIRE_BROWSER=1 (set by CI), which turns
-// the skip into a failure.
+// the skip into a failure. It links no engine, so that any package's tests,
+// and the conformance suite, can use it; the Playwright engine's part is in
+// pwenv.
 package testenv
 
 import (
