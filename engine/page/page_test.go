@@ -1,0 +1,108 @@
+package page
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+func TestParseKey(t *testing.T) {
+	for _, c := range []struct {
+		key   string
+		extra []string
+		mods  []string
+		name  string
+	}{
+		{key: "Enter", name: "Enter"},
+		{key: "a", name: "a"},
+		{key: "Space", name: " "},
+		{key: "escape", name: "Escape"},
+		{key: "+", name: "+"},
+		{key: "Control++", mods: []string{"Control"}, name: "+"},
+		{key: "ctrl+Shift+A", mods: []string{"Control", "Shift"}, name: "A"},
+		{key: "x", extra: []string{"cmd", "ALT"}, mods: []string{"Meta", "Alt"}, name: "x"},
+		{key: "Shift+Tab", extra: []string{"Alt"}, mods: []string{"Alt", "Shift"}, name: "Tab"},
+	} {
+		mods, k, err := ParseKey(c.key, c.extra)
+		if err != nil {
+			t.Errorf("ParseKey(%q, %q): %v", c.key, c.extra, err)
+			continue
+		}
+		var names []string
+		for _, m := range mods {
+			names = append(names, m.Key)
+		}
+		if !slices.Equal(names, c.mods) || k.Key != c.name {
+			t.Errorf("ParseKey(%q, %q) = %q, %q; want %q, %q", c.key, c.extra, names, k.Key, c.mods, c.name)
+		}
+	}
+	for _, c := range []struct {
+		key   string
+		extra []string
+		field string
+	}{
+		{key: "Hyper+a", field: "modifiers"},
+		{key: "a", extra: []string{"Fn"}, field: "modifiers"},
+		{key: "NoSuchKey", field: "key"},
+		{key: "Control+NoSuchKey", field: "key"},
+	} {
+		_, _, err := ParseKey(c.key, c.extra)
+		var e *engine.Error
+		if !errors.As(err, &e) || e.Code != engine.InvalidParameters || e.Details["field"] != c.field {
+			t.Errorf("ParseKey(%q, %q) = %v; want INVALID_PARAMETERS for field %s", c.key, c.extra, err, c.field)
+		}
+	}
+}
+
+func TestParseRef(t *testing.T) {
+	for ref, want := range map[string]struct {
+		alias string
+		n     int
+	}{"e1": {"", 1}, "e42": {"", 42}, "f3e7": {"f3", 7}} {
+		alias, n, err := ParseRef(ref)
+		if err != nil || alias != want.alias || n != want.n {
+			t.Errorf("ParseRef(%q) = %q, %d, %v; want %q, %d", ref, alias, n, err, want.alias, want.n)
+		}
+	}
+	for _, ref := range []string{"", "e0", "e", "1", "E1", "f0e1", "fe1", "e1 ", "#e1"} {
+		_, _, err := ParseRef(ref)
+		var e *engine.Error
+		if !errors.As(err, &e) || e.Code != engine.InvalidParameters || e.Details["field"] != "ref" {
+			t.Errorf("ParseRef(%q) = %v; want INVALID_PARAMETERS for field ref", ref, err)
+		}
+	}
+}
+
+func TestTruncateOutline(t *testing.T) {
+	text := "- a\n- b\n- c"
+	if got, cut := TruncateOutline(text, 0); got != text || cut {
+		t.Errorf("TruncateOutline(text, 0) = %q, %v; want the text uncut", got, cut)
+	}
+	if got, cut := TruncateOutline(text, len(text)); got != text || cut {
+		t.Errorf("TruncateOutline(text, len) = %q, %v; want the text uncut", got, cut)
+	}
+	got, cut := TruncateOutline(text, 6)
+	if !cut || !strings.HasPrefix(got, "- a\n[... truncated: showing 3 of 11 characters.") {
+		t.Errorf("TruncateOutline(text, 6) = %q, %v; want it cut after the first line", got, cut)
+	}
+}
+
+func TestSpliceFrames(t *testing.T) {
+	out := SnapshotOutcome{Text: "- main\n  \x010\n- after [ref=e3]", Frames: 1}
+	got, err := SpliceFrames(out, func(idx int) (string, error) {
+		if idx != 0 {
+			t.Fatalf("frame %d asked for; want 0", idx)
+		}
+		return "- button \"Go\" [ref=f1e1]\n- link \"Home\" [ref=f1e2]", nil
+	})
+	want := "- main\n  - button \"Go\" [ref=f1e1]\n  - link \"Home\" [ref=f1e2]\n- after [ref=e3]"
+	if err != nil || got != want {
+		t.Fatalf("SpliceFrames = %q, %v; want %q", got, err, want)
+	}
+	if n := CountRefs(got); n != 3 {
+		t.Errorf("CountRefs = %d; want 3", n)
+	}
+}
