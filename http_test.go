@@ -62,21 +62,7 @@ type testServer struct {
 
 func startServer(t *testing.T, opts tools.Options) *testServer {
 	t.Helper()
-	return startServerLog(t, opts, slog.New(slog.DiscardHandler), nil)
-}
-
-// startServerWithLog serves with the real logging setup, records discarded.
-func startServerWithLog(t *testing.T) *testServer {
-	t.Helper()
-	l, err := newLogging(loggingConfig{Level: "error", Format: "text"}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return startServerLog(t, tools.Options{}, l.Logger, l)
-}
-
-func startServerLog(t *testing.T, opts tools.Options, log *slog.Logger, l *logging) *testServer {
-	t.Helper()
+	log := slog.New(slog.DiscardHandler)
 	if sharedEngine == nil {
 		testenv.NoBrowser(t, browserErr)
 	}
@@ -84,9 +70,6 @@ func startServerLog(t *testing.T, opts tools.Options, log *slog.Logger, l *loggi
 		Defaults: engine.SessionOptions{Viewport: engine.Viewport{Width: 800, Height: 600}}})
 	opts.Version, opts.Log = "test", log
 	srv := tools.NewServer(mgr, opts)
-	if l != nil {
-		l.Attach(srv)
-	}
 	h := newHTTPHandler(srv, []string{keyA, keyB}, allowedHosts(config{Host: "127.0.0.1", AllowedHosts: []string{"mcp.example.test"}}), log)
 	hs := httptest.NewServer(h)
 	t.Cleanup(func() {

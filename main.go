@@ -24,6 +24,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
 	"github.com/seed4af8c199/browsermcp/engine/pw"
+	"github.com/seed4af8c199/browsermcp/internal/logbridge"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -46,7 +47,7 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 		fmt.Fprintln(stderr, "browsermcp:", err)
 		return 1
 	}
-	logs, err := newLogging(cfg.Logging, stderr)
+	logs, err := logbridge.New(logbridge.Options{Level: cfg.Logging.Level, Format: cfg.Logging.Format, File: cfg.Logging.File}, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "browsermcp:", err)
 		return 1

@@ -6,9 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -173,39 +171,4 @@ func titleOf(t *testing.T, c interface {
 		}
 	}
 	return ""
-}
-
-// A client that sets logging/setLevel debug gets the server's debug records
-// about its own requests as notifications/message.
-func TestLoggingNotifications(t *testing.T) {
-	s := startServerWithLog(t)
-	c := sseClient(t, s, keyA)
-	var mu sync.Mutex
-	var got []mcp.JSONRPCNotification
-	c.OnNotification(func(n mcp.JSONRPCNotification) {
-		mu.Lock()
-		got = append(got, n)
-		mu.Unlock()
-	})
-	if err := c.SetLevel(context.Background(), mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: mcp.LoggingLevelDebug}}); err != nil {
-		t.Fatal(err)
-	}
-	failCode(t, c, "SESSION_NOT_FOUND", "navigate", map[string]any{"sessionId": "missing", "url": site.URL})
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		mu.Lock()
-		var found bool
-		for _, n := range got {
-			b, _ := json.Marshal(n)
-			found = found || (n.Method == "notifications/message" && strings.Contains(string(b), "tool failed") && strings.Contains(string(b), "SESSION_NOT_FOUND"))
-		}
-		mu.Unlock()
-		if found {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no log notification; got %v", got)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

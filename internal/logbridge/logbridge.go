@@ -1,4 +1,9 @@
-package main
+// Package logbridge owns the server's logger. Records go to stderr or a log
+// file, never to stdout, which carries the protocol in stdio mode. A record
+// logged with the context of an MCP request also goes to that request's
+// client, as notifications/message, at the level the client chose with
+// logging/setLevel: a client only ever sees records of its own requests.
+package logbridge
 
 import (
 	"context"
@@ -12,44 +17,50 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// logging owns the server's logger: records go to stderr or a file (never
-// stdout, which carries the protocol in stdio mode) and, when they were
-// logged with the context of an MCP request, also to that request's client
-// as notifications/message at the level the client chose with
-// logging/setLevel. A client only ever sees records of its own requests.
-type logging struct {
+// Options choose where records go and which ones.
+type Options struct {
+	Level  string // debug, info, warn or error
+	Format string // text or json
+	File   string // "": stderr
+}
+
+// Bridge is the server's logger and its link to the MCP clients.
+type Bridge struct {
+	// Logger writes to the log output and to the client of the request
+	// whose context a record was logged with.
 	Logger *slog.Logger
 	h      *mcpHandler
 	file   *os.File
 }
 
-func newLogging(c loggingConfig, stderr io.Writer) (*logging, error) {
-	l := &logging{}
+// New opens the log output: the file o names, or stderr.
+func New(o Options, stderr io.Writer) (*Bridge, error) {
+	b := &Bridge{}
 	var out io.Writer = stderr
-	if c.File != "" {
-		f, err := os.OpenFile(c.File, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if o.File != "" {
+		f, err := os.OpenFile(o.File, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("opening the log file: %w", err)
 		}
-		l.file, out = f, f
+		b.file, out = f, f
 	}
-	opts := &slog.HandlerOptions{Level: slogLevel[c.Level]}
+	opts := &slog.HandlerOptions{Level: slogLevel[o.Level]}
 	var inner slog.Handler = slog.NewTextHandler(out, opts)
-	if c.Format == "json" {
+	if o.Format == "json" {
 		inner = slog.NewJSONHandler(out, opts)
 	}
-	l.h = &mcpHandler{inner: inner, srv: new(atomic.Pointer[server.MCPServer])}
-	l.Logger = slog.New(l.h)
-	return l, nil
+	b.h = &mcpHandler{inner: inner, srv: new(atomic.Pointer[server.MCPServer])}
+	b.Logger = slog.New(b.h)
+	return b, nil
 }
 
 // Attach starts forwarding records to the clients of srv.
-func (l *logging) Attach(srv *server.MCPServer) { l.h.srv.Store(srv) }
+func (b *Bridge) Attach(srv *server.MCPServer) { b.h.srv.Store(srv) }
 
 // Close closes the log file, if any.
-func (l *logging) Close() {
-	if l.file != nil {
-		l.file.Close()
+func (b *Bridge) Close() {
+	if b.file != nil {
+		b.file.Close()
 	}
 }
 
