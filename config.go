@@ -17,6 +17,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/internal/engines"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -98,7 +99,7 @@ var options = []option{
 	{flags: []string{"browser"}, env: "BROWSERMCP_BROWSER", key: "browser.type", usage: "browser: chromium, firefox or webkit",
 		field: func(c *config) any { return &c.Browser.Type }, check: func(c *config) error { return oneOf(c.Browser.Type, "chromium", "firefox", "webkit") }},
 	{flags: []string{"engine"}, env: "BROWSERMCP_ENGINE", key: "browser.engine", usage: "`engine`: cdp (Chromium only; the default for chromium) or playwright (the default for firefox and webkit)",
-		field: func(c *config) any { return &c.Browser.Engine }, check: checkEngine},
+		field: func(c *config) any { return &c.Browser.Engine }, check: func(c *config) error { return engines.Check(c.engineConfig()) }},
 	{flags: []string{"dialogs"}, env: "BROWSERMCP_DIALOGS", key: "browser.dialogs", usage: "JavaScript dialogs: manual (wait for handle_dialog), accept or dismiss (at once, for crawlers)",
 		field: func(c *config) any { return &c.Browser.Dialogs }, check: func(c *config) error { return oneOf(c.Browser.Dialogs, "manual", "accept", "dismiss") }},
 	{flags: []string{"headless"}, env: "BROWSERMCP_HEADLESS", key: "browser.headless", usage: "run the browser without a window (automatic when there is no display)",
@@ -497,20 +498,14 @@ func usage(w io.Writer, fs *flag.FlagSet) {
 	})
 }
 
-// checkEngine checks --engine against --browser, --cdp-endpoint and the
-// domain policy, which only the cdp engine enforces.
-func checkEngine(c *config) error {
-	name := engineName(c)
-	e, ok := engines[name]
-	switch {
-	case !ok:
-		return fmt.Errorf("want cdp or playwright, not %q", name)
-	case !slices.Contains(e.browsers, c.Browser.Type):
-		return fmt.Errorf("--engine %s drives only %s, not %s; use --engine playwright", name, strings.Join(e.browsers, ", "), c.Browser.Type)
-	case c.Browser.CDPEndpoint != "" && name != "cdp":
-		return fmt.Errorf("--cdp-endpoint needs --engine cdp")
-	case name != "cdp" && (len(c.Security.AllowedDomains) > 0 || len(c.Security.BlockedDomains) > 0):
-		return fmt.Errorf("allowedDomains/blockedDomains are enforced only by --engine cdp; refusing to run %s without them", c.Browser.Type)
+// engineConfig is what choosing and building the engine takes; loadConfig
+// has checked the viewport.
+func (c *config) engineConfig() engines.Config {
+	b, sec := c.Browser, c.Security
+	vp, _ := parseViewport(b.Viewport)
+	return engines.Config{
+		Engine: b.Engine, Browser: b.Type, Headless: b.Headless, ExecutablePath: b.ExecutablePath, CDPEndpoint: b.CDPEndpoint,
+		Viewport: vp, Dialogs: engine.DialogPolicy(b.Dialogs),
+		AllowedDomains: sec.AllowedDomains, BlockedDomains: sec.BlockedDomains, AllowFileURLs: sec.AllowFileURLs,
 	}
-	return nil
 }

@@ -12,8 +12,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -22,8 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/seed4af8c199/browsermcp/engine"
-	"github.com/seed4af8c199/browsermcp/engine/cdp"
-	"github.com/seed4af8c199/browsermcp/engine/pw"
+	"github.com/seed4af8c199/browsermcp/internal/engines"
 	"github.com/seed4af8c199/browsermcp/internal/logbridge"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
@@ -55,7 +52,7 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	defer logs.Close()
 	log := logs.Logger
 
-	eng, err := newEngine(cfg, stderr, log)
+	eng, err := engines.New(cfg.engineConfig(), log, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "browsermcp:", err)
 		return 1
@@ -129,88 +126,6 @@ func shutdown(mgr *engine.Manager, eng engine.Engine, log *slog.Logger) {
 	if err := eng.Close(); err != nil {
 		log.Warn("closing the browser", "err", err)
 	}
-}
-
-// engines are the values of --engine: the browsers each drives and how to
-// build it. defaultEngine picks one per browser when --engine is not given.
-var engines = map[string]struct {
-	browsers []string
-	build    func(cfg config, log *slog.Logger) (engine.Engine, error)
-}{
-	"cdp":        {[]string{"chromium"}, newCDPEngine},
-	"playwright": {[]string{"chromium", "firefox", "webkit"}, newPlaywrightEngine},
-}
-
-var defaultEngine = map[string]string{"chromium": "cdp", "firefox": "playwright", "webkit": "playwright"}
-
-// engineName is --engine, or the default for --browser.
-func engineName(cfg *config) string {
-	if cfg.Browser.Engine != "" {
-		return cfg.Browser.Engine
-	}
-	return defaultEngine[cfg.Browser.Type]
-}
-
-// newEngine builds the engine and checks that its browser (and driver) are
-// installed, so that a missing one fails at startup with what to install.
-func newEngine(cfg config, stderr io.Writer, log *slog.Logger) (engine.Engine, error) {
-	if cfg.Browser.CDPEndpoint == "" && !cfg.Browser.Headless && noDisplay() {
-		cfg.Browser.Headless = true
-		fmt.Fprintln(stderr, "browsermcp: no display (DISPLAY and WAYLAND_DISPLAY are unset), running the browser headless")
-	}
-	return engines[engineName(&cfg)].build(cfg, log)
-}
-
-func newCDPEngine(cfg config, log *slog.Logger) (engine.Engine, error) {
-	b := cfg.Browser
-	pol, err := engine.NewPolicy(cfg.Security.AllowedDomains, cfg.Security.BlockedDomains, cfg.Security.AllowFileURLs)
-	if err != nil {
-		return nil, err
-	}
-	vp, _ := parseViewport(b.Viewport)
-	c := cdp.Config{Endpoint: b.CDPEndpoint, Headless: b.Headless, Viewport: vp, Logger: log, Policy: pol, Dialogs: engine.DialogPolicy(b.Dialogs)}
-	// For tests and slow machines; not a documented flag.
-	if d, err := time.ParseDuration(os.Getenv("BROWSERMCP_LAUNCH_TIMEOUT")); err == nil && d > 0 {
-		c.LaunchTimeout = d
-	}
-	if b.CDPEndpoint == "" {
-		p, err := cdp.FindBrowser(b.ExecutablePath, c.Headless)
-		if err != nil {
-			return nil, err
-		}
-		c.ExecPath = p
-	}
-	return cdp.New(c), nil
-}
-
-func newPlaywrightEngine(cfg config, log *slog.Logger) (engine.Engine, error) {
-	b := cfg.Browser
-	pol, err := engine.NewPolicy(cfg.Security.AllowedDomains, cfg.Security.BlockedDomains, cfg.Security.AllowFileURLs)
-	if err != nil {
-		return nil, err
-	}
-	vp, _ := parseViewport(b.Viewport)
-	return pw.New(pw.Config{
-		Browser: b.Type, ExecPath: b.ExecutablePath, Headless: b.Headless, Viewport: vp, Logger: log,
-		Dialogs:          engine.DialogPolicy(b.Dialogs),
-		Policy:           pol,
-		DriverCandidates: driverCandidates(),
-	})
-}
-
-// driverCandidates are where `make pwdriver` puts the Playwright driver,
-// relative to the binary (bin/browsermcp) and to the working directory; they
-// are searched after $PLAYWRIGHT_DRIVER_PATH.
-func driverCandidates() []string {
-	dirs := []string{filepath.Join(".cache", "pwdriver")}
-	if exe, err := os.Executable(); err == nil {
-		dirs = append([]string{filepath.Join(filepath.Dir(exe), "..", ".cache", "pwdriver")}, dirs...)
-	}
-	return dirs
-}
-
-func noDisplay() bool {
-	return runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
 }
 
 func parseViewport(s string) (engine.Viewport, error) {
