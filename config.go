@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -18,6 +16,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
 	"github.com/seed4af8c199/browsermcp/internal/engines"
+	"github.com/seed4af8c199/browsermcp/internal/httpserve"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -472,18 +471,11 @@ func nonEmpty(s string) error {
 func printJSON(w io.Writer, cfg config) {
 	keys := make([]string, len(cfg.APIKeys))
 	for i, k := range cfg.APIKeys {
-		keys[i] = keyIdentity(k)
+		keys[i] = httpserve.KeyIdentity(k)
 	}
 	cfg.APIKeys = keys
 	b, _ := json.MarshalIndent(cfg, "", "  ")
 	fmt.Fprintln(w, string(b))
-}
-
-// keyIdentity names an API key without revealing it: sessions are owned by
-// it and logs show it.
-func keyIdentity(key string) string {
-	h := sha256.Sum256([]byte(key))
-	return "key-" + hex.EncodeToString(h[:8])
 }
 
 func usage(w io.Writer, fs *flag.FlagSet) {
@@ -508,4 +500,9 @@ func (c *config) engineConfig() engines.Config {
 		Viewport: vp, Dialogs: engine.DialogPolicy(b.Dialogs),
 		AllowedDomains: sec.AllowedDomains, BlockedDomains: sec.BlockedDomains, AllowFileURLs: sec.AllowFileURLs,
 	}
+}
+
+// httpOptions are where the HTTP transport listens and whom it lets in.
+func (c *config) httpOptions() httpserve.Options {
+	return httpserve.Options{Host: c.Host, Port: c.Port, APIKeys: c.APIKeys, AllowedHosts: c.AllowedHosts}
 }

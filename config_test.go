@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed4af8c199/browsermcp/internal/httpserve"
 )
 
 func TestConfigPrecedence(t *testing.T) {
@@ -36,7 +38,7 @@ func TestConfigPrecedence(t *testing.T) {
 		{"caps from the environment", nil, map[string]string{"BROWSERMCP_CAPS": "state, vision"}, map[string]any{"capabilities": []any{"state", "vision"}}},
 		{"no caps", nil, nil, map[string]any{"capabilities": []any{}}},
 		{"api keys show as identities", []string{"--api-key", "secret-key-1"}, map[string]string{"BROWSERMCP_API_KEY": "env-key-123"},
-			map[string]any{"apiKeys": []any{keyIdentity("secret-key-1")}}},
+			map[string]any{"apiKeys": []any{httpserve.KeyIdentity("secret-key-1")}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

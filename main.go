@@ -21,6 +21,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/engines"
+	"github.com/seed4af8c199/browsermcp/internal/httpserve"
 	"github.com/seed4af8c199/browsermcp/internal/logbridge"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
@@ -77,7 +78,7 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if cfg.Transport == "http" {
-		err = serveHTTP(ctx, cfg, srv, log, stderr)
+		err = httpserve.Serve(ctx, cfg.httpOptions(), srv, log, stderr)
 	} else {
 		err = serveStdio(ctx, srv, log, stdin, stdout)
 	}

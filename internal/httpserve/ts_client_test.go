@@ -1,4 +1,4 @@
-package main
+package httpserve_test
 
 import (
 	"context"
@@ -32,7 +32,7 @@ func TestTypeScriptClient(t *testing.T) {
 	s := startServer(t, tools.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "client.mjs", s.url, keyA, site.URL+"/welcome.html?user=ts")
+	cmd := exec.CommandContext(ctx, node, "client.mjs", s.URL, keyA, site.URL+"/welcome.html?user=ts")
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {
@@ -57,7 +57,7 @@ func TestTypeScriptClient(t *testing.T) {
 			t.Errorf("%s: %+v", tr, r)
 		}
 	}
-	if n := s.mgr.Len(); n != 2 {
+	if n := s.Mgr.Len(); n != 2 {
 		t.Errorf("%d sessions, want one per transport", n)
 	}
 }

@@ -1,11 +1,10 @@
-package main
+package httpserve_test
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,12 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/internal/httpservetest"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 	"github.com/seed4af8c199/browsermcp/tools"
@@ -50,113 +48,18 @@ func TestMain(m *testing.M) {
 }
 
 const (
-	keyA = "key-a-0123456789"
-	keyB = "key-b-0123456789"
+	keyA = httpservetest.KeyA
+	keyB = httpservetest.KeyB
 )
 
-// testServer is the HTTP transport over its own Manager on the shared browser.
-type testServer struct {
-	url string
-	mgr *engine.Manager
-}
-
-func startServer(t *testing.T, opts tools.Options) *testServer {
+// startServer serves the HTTP transport over its own Manager on the shared
+// browser.
+func startServer(t *testing.T, opts tools.Options) *httpservetest.Server {
 	t.Helper()
-	log := slog.New(slog.DiscardHandler)
 	if sharedEngine == nil {
 		testenv.NoBrowser(t, browserErr)
 	}
-	mgr := engine.NewManager(sharedEngine, engine.ManagerConfig{Timeout: time.Minute, MaxSessions: 20,
-		Defaults: engine.SessionOptions{Viewport: engine.Viewport{Width: 800, Height: 600}}})
-	opts.Version, opts.Log = "test", log
-	srv := tools.NewServer(mgr, opts)
-	h := newHTTPHandler(srv, []string{keyA, keyB}, allowedHosts(config{Host: "127.0.0.1", AllowedHosts: []string{"mcp.example.test"}}), log)
-	hs := httptest.NewServer(h)
-	t.Cleanup(func() {
-		h.sse.CloseSessions()
-		hs.CloseClientConnections()
-		hs.Close()
-		mgr.Shutdown(context.Background())
-	})
-	return &testServer{url: hs.URL, mgr: mgr}
-}
-
-func connect(t *testing.T, c *client.Client) *client.Client {
-	t.Helper()
-	// Start's context bounds the SSE stream, so it must outlive the test.
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
-
-func httpClient(t *testing.T, s *testServer, key string) *client.Client {
-	t.Helper()
-	c, err := client.NewStreamableHttpClient(s.url+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + key}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return connect(t, c)
-}
-
-func sseClient(t *testing.T, s *testServer, key string) *client.Client {
-	t.Helper()
-	c, err := client.NewSSEMCPClient(s.url+"/sse", transport.WithHeaders(map[string]string{"Authorization": "Bearer " + key}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return connect(t, c)
-}
-
-// call runs a tool and decodes its JSON text result.
-func call(t *testing.T, c *client.Client, name string, args map[string]any) (map[string]any, bool) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	// structuredContent is the result; the text is the same JSON except for
-	// tools whose text is an outline (snapshot).
-	var out map[string]any
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out, res.IsError
-}
-
-func ok(t *testing.T, c *client.Client, name string, args map[string]any) map[string]any {
-	t.Helper()
-	out, isErr := call(t, c, name, args)
-	if isErr {
-		t.Fatalf("%s(%v) failed: %v", name, args, out)
-	}
-	return out
-}
-
-func failCode(t *testing.T, c *client.Client, code engine.Code, name string, args map[string]any) {
-	t.Helper()
-	out, isErr := call(t, c, name, args)
-	if !isErr || out["errorCode"] != string(code) {
-		t.Fatalf("%s(%v) = %v, want %s", name, args, out, code)
-	}
-}
-
-func sessionIDs(t *testing.T, c *client.Client) []string {
-	t.Helper()
-	var ids []string
-	for _, s := range ok(t, c, "list_sessions", nil)["sessions"].([]any) {
-		ids = append(ids, s.(map[string]any)["sessionId"].(string))
-	}
-	return ids
+	return httpservetest.Start(t, sharedEngine, opts)
 }
 
 func TestAuth(t *testing.T) {
@@ -174,7 +77,7 @@ func TestAuth(t *testing.T) {
 		{"sse without key", "GET", "/sse", "", "", "", 401, "unauthorized"},
 		{"message with wrong key", "POST", "/message?sessionId=x", "Bearer nope-nope-nope", "", "", 403, "forbidden"},
 		{"rebinding host", "POST", "/mcp", "Bearer " + keyA, "evil.example.com", "", 403, "forbidden_host"},
-		{"extra allowed host", "POST", "/mcp", "Bearer " + keyA, "mcp.example.test:8080", "", 200, ""},
+		{"extra allowed host", "POST", "/mcp", "Bearer " + keyA, httpservetest.AllowedHost + ":8080", "", 200, ""},
 		{"localhost host", "POST", "/mcp", "Bearer " + keyA, "localhost:1234", "", 200, ""},
 		{"foreign origin", "POST", "/mcp", "Bearer " + keyA, "", "http://evil.example.com", 403, "forbidden_origin"},
 		{"local origin", "POST", "/mcp", "Bearer " + keyA, "", "http://localhost:3000", 200, ""},
@@ -187,7 +90,7 @@ func TestAuth(t *testing.T) {
 			if tc.method == "POST" {
 				body = strings.NewReader(init)
 			}
-			req, _ := http.NewRequest(tc.method, s.url+tc.path, body)
+			req, _ := http.NewRequest(tc.method, s.URL+tc.path, body)
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Accept", "application/json, text/event-stream")
 			if tc.auth != "" {
@@ -220,16 +123,16 @@ func TestAuth(t *testing.T) {
 
 func TestOwnershipAcrossKeys(t *testing.T) {
 	s := startServer(t, tools.Options{})
-	a := httpClient(t, s, keyA)
-	b := sseClient(t, s, keyB)
-	idA := ok(t, a, "create_session", nil)["sessionId"].(string)
-	ok(t, a, "navigate", map[string]any{"sessionId": idA, "url": site.URL + "/welcome.html"})
+	a := s.HTTPClient(t, keyA)
+	b := s.SSEClient(t, keyB)
+	idA := a.OK("create_session", nil)["sessionId"].(string)
+	a.OK("navigate", map[string]any{"sessionId": idA, "url": site.URL + "/welcome.html"})
 
-	if got := sessionIDs(t, b); len(got) != 0 {
+	if got := b.SessionIDs(); len(got) != 0 {
 		t.Fatalf("key B sees sessions %v", got)
 	}
-	failCode(t, b, engine.SessionNotFound, "navigate", map[string]any{"sessionId": idA, "url": site.URL + "/form.html"})
-	failCode(t, b, engine.SessionNotFound, "close_session", map[string]any{"sessionId": idA})
+	b.Fail(engine.SessionNotFound, "navigate", map[string]any{"sessionId": idA, "url": site.URL + "/form.html"})
+	b.Fail(engine.SessionNotFound, "close_session", map[string]any{"sessionId": idA})
 	ctx := context.Background()
 	if _, err := b.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "browser:///session/" + idA}}); err == nil || !strings.Contains(err.Error(), "SESSION_NOT_FOUND") {
 		t.Fatalf("key B read A's session resource: %v", err)
@@ -238,8 +141,8 @@ func TestOwnershipAcrossKeys(t *testing.T) {
 	// A new connection with the same key keeps the session: sessions are
 	// keyed by our sessionId, not by the transport's connection.
 	a.Close()
-	a2 := sseClient(t, s, keyA)
-	if got := sessionIDs(t, a2); len(got) != 1 || got[0] != idA {
+	a2 := s.SSEClient(t, keyA)
+	if got := a2.SessionIDs(); len(got) != 1 || got[0] != idA {
 		t.Fatalf("reconnected key A sees %v, want [%s]", got, idA)
 	}
 	res, err := a2.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "browser:///session/" + idA}})
@@ -256,16 +159,16 @@ func TestOwnershipAcrossKeys(t *testing.T) {
 func TestParallelClients(t *testing.T) {
 	s := startServer(t, tools.Options{})
 	const n = 4
-	clients := make([]*client.Client, n)
+	clients := make([]*httpservetest.Client, n)
 	for i := range clients {
 		key := keyA
 		if i%2 == 1 {
 			key = keyB
 		}
 		if i < 2 {
-			clients[i] = httpClient(t, s, key)
+			clients[i] = s.HTTPClient(t, key)
 		} else {
-			clients[i] = sseClient(t, s, key)
+			clients[i] = s.SSEClient(t, key)
 		}
 	}
 	var wg sync.WaitGroup
@@ -295,18 +198,18 @@ func TestParallelClients(t *testing.T) {
 	}
 	// Each key sees exactly its own two sessions.
 	for i := range 2 {
-		if got := sessionIDs(t, clients[i]); len(got) != 2 {
+		if got := clients[i].SessionIDs(); len(got) != 2 {
 			t.Errorf("client %d sees %d sessions, want 2", i, len(got))
 		}
 	}
-	if s.mgr.Len() != n {
-		t.Fatalf("manager holds %d sessions, want %d", s.mgr.Len(), n)
+	if s.Mgr.Len() != n {
+		t.Fatalf("manager holds %d sessions, want %d", s.Mgr.Len(), n)
 	}
 }
 
 func TestDisabledTools(t *testing.T) {
 	s := startServer(t, tools.Options{DisabledTools: []string{"click", "evaluate"}})
-	c := httpClient(t, s, keyA)
+	c := s.HTTPClient(t, keyA)
 	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,10 @@
-package main
+// Package httpserve serves MCP over HTTP: Streamable HTTP at /mcp, the
+// legacy SSE transport at /sse (messages at /message) and GET /healthz. Every
+// MCP route checks the Host and Origin headers (against DNS rebinding) and a
+// bearer API key. A request runs as the key's owner (engine.WithOwner), so
+// every browser session it creates or uses belongs to that key, and an SSE
+// stream takes messages only from the key that opened it.
+package httpserve
 
 import (
 	"context"
@@ -6,6 +12,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,25 +33,33 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 )
 
-// serveHTTP serves MCP Streamable HTTP at /mcp, the legacy SSE transport at
-// /sse (messages at /message) and GET /healthz on our own http.Server, with
-// every MCP route behind auth. It returns when ctx ends, after a graceful
-// shutdown.
-func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, log *slog.Logger, stderr io.Writer) error {
-	keys := cfg.APIKeys
-	if len(keys) == 0 {
+// Options say where to listen and whom to let in.
+type Options struct {
+	Host string
+	Port int // 0: any free port
+	// APIKeys are the bearer keys; Serve generates one when there is none.
+	APIKeys []string
+	// AllowedHosts are accepted in Host and Origin headers besides Host and
+	// the loopback names; "*" accepts any.
+	AllowedHosts []string
+}
+
+// Serve serves srv on our own http.Server until ctx ends, then shuts down
+// gracefully. It prints the address, and a key it generated, on stderr.
+func Serve(ctx context.Context, o Options, srv *server.MCPServer, log *slog.Logger, stderr io.Writer) error {
+	if len(o.APIKeys) == 0 {
 		k, err := newAPIKey()
 		if err != nil {
 			return err
 		}
-		keys = []string{k}
+		o.APIKeys = []string{k}
 		fmt.Fprintf(stderr, "browsermcp: no --api-key given; generated one for this run:\nAPI key: %s\n", k)
 	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)))
+	ln, err := net.Listen("tcp", net.JoinHostPort(o.Host, strconv.Itoa(o.Port)))
 	if err != nil {
 		return err
 	}
-	h := newHTTPHandler(srv, keys, allowedHosts(cfg), log)
+	h := NewHandler(srv, o, log)
 	// Cancelling baseCtx ends the long-lived streams (SSE, GET /mcp), which
 	// http.Server.Shutdown would otherwise wait for.
 	baseCtx, cancelBase := context.WithCancel(context.Background())
@@ -58,8 +73,8 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, log *slog
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	port := ln.Addr().(*net.TCPAddr).Port
-	fmt.Fprintf(stderr, "Listening on http://%s/mcp\n", net.JoinHostPort(cfg.Host, strconv.Itoa(port)))
-	log.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "keys", len(keys))
+	fmt.Fprintf(stderr, "Listening on http://%s/mcp\n", net.JoinHostPort(o.Host, strconv.Itoa(port)))
+	log.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "keys", len(o.APIKeys))
 
 	select {
 	case <-ctx.Done():
@@ -69,7 +84,7 @@ func serveHTTP(ctx context.Context, cfg config, srv *server.MCPServer, log *slog
 	log.Info("shutting down the HTTP server")
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	h.sse.CloseSessions()
+	h.CloseSessions()
 	cancelBase()
 	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.Canceled) {
 		return err
@@ -88,16 +103,23 @@ func newAPIKey() (string, error) {
 
 // allowedHosts are the names accepted in Host and Origin headers: the bound
 // host, the loopback names and --allowed-hosts.
-func allowedHosts(cfg config) []string {
-	hs := []string{strings.ToLower(strings.Trim(cfg.Host, "[]")), "localhost", "127.0.0.1", "::1"}
-	for _, h := range cfg.AllowedHosts {
+func allowedHosts(o Options) []string {
+	hs := []string{strings.ToLower(strings.Trim(o.Host, "[]")), "localhost", "127.0.0.1", "::1"}
+	for _, h := range o.AllowedHosts {
 		hs = append(hs, strings.ToLower(strings.Trim(h, "[]")))
 	}
 	return hs
 }
 
-// httpHandler routes and guards the HTTP transport.
-type httpHandler struct {
+// KeyIdentity names an API key without revealing it: sessions are owned by
+// it and logs show it.
+func KeyIdentity(key string) string {
+	h := sha256.Sum256([]byte(key))
+	return "key-" + hex.EncodeToString(h[:8])
+}
+
+// Handler routes and guards the HTTP transport.
+type Handler struct {
 	mux   *http.ServeMux
 	sse   *server.SSEServer
 	keys  [][32]byte // SHA-256 of each key, compared in constant time
@@ -113,11 +135,12 @@ type httpHandler struct {
 
 type sseHolderKey struct{}
 
-func newHTTPHandler(srv *server.MCPServer, keys, hosts []string, log *slog.Logger) *httpHandler {
-	h := &httpHandler{mux: http.NewServeMux(), hosts: hosts, log: log, sseOwner: map[string]string{}}
-	for _, k := range keys {
+// NewHandler serves srv to the holders of o.APIKeys, on the hosts o allows.
+func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
+	h := &Handler{mux: http.NewServeMux(), hosts: allowedHosts(o), log: log, sseOwner: map[string]string{}}
+	for _, k := range o.APIKeys {
 		h.keys = append(h.keys, sha256.Sum256([]byte(k)))
-		h.ids = append(h.ids, keyIdentity(k))
+		h.ids = append(h.ids, KeyIdentity(k))
 	}
 	streamable := server.NewStreamableHTTPServer(srv,
 		server.WithEndpointPath("/mcp"),
@@ -135,7 +158,7 @@ func newHTTPHandler(srv *server.MCPServer, keys, hosts []string, log *slog.Logge
 			if p, ok := ctx.Value(sseHolderKey{}).(*string); ok {
 				*p = id
 				h.mu.Lock()
-				h.sseOwner[id] = ownerOf(ctx)
+				h.sseOwner[id] = engine.OwnerOf(ctx)
 				h.mu.Unlock()
 			}
 			return id, nil
@@ -156,7 +179,7 @@ func newHTTPHandler(srv *server.MCPServer, keys, hosts []string, log *slog.Logge
 		h.mu.Lock()
 		owner, ok := h.sseOwner[r.URL.Query().Get("sessionId")]
 		h.mu.Unlock()
-		if ok && owner != ownerOf(r.Context()) {
+		if ok && owner != engine.OwnerOf(r.Context()) {
 			httpError(w, http.StatusForbidden, "forbidden", "this SSE stream belongs to another API key")
 			return
 		}
@@ -172,19 +195,17 @@ func newHTTPHandler(srv *server.MCPServer, keys, hosts []string, log *slog.Logge
 	return h
 }
 
-func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+// ServeHTTP makes a Handler an http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
 
-type ownerKey struct{}
-
-func ownerOf(ctx context.Context) string {
-	o, _ := ctx.Value(ownerKey{}).(string)
-	return o
-}
+// CloseSessions ends every SSE stream, which http.Server.Shutdown would
+// otherwise wait for.
+func (h *Handler) CloseSessions() { h.sse.CloseSessions() }
 
 // guard rejects requests from disallowed hosts or origins (DNS rebinding)
 // and without a valid bearer key; it runs next as the key's owner, so every
 // browser session the request creates or uses belongs to that key.
-func (h *httpHandler) guard(next http.Handler) http.Handler {
+func (h *Handler) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !h.checkHost(w, r) {
 			return
@@ -202,15 +223,13 @@ func (h *httpHandler) guard(next http.Handler) http.Handler {
 			httpError(w, http.StatusForbidden, "forbidden", "the API key is not valid")
 			return
 		}
-		ctx := engine.WithOwner(r.Context(), id)
-		ctx = context.WithValue(ctx, ownerKey{}, id)
-		next.ServeHTTP(w, r.WithContext(ctx))
+		next.ServeHTTP(w, r.WithContext(engine.WithOwner(r.Context(), id)))
 	})
 }
 
 // identify finds the key's identity, comparing digests in constant time and
 // always against every key.
-func (h *httpHandler) identify(key string) (string, bool) {
+func (h *Handler) identify(key string) (string, bool) {
 	sum := sha256.Sum256([]byte(key))
 	found := -1
 	for i := range h.keys {
@@ -224,7 +243,7 @@ func (h *httpHandler) identify(key string) (string, bool) {
 	return h.ids[found], true
 }
 
-func (h *httpHandler) checkHost(w http.ResponseWriter, r *http.Request) bool {
+func (h *Handler) checkHost(w http.ResponseWriter, r *http.Request) bool {
 	if !h.hostAllowed(r.Host) {
 		httpError(w, http.StatusForbidden, "forbidden_host", fmt.Sprintf("Host %q is not allowed; add it with --allowed-hosts", r.Host))
 		return false
@@ -239,7 +258,7 @@ func (h *httpHandler) checkHost(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-func (h *httpHandler) hostAllowed(hostport string) bool {
+func (h *Handler) hostAllowed(hostport string) bool {
 	host := hostport
 	if hh, _, err := net.SplitHostPort(hostport); err == nil {
 		host = hh
