@@ -1,4 +1,10 @@
-package main
+// Package config builds the server's settings from four layers: defaults <
+// a JSON config file (--config or BROWSERMCP_CONFIG) < BROWSERMCP_*
+// environment variables < flags. Each setting is one entry in options,
+// reachable by a flag, a variable and a file key alike. Load reports every
+// problem in every layer at once; the methods of Config hand each part of
+// the server (engine, manager, tools, HTTP transport, logs) its own view.
+package config
 
 import (
 	"bytes"
@@ -7,38 +13,42 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
 	"github.com/seed4af8c199/browsermcp/internal/engines"
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
+	"github.com/seed4af8c199/browsermcp/internal/logbridge"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
-// config is the effective configuration. Its JSON shape is the one of the
+// Config is the effective configuration. Its JSON shape is the one of the
 // --config file (seed 002 §7, minus what this server does not implement) and
 // of --print-config.
-type config struct {
+type Config struct {
 	Transport    string   `json:"transport"` // stdio or http
 	Host         string   `json:"host"`
 	Port         int      `json:"port"` // -1: not set (stdio); 0: any free port
 	APIKeys      []string `json:"apiKeys"`
 	AllowedHosts []string `json:"allowedHosts"`
 
-	Browser  browserConfig  `json:"browser"`
-	Session  sessionConfig  `json:"session"`
-	Security securityConfig `json:"security"`
-	Logging  loggingConfig  `json:"logging"`
+	Browser  BrowserConfig  `json:"browser"`
+	Session  SessionConfig  `json:"session"`
+	Security SecurityConfig `json:"security"`
+	Logging  LoggingConfig  `json:"logging"`
 	// Capabilities are the opt-in tool groups (--caps).
 	Capabilities []string `json:"capabilities"`
 }
 
-type browserConfig struct {
+// BrowserConfig is which browser runs, and how.
+type BrowserConfig struct {
 	Type           string `json:"type"`
 	Headless       bool   `json:"headless"`
 	ExecutablePath string `json:"executablePath"`
@@ -48,12 +58,14 @@ type browserConfig struct {
 	Engine         string `json:"engine"`
 }
 
-type sessionConfig struct {
+// SessionConfig bounds the browser sessions.
+type SessionConfig struct {
 	DefaultTimeout int `json:"defaultTimeout"` // ms of inactivity
 	MaxSessions    int `json:"maxSessions"`
 }
 
-type securityConfig struct {
+// SecurityConfig is what pages may load and which risky tools are offered.
+type SecurityConfig struct {
 	AllowedDomains         []string `json:"allowedDomains"`
 	BlockedDomains         []string `json:"blockedDomains"`
 	AllowFileURLs          bool     `json:"allowFileUrls"`
@@ -62,23 +74,24 @@ type securityConfig struct {
 	EnableScriptEvaluation bool     `json:"enableScriptEvaluation"`
 }
 
-type loggingConfig struct {
+// LoggingConfig is where logs go and which.
+type LoggingConfig struct {
 	Level  string `json:"level"`
 	Format string `json:"format"`
 	File   string `json:"file"`
 }
 
-func defaultConfig() config {
-	return config{
+func defaultConfig() Config {
+	return Config{
 		Transport: "stdio", Host: "127.0.0.1", Port: -1,
 		APIKeys: []string{}, AllowedHosts: []string{},
-		Browser: browserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual"},
-		Session: sessionConfig{DefaultTimeout: 300000, MaxSessions: 10},
-		Security: securityConfig{
+		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual"},
+		Session: SessionConfig{DefaultTimeout: 300000, MaxSessions: 10},
+		Security: SecurityConfig{
 			AllowedDomains: []string{}, BlockedDomains: []string{},
 			MaxScreenshotSize: 2 << 20, EnableFileUpload: true, EnableScriptEvaluation: true,
 		},
-		Logging:      loggingConfig{Level: "info", Format: "text"},
+		Logging:      LoggingConfig{Level: "info", Format: "text"},
 		Capabilities: []string{},
 	}
 }
@@ -90,42 +103,42 @@ type option struct {
 	env   string   // BROWSERMCP_...
 	key   string   // dotted path in the config file
 	usage string
-	field func(c *config) any // pointer to the field: *string, *bool, *int or *[]string
-	check func(c *config) error
+	field func(c *Config) any // pointer to the field: *string, *bool, *int or *[]string
+	check func(c *Config) error
 }
 
 var options = []option{
 	{flags: []string{"browser"}, env: "BROWSERMCP_BROWSER", key: "browser.type", usage: "browser: chromium, firefox or webkit",
-		field: func(c *config) any { return &c.Browser.Type }, check: func(c *config) error { return oneOf(c.Browser.Type, "chromium", "firefox", "webkit") }},
+		field: func(c *Config) any { return &c.Browser.Type }, check: func(c *Config) error { return oneOf(c.Browser.Type, "chromium", "firefox", "webkit") }},
 	{flags: []string{"engine"}, env: "BROWSERMCP_ENGINE", key: "browser.engine", usage: "`engine`: cdp (Chromium only; the default for chromium) or playwright (the default for firefox and webkit)",
-		field: func(c *config) any { return &c.Browser.Engine }, check: func(c *config) error { return engines.Check(c.engineConfig()) }},
+		field: func(c *Config) any { return &c.Browser.Engine }, check: func(c *Config) error { return engines.Check(c.EngineConfig()) }},
 	{flags: []string{"dialogs"}, env: "BROWSERMCP_DIALOGS", key: "browser.dialogs", usage: "JavaScript dialogs: manual (wait for handle_dialog), accept or dismiss (at once, for crawlers)",
-		field: func(c *config) any { return &c.Browser.Dialogs }, check: func(c *config) error { return oneOf(c.Browser.Dialogs, "manual", "accept", "dismiss") }},
+		field: func(c *Config) any { return &c.Browser.Dialogs }, check: func(c *Config) error { return oneOf(c.Browser.Dialogs, "manual", "accept", "dismiss") }},
 	{flags: []string{"headless"}, env: "BROWSERMCP_HEADLESS", key: "browser.headless", usage: "run the browser without a window (automatic when there is no display)",
-		field: func(c *config) any { return &c.Browser.Headless }},
+		field: func(c *Config) any { return &c.Browser.Headless }},
 	{flags: []string{"executable-path"}, env: cdp.EnvExecutablePath, key: "browser.executablePath", usage: "browser binary `path` (default: search PATH)",
-		field: func(c *config) any { return &c.Browser.ExecutablePath }},
+		field: func(c *Config) any { return &c.Browser.ExecutablePath }},
 	{flags: []string{"cdp-endpoint"}, env: "BROWSERMCP_CDP_ENDPOINT", key: "browser.cdpEndpoint", usage: "attach to a running Chrome at this `URL` (http://host:port or ws://...)",
-		field: func(c *config) any { return &c.Browser.CDPEndpoint }},
+		field: func(c *Config) any { return &c.Browser.CDPEndpoint }},
 	{flags: []string{"viewport-size"}, env: "BROWSERMCP_VIEWPORT_SIZE", key: "browser.viewport", usage: "page size `WxH`",
-		field: func(c *config) any { return &c.Browser.Viewport }, check: func(c *config) error { _, err := parseViewport(c.Browser.Viewport); return err }},
+		field: func(c *Config) any { return &c.Browser.Viewport }, check: func(c *Config) error { _, err := parseViewport(c.Browser.Viewport); return err }},
 	{flags: []string{"sessionTimeout", "session-timeout"}, env: "BROWSERMCP_SESSION_TIMEOUT", key: "session.defaultTimeout", usage: "idle `ms` before a session expires",
-		field: func(c *config) any { return &c.Session.DefaultTimeout }, check: func(c *config) error { return positive(c.Session.DefaultTimeout, "a positive number of ms") }},
+		field: func(c *Config) any { return &c.Session.DefaultTimeout }, check: func(c *Config) error { return positive(c.Session.DefaultTimeout, "a positive number of ms") }},
 	{flags: []string{"maxSessions", "max-sessions"}, env: "BROWSERMCP_MAX_SESSIONS", key: "session.maxSessions", usage: "maximum open sessions",
-		field: func(c *config) any { return &c.Session.MaxSessions }, check: func(c *config) error { return positive(c.Session.MaxSessions, "at least 1") }},
+		field: func(c *Config) any { return &c.Session.MaxSessions }, check: func(c *Config) error { return positive(c.Session.MaxSessions, "at least 1") }},
 	{flags: []string{"transport"}, env: "BROWSERMCP_TRANSPORT", key: "transport", usage: "stdio or http (--port implies http)",
-		field: func(c *config) any { return &c.Transport }, check: func(c *config) error { return oneOf(c.Transport, "stdio", "http") }},
+		field: func(c *Config) any { return &c.Transport }, check: func(c *Config) error { return oneOf(c.Transport, "stdio", "http") }},
 	{flags: []string{"port"}, env: "BROWSERMCP_PORT", key: "port", usage: "serve MCP over HTTP on this `port` (0: any free port) instead of stdio",
-		field: func(c *config) any { return &c.Port }, check: func(c *config) error {
+		field: func(c *Config) any { return &c.Port }, check: func(c *Config) error {
 			if c.Port < -1 || c.Port > 65535 {
 				return errors.New("want a port from 0 to 65535")
 			}
 			return nil
 		}},
 	{flags: []string{"host"}, env: "BROWSERMCP_HOST", key: "host", usage: "HTTP listen `address`",
-		field: func(c *config) any { return &c.Host }, check: func(c *config) error { return nonEmpty(c.Host) }},
+		field: func(c *Config) any { return &c.Host }, check: func(c *Config) error { return nonEmpty(c.Host) }},
 	{flags: []string{"api-key"}, env: "BROWSERMCP_API_KEY", key: "apiKeys", usage: "HTTP bearer `key` (repeatable; environment: comma-separated); one is generated when none is given",
-		field: func(c *config) any { return &c.APIKeys }, check: func(c *config) error {
+		field: func(c *Config) any { return &c.APIKeys }, check: func(c *Config) error {
 			for _, k := range c.APIKeys {
 				if len(k) < 8 || strings.ContainsAny(k, " \t\r\n,") {
 					return errors.New("an API key needs at least 8 characters and no spaces or commas")
@@ -134,38 +147,38 @@ var options = []option{
 			return nil
 		}},
 	{flags: []string{"allowed-hosts"}, env: "BROWSERMCP_ALLOWED_HOSTS", key: "allowedHosts", usage: "extra `host` names accepted in Host and Origin headers (repeatable; * accepts any)",
-		field: func(c *config) any { return &c.AllowedHosts }},
+		field: func(c *Config) any { return &c.AllowedHosts }},
 	{flags: []string{"allowed-domains"}, env: "BROWSERMCP_ALLOWED_DOMAINS", key: "security.allowedDomains", usage: "only let pages load from these `hosts` (repeatable; *.example.com, host:port)",
-		field: func(c *config) any { return &c.Security.AllowedDomains }, check: func(c *config) error { _, err := engine.NewPolicy(c.Security.AllowedDomains, nil, false); return err }},
+		field: func(c *Config) any { return &c.Security.AllowedDomains }, check: func(c *Config) error { _, err := engine.NewPolicy(c.Security.AllowedDomains, nil, false); return err }},
 	{flags: []string{"blocked-domains"}, env: "BROWSERMCP_BLOCKED_DOMAINS", key: "security.blockedDomains", usage: "never let pages load from these `hosts` (repeatable)",
-		field: func(c *config) any { return &c.Security.BlockedDomains }, check: func(c *config) error { _, err := engine.NewPolicy(nil, c.Security.BlockedDomains, false); return err }},
+		field: func(c *Config) any { return &c.Security.BlockedDomains }, check: func(c *Config) error { _, err := engine.NewPolicy(nil, c.Security.BlockedDomains, false); return err }},
 	{flags: []string{"allow-file-urls"}, env: "BROWSERMCP_ALLOW_FILE_URLS", key: "security.allowFileUrls", usage: "let pages open file: URLs",
-		field: func(c *config) any { return &c.Security.AllowFileURLs }},
+		field: func(c *Config) any { return &c.Security.AllowFileURLs }},
 	{flags: []string{"max-screenshot-size"}, env: "BROWSERMCP_MAX_SCREENSHOT_SIZE", key: "security.maxScreenshotSize", usage: "largest screenshot in `bytes`",
-		field: func(c *config) any { return &c.Security.MaxScreenshotSize }, check: func(c *config) error { return positive(c.Security.MaxScreenshotSize, "a positive number of bytes") }},
+		field: func(c *Config) any { return &c.Security.MaxScreenshotSize }, check: func(c *Config) error { return positive(c.Security.MaxScreenshotSize, "a positive number of bytes") }},
 	{flags: []string{"enable-file-upload"}, env: "BROWSERMCP_ENABLE_FILE_UPLOAD", key: "security.enableFileUpload", usage: "offer the upload_file tool",
-		field: func(c *config) any { return &c.Security.EnableFileUpload }},
+		field: func(c *Config) any { return &c.Security.EnableFileUpload }},
 	{flags: []string{"enable-script-evaluation"}, env: "BROWSERMCP_ENABLE_SCRIPT_EVALUATION", key: "security.enableScriptEvaluation", usage: "offer the evaluate tool",
-		field: func(c *config) any { return &c.Security.EnableScriptEvaluation }},
+		field: func(c *Config) any { return &c.Security.EnableScriptEvaluation }},
 	{flags: []string{"caps"}, env: "BROWSERMCP_CAPS", key: "capabilities", usage: "opt-in tool `groups`, comma-separated or repeated: network, console, pdf, state, vision or all",
-		field: func(c *config) any { return &c.Capabilities }, check: func(c *config) error { _, err := tools.ParseCaps(strings.Join(c.Capabilities, ",")); return err }},
+		field: func(c *Config) any { return &c.Capabilities }, check: func(c *Config) error { _, err := tools.ParseCaps(strings.Join(c.Capabilities, ",")); return err }},
 	{flags: []string{"log-level"}, env: "BROWSERMCP_LOG_LEVEL", key: "logging.level", usage: "debug, info, warn or error",
-		field: func(c *config) any { return &c.Logging.Level }, check: func(c *config) error { return oneOf(c.Logging.Level, "debug", "info", "warn", "error") }},
+		field: func(c *Config) any { return &c.Logging.Level }, check: func(c *Config) error { return oneOf(c.Logging.Level, "debug", "info", "warn", "error") }},
 	{flags: []string{"log-format"}, env: "BROWSERMCP_LOG_FORMAT", key: "logging.format", usage: "text or json",
-		field: func(c *config) any { return &c.Logging.Format }, check: func(c *config) error { return oneOf(c.Logging.Format, "text", "json") }},
+		field: func(c *Config) any { return &c.Logging.Format }, check: func(c *Config) error { return oneOf(c.Logging.Format, "text", "json") }},
 	{flags: []string{"log-file"}, env: "BROWSERMCP_LOG_FILE", key: "logging.file", usage: "write logs to this `file` instead of stderr",
-		field: func(c *config) any { return &c.Logging.File }},
+		field: func(c *Config) any { return &c.Logging.File }},
 }
 
 // envConfigFile names the config file when --config is not given.
 const envConfigFile = "BROWSERMCP_CONFIG"
 
-// errUsage marks errors that exit with status 2.
-var errUsage = errors.New("usage")
+// ErrUsage marks errors that exit with status 2.
+var ErrUsage = errors.New("usage")
 
-// errPrinted means the command printed what was asked (help, version,
+// ErrPrinted means the command printed what was asked (help, version,
 // configuration) and exits with status 0.
-var errPrinted = errors.New("printed")
+var ErrPrinted = errors.New("printed")
 
 // setting is one value a flag or variable gave, applied in order.
 type setting struct {
@@ -174,10 +187,12 @@ type setting struct {
 	value  string
 }
 
-// loadConfig builds the configuration: defaults < file < environment <
+// Load builds the configuration from the command-line arguments (without
+// the program name) and the environment: defaults < file < environment <
 // flags. Every problem in the file, the environment and the final values is
-// reported at once.
-func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (config, error) {
+// reported at once, wrapped in ErrUsage. --help, --version and
+// --print-config print to stdout and return ErrPrinted.
+func Load(args []string, getenv func(string) string, stdout io.Writer, version string) (Config, error) {
 	cfg := defaultConfig()
 	fs := flag.NewFlagSet("browsermcp", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -198,16 +213,16 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (co
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(stdout, fs)
-			return cfg, errPrinted
+			return cfg, ErrPrinted
 		}
-		return cfg, fmt.Errorf("%w: %v", errUsage, err)
+		return cfg, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
 	if showVersion {
 		fmt.Fprintln(stdout, "browsermcp", version)
-		return cfg, errPrinted
+		return cfg, ErrPrinted
 	}
 	if fs.NArg() > 0 {
-		return cfg, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+		return cfg, fmt.Errorf("%w: unexpected argument %q", ErrUsage, fs.Arg(0))
 	}
 
 	source := map[*option]string{}
@@ -271,11 +286,11 @@ func loadConfig(args []string, getenv func(string) string, stdout io.Writer) (co
 		}
 	}
 	if len(problems) > 0 {
-		return cfg, fmt.Errorf("%w: %s", errUsage, strings.Join(problems, "\n  "))
+		return cfg, fmt.Errorf("%w: %s", ErrUsage, strings.Join(problems, "\n  "))
 	}
 	if printConfig {
 		printJSON(stdout, cfg)
-		return cfg, errPrinted
+		return cfg, ErrPrinted
 	}
 	return cfg, nil
 }
@@ -312,7 +327,7 @@ func (r *recorder) String() string { return "" }
 
 func (r *recorder) Set(v string) error {
 	// Check the type now, so that flag reports a bad value with its usage.
-	var probe config
+	var probe Config
 	if err := setValue(r.opt.field(&probe), v, false); err != nil {
 		return err
 	}
@@ -361,7 +376,7 @@ func setValue(ptr any, v string, fromEnv bool) error {
 
 // readConfigFile decodes the file into cfg strictly: it returns the keys it
 // set and every unknown key and badly typed value.
-func readConfigFile(path string, cfg *config) (map[string]bool, []string) {
+func readConfigFile(path string, cfg *Config) (map[string]bool, []string) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, []string{fmt.Sprintf("reading the config file: %v", err)}
@@ -468,7 +483,7 @@ func nonEmpty(s string) error {
 
 // printJSON prints the configuration with API keys replaced by their
 // identities, which is also what logs show.
-func printJSON(w io.Writer, cfg config) {
+func printJSON(w io.Writer, cfg Config) {
 	keys := make([]string, len(cfg.APIKeys))
 	for i, k := range cfg.APIKeys {
 		keys[i] = httpserve.KeyIdentity(k)
@@ -490,9 +505,22 @@ func usage(w io.Writer, fs *flag.FlagSet) {
 	})
 }
 
-// engineConfig is what choosing and building the engine takes; loadConfig
-// has checked the viewport.
-func (c *config) engineConfig() engines.Config {
+// parseViewport reads a page size, WIDTHxHEIGHT.
+func parseViewport(s string) (engine.Viewport, error) {
+	w, h, ok := strings.Cut(strings.ToLower(s), "x")
+	wi, err1 := strconv.Atoi(w)
+	hi, err2 := strconv.Atoi(h)
+	if !ok || err1 != nil || err2 != nil || wi <= 0 || hi <= 0 || wi > 10000 || hi > 10000 {
+		return engine.Viewport{}, errors.New("want WIDTHxHEIGHT, e.g. 1280x720")
+	}
+	return engine.Viewport{Width: wi, Height: hi}, nil
+}
+
+// The methods below hand each part of the server its settings. They rely on
+// Load having checked the values, and ignore errors it has already reported.
+
+// EngineConfig is what choosing and building the engine takes.
+func (c Config) EngineConfig() engines.Config {
 	b, sec := c.Browser, c.Security
 	vp, _ := parseViewport(b.Viewport)
 	return engines.Config{
@@ -502,7 +530,42 @@ func (c *config) engineConfig() engines.Config {
 	}
 }
 
-// httpOptions are where the HTTP transport listens and whom it lets in.
-func (c *config) httpOptions() httpserve.Options {
+// ManagerConfig is the sessions' idle timeout, their number and their
+// default viewport.
+func (c Config) ManagerConfig() engine.ManagerConfig {
+	vp, _ := parseViewport(c.Browser.Viewport)
+	return engine.ManagerConfig{
+		Timeout:     time.Duration(c.Session.DefaultTimeout) * time.Millisecond,
+		MaxSessions: c.Session.MaxSessions,
+		Defaults:    engine.SessionOptions{Viewport: vp},
+	}
+}
+
+// ToolOptions are the tools on offer: the opt-in groups, less the tools the
+// security settings take away.
+func (c Config) ToolOptions(version string, log *slog.Logger) tools.Options {
+	caps, _ := tools.ParseCaps(strings.Join(c.Capabilities, ","))
+	var off []string
+	if !c.Security.EnableScriptEvaluation {
+		off = append(off, "evaluate")
+	}
+	if !c.Security.EnableFileUpload {
+		off = append(off, "upload_file")
+	}
+	return tools.Options{
+		Version: version, Log: log,
+		DisabledTools:      off,
+		Caps:               caps,
+		MaxScreenshotBytes: c.Security.MaxScreenshotSize,
+	}
+}
+
+// HTTPOptions are where the HTTP transport listens and whom it lets in.
+func (c Config) HTTPOptions() httpserve.Options {
 	return httpserve.Options{Host: c.Host, Port: c.Port, APIKeys: c.APIKeys, AllowedHosts: c.AllowedHosts}
+}
+
+// LogOptions are where logs go and which.
+func (c Config) LogOptions() logbridge.Options {
+	return logbridge.Options{Level: c.Logging.Level, Format: c.Logging.Format, File: c.Logging.File}
 }

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"bytes"
@@ -43,8 +43,8 @@ func TestConfigPrecedence(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			_, err := loadConfig(append(tc.args, "--print-config"), func(k string) string { return tc.env[k] }, &out)
-			if !errors.Is(err, errPrinted) {
+			_, err := Load(append(tc.args, "--print-config"), func(k string) string { return tc.env[k] }, &out, "test")
+			if !errors.Is(err, ErrPrinted) {
 				t.Fatalf("err = %v", err)
 			}
 			var got map[string]any
@@ -73,25 +73,14 @@ func TestConfigErrorsListEveryProblem(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "c.json")
 	os.WriteFile(file, []byte(`{"browser": {"typo": 1, "headless": "yes"}, "pool": {}, "security": {"allowedDomains": ["a/b"]}}`), 0o600)
 	env := map[string]string{"BROWSERMCP_MAX_SESSIONS": "many"}
-	_, err := loadConfig([]string{"--config", file, "--port", "70000", "--log-level", "loud"}, func(k string) string { return env[k] }, &bytes.Buffer{})
-	if !errors.Is(err, errUsage) {
+	_, err := Load([]string{"--config", file, "--port", "70000", "--log-level", "loud"}, func(k string) string { return env[k] }, &bytes.Buffer{}, "test")
+	if !errors.Is(err, ErrUsage) {
 		t.Fatalf("err = %v, want a usage error", err)
 	}
 	for _, want := range []string{"browser.typo: unknown key", "pool: unknown key", "browser.headless: want true or false",
 		"BROWSERMCP_MAX_SESSIONS", "flag -port", "flag -log-level", "security.allowedDomains", `"a/b" is not a host pattern`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
-		}
-	}
-}
-
-func TestBadFlagExitsTwo(t *testing.T) {
-	for _, args := range [][]string{{"--max-sessions", "x"}, {"--max-sessions", "0"}, {"--browser", "lynx"}, {"--viewport-size", "big"}, {"--nope"}} {
-		var stderr bytes.Buffer
-		code := run(args, func(string) string { return "" }, strings.NewReader(""), &bytes.Buffer{}, &stderr)
-		name := strings.TrimPrefix(args[0], "--")
-		if code != 2 || !strings.Contains(stderr.String(), name) {
-			t.Errorf("%v: exit %d, stderr %q; want 2 naming %s", args, code, stderr.String(), name)
 		}
 	}
 }
