@@ -1,6 +1,7 @@
 package httpserve_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -153,6 +154,51 @@ func TestOwnershipAcrossKeys(t *testing.T) {
 	json.Unmarshal([]byte(res.Contents[0].(mcp.TextResourceContents).Text), &sr)
 	if sr.Title != "Welcome" || !strings.HasSuffix(sr.URL, "/welcome.html") || sr.ExpiresAt == 0 {
 		t.Fatalf("session resource = %+v", sr)
+	}
+}
+
+// An SSE stream takes messages only from the key that opened it: the
+// stream's owner is the key's identity the guard put into the context.
+func TestSSEStreamBelongsToItsKey(t *testing.T) {
+	s := startServer(t, tools.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", s.URL+"/sse", nil)
+	req.Header.Set("Authorization", "Bearer "+keyA)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	// The first event names the endpoint to post the stream's messages to.
+	var endpoint string
+	for sc := bufio.NewScanner(res.Body); endpoint == "" && sc.Scan(); {
+		if e, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			endpoint = strings.TrimSpace(e)
+		}
+	}
+	if !strings.Contains(endpoint, "/message?sessionId=") {
+		t.Fatalf("SSE endpoint event = %q", endpoint)
+	}
+	post := func(key string) (int, []byte) {
+		t.Helper()
+		body := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+		req, _ := http.NewRequestWithContext(ctx, "POST", s.URL+endpoint, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+key)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, b
+	}
+	if code, b := post(keyB); code != http.StatusForbidden || !strings.Contains(string(b), "belongs to another API key") {
+		t.Fatalf("key B posting to key A's stream: %d %s", code, b)
+	}
+	if code, b := post(keyA); code >= 300 {
+		t.Fatalf("key A posting to its own stream: %d %s", code, b)
 	}
 }
 
