@@ -68,7 +68,7 @@ bench-peers: browser
 clean:
 	rm -rf bin .cache
 
-# tsclient installs the official TypeScript MCP SDK for ts_client_test.go
+# tsclient installs the official TypeScript MCP SDK for internal/httpserve/ts_client_test.go
 # (the test also does it when node_modules is missing).
 tsclient:
-	cd testdata/tsclient && npm install --no-audit --no-fund
+	cd internal/httpserve/testdata/tsclient && npm install --no-audit --no-fund

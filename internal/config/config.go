@@ -1,0 +1,571 @@
+// Package config builds the server's settings from four layers: defaults <
+// a JSON config file (--config or BROWSERMCP_CONFIG) < BROWSERMCP_*
+// environment variables < flags. Each setting is one entry in options,
+// reachable by a flag, a variable and a file key alike. Load reports every
+// problem in every layer at once; the methods of Config hand each part of
+// the server (engine, manager, tools, HTTP transport, logs) its own view.
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/browserpath"
+	"github.com/seed4af8c199/browsermcp/internal/engines"
+	"github.com/seed4af8c199/browsermcp/internal/httpserve"
+	"github.com/seed4af8c199/browsermcp/internal/logbridge"
+	"github.com/seed4af8c199/browsermcp/tools"
+)
+
+// Config is the effective configuration. Its JSON shape is the one of the
+// --config file (seed 002 §7, minus what this server does not implement) and
+// of --print-config.
+type Config struct {
+	Transport    string   `json:"transport"` // stdio or http
+	Host         string   `json:"host"`
+	Port         int      `json:"port"` // -1: not set (stdio); 0: any free port
+	APIKeys      []string `json:"apiKeys"`
+	AllowedHosts []string `json:"allowedHosts"`
+
+	Browser  BrowserConfig  `json:"browser"`
+	Session  SessionConfig  `json:"session"`
+	Security SecurityConfig `json:"security"`
+	Logging  LoggingConfig  `json:"logging"`
+	// Capabilities are the opt-in tool groups (--caps).
+	Capabilities []string `json:"capabilities"`
+}
+
+// BrowserConfig is which browser runs, and how.
+type BrowserConfig struct {
+	Type           string `json:"type"`
+	Headless       bool   `json:"headless"`
+	ExecutablePath string `json:"executablePath"`
+	CDPEndpoint    string `json:"cdpEndpoint"`
+	Viewport       string `json:"viewport"`
+	Dialogs        string `json:"dialogs"`
+	Engine         string `json:"engine"`
+}
+
+// SessionConfig bounds the browser sessions.
+type SessionConfig struct {
+	DefaultTimeout int `json:"defaultTimeout"` // ms of inactivity
+	MaxSessions    int `json:"maxSessions"`
+}
+
+// SecurityConfig is what pages may load and which risky tools are offered.
+type SecurityConfig struct {
+	AllowedDomains         []string `json:"allowedDomains"`
+	BlockedDomains         []string `json:"blockedDomains"`
+	AllowFileURLs          bool     `json:"allowFileUrls"`
+	MaxScreenshotSize      int      `json:"maxScreenshotSize"` // bytes
+	EnableFileUpload       bool     `json:"enableFileUpload"`
+	EnableScriptEvaluation bool     `json:"enableScriptEvaluation"`
+}
+
+// LoggingConfig is where logs go and which.
+type LoggingConfig struct {
+	Level  string `json:"level"`
+	Format string `json:"format"`
+	File   string `json:"file"`
+}
+
+func defaultConfig() Config {
+	return Config{
+		Transport: "stdio", Host: "127.0.0.1", Port: -1,
+		APIKeys: []string{}, AllowedHosts: []string{},
+		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual"},
+		Session: SessionConfig{DefaultTimeout: 300000, MaxSessions: 10},
+		Security: SecurityConfig{
+			AllowedDomains: []string{}, BlockedDomains: []string{},
+			MaxScreenshotSize: 2 << 20, EnableFileUpload: true, EnableScriptEvaluation: true,
+		},
+		Logging:      LoggingConfig{Level: "info", Format: "text"},
+		Capabilities: []string{},
+	}
+}
+
+// option is one setting reachable from a flag, an environment variable and
+// a config-file key. Adding a setting is one line in options.
+type option struct {
+	flags []string // first is the canonical name
+	env   string   // BROWSERMCP_...
+	key   string   // dotted path in the config file
+	usage string
+	field func(c *Config) any // pointer to the field: *string, *bool, *int or *[]string
+	check func(c *Config) error
+}
+
+var options = []option{
+	{flags: []string{"browser"}, env: "BROWSERMCP_BROWSER", key: "browser.type", usage: "browser: chromium, firefox or webkit",
+		field: func(c *Config) any { return &c.Browser.Type }, check: func(c *Config) error { return oneOf(c.Browser.Type, "chromium", "firefox", "webkit") }},
+	{flags: []string{"engine"}, env: "BROWSERMCP_ENGINE", key: "browser.engine", usage: "`engine`: cdp (Chromium only; the default for chromium) or playwright (the default for firefox and webkit)",
+		field: func(c *Config) any { return &c.Browser.Engine }, check: func(c *Config) error { return engines.Check(c.EngineConfig()) }},
+	{flags: []string{"dialogs"}, env: "BROWSERMCP_DIALOGS", key: "browser.dialogs", usage: "JavaScript dialogs: manual (wait for handle_dialog), accept or dismiss (at once, for crawlers)",
+		field: func(c *Config) any { return &c.Browser.Dialogs }, check: func(c *Config) error { return oneOf(c.Browser.Dialogs, "manual", "accept", "dismiss") }},
+	{flags: []string{"headless"}, env: "BROWSERMCP_HEADLESS", key: "browser.headless", usage: "run the browser without a window (automatic when there is no display)",
+		field: func(c *Config) any { return &c.Browser.Headless }},
+	{flags: []string{"executable-path"}, env: browserpath.Env, key: "browser.executablePath", usage: "browser binary `path` (default: search PATH)",
+		field: func(c *Config) any { return &c.Browser.ExecutablePath }},
+	{flags: []string{"cdp-endpoint"}, env: "BROWSERMCP_CDP_ENDPOINT", key: "browser.cdpEndpoint", usage: "attach to a running Chrome at this `URL` (http://host:port or ws://...)",
+		field: func(c *Config) any { return &c.Browser.CDPEndpoint }},
+	{flags: []string{"viewport-size"}, env: "BROWSERMCP_VIEWPORT_SIZE", key: "browser.viewport", usage: "page size `WxH`",
+		field: func(c *Config) any { return &c.Browser.Viewport }, check: func(c *Config) error { _, err := parseViewport(c.Browser.Viewport); return err }},
+	{flags: []string{"sessionTimeout", "session-timeout"}, env: "BROWSERMCP_SESSION_TIMEOUT", key: "session.defaultTimeout", usage: "idle `ms` before a session expires",
+		field: func(c *Config) any { return &c.Session.DefaultTimeout }, check: func(c *Config) error { return positive(c.Session.DefaultTimeout, "a positive number of ms") }},
+	{flags: []string{"maxSessions", "max-sessions"}, env: "BROWSERMCP_MAX_SESSIONS", key: "session.maxSessions", usage: "maximum open sessions",
+		field: func(c *Config) any { return &c.Session.MaxSessions }, check: func(c *Config) error { return positive(c.Session.MaxSessions, "at least 1") }},
+	{flags: []string{"transport"}, env: "BROWSERMCP_TRANSPORT", key: "transport", usage: "stdio or http (--port implies http)",
+		field: func(c *Config) any { return &c.Transport }, check: func(c *Config) error { return oneOf(c.Transport, "stdio", "http") }},
+	{flags: []string{"port"}, env: "BROWSERMCP_PORT", key: "port", usage: "serve MCP over HTTP on this `port` (0: any free port) instead of stdio",
+		field: func(c *Config) any { return &c.Port }, check: func(c *Config) error {
+			if c.Port < -1 || c.Port > 65535 {
+				return errors.New("want a port from 0 to 65535")
+			}
+			return nil
+		}},
+	{flags: []string{"host"}, env: "BROWSERMCP_HOST", key: "host", usage: "HTTP listen `address`",
+		field: func(c *Config) any { return &c.Host }, check: func(c *Config) error { return nonEmpty(c.Host) }},
+	{flags: []string{"api-key"}, env: "BROWSERMCP_API_KEY", key: "apiKeys", usage: "HTTP bearer `key` (repeatable; environment: comma-separated); one is generated when none is given",
+		field: func(c *Config) any { return &c.APIKeys }, check: func(c *Config) error {
+			for _, k := range c.APIKeys {
+				if len(k) < 8 || strings.ContainsAny(k, " \t\r\n,") {
+					return errors.New("an API key needs at least 8 characters and no spaces or commas")
+				}
+			}
+			return nil
+		}},
+	{flags: []string{"allowed-hosts"}, env: "BROWSERMCP_ALLOWED_HOSTS", key: "allowedHosts", usage: "extra `host` names accepted in Host and Origin headers (repeatable; * accepts any)",
+		field: func(c *Config) any { return &c.AllowedHosts }},
+	{flags: []string{"allowed-domains"}, env: "BROWSERMCP_ALLOWED_DOMAINS", key: "security.allowedDomains", usage: "only let pages load from these `hosts` (repeatable; *.example.com, host:port)",
+		field: func(c *Config) any { return &c.Security.AllowedDomains }, check: func(c *Config) error { _, err := engine.NewPolicy(c.Security.AllowedDomains, nil, false); return err }},
+	{flags: []string{"blocked-domains"}, env: "BROWSERMCP_BLOCKED_DOMAINS", key: "security.blockedDomains", usage: "never let pages load from these `hosts` (repeatable)",
+		field: func(c *Config) any { return &c.Security.BlockedDomains }, check: func(c *Config) error { _, err := engine.NewPolicy(nil, c.Security.BlockedDomains, false); return err }},
+	{flags: []string{"allow-file-urls"}, env: "BROWSERMCP_ALLOW_FILE_URLS", key: "security.allowFileUrls", usage: "let pages open file: URLs",
+		field: func(c *Config) any { return &c.Security.AllowFileURLs }},
+	{flags: []string{"max-screenshot-size"}, env: "BROWSERMCP_MAX_SCREENSHOT_SIZE", key: "security.maxScreenshotSize", usage: "largest screenshot in `bytes`",
+		field: func(c *Config) any { return &c.Security.MaxScreenshotSize }, check: func(c *Config) error { return positive(c.Security.MaxScreenshotSize, "a positive number of bytes") }},
+	{flags: []string{"enable-file-upload"}, env: "BROWSERMCP_ENABLE_FILE_UPLOAD", key: "security.enableFileUpload", usage: "offer the upload_file tool",
+		field: func(c *Config) any { return &c.Security.EnableFileUpload }},
+	{flags: []string{"enable-script-evaluation"}, env: "BROWSERMCP_ENABLE_SCRIPT_EVALUATION", key: "security.enableScriptEvaluation", usage: "offer the evaluate tool",
+		field: func(c *Config) any { return &c.Security.EnableScriptEvaluation }},
+	{flags: []string{"caps"}, env: "BROWSERMCP_CAPS", key: "capabilities", usage: "opt-in tool `groups`, comma-separated or repeated: network, console, pdf, state, vision or all",
+		field: func(c *Config) any { return &c.Capabilities }, check: func(c *Config) error { _, err := tools.ParseCaps(strings.Join(c.Capabilities, ",")); return err }},
+	{flags: []string{"log-level"}, env: "BROWSERMCP_LOG_LEVEL", key: "logging.level", usage: "debug, info, warn or error",
+		field: func(c *Config) any { return &c.Logging.Level }, check: func(c *Config) error { return oneOf(c.Logging.Level, "debug", "info", "warn", "error") }},
+	{flags: []string{"log-format"}, env: "BROWSERMCP_LOG_FORMAT", key: "logging.format", usage: "text or json",
+		field: func(c *Config) any { return &c.Logging.Format }, check: func(c *Config) error { return oneOf(c.Logging.Format, "text", "json") }},
+	{flags: []string{"log-file"}, env: "BROWSERMCP_LOG_FILE", key: "logging.file", usage: "write logs to this `file` instead of stderr",
+		field: func(c *Config) any { return &c.Logging.File }},
+}
+
+// envConfigFile names the config file when --config is not given.
+const envConfigFile = "BROWSERMCP_CONFIG"
+
+// ErrUsage marks errors that exit with status 2.
+var ErrUsage = errors.New("usage")
+
+// ErrPrinted means the command printed what was asked (help, version,
+// configuration) and exits with status 0.
+var ErrPrinted = errors.New("printed")
+
+// setting is one value a flag or variable gave, applied in order.
+type setting struct {
+	opt    *option
+	source string // "flag -x" or "BROWSERMCP_X"
+	value  string
+}
+
+// Load builds the configuration from the command-line arguments (without
+// the program name) and the environment: defaults < file < environment <
+// flags. Every problem in the file, the environment and the final values is
+// reported at once, wrapped in ErrUsage. --help, --version and
+// --print-config print to stdout and return ErrPrinted.
+func Load(args []string, getenv func(string) string, stdout io.Writer, version string) (Config, error) {
+	cfg := defaultConfig()
+	fs := flag.NewFlagSet("browsermcp", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var flagged []setting
+	for i := range options {
+		o := &options[i]
+		for _, name := range o.flags {
+			fs.Var(&recorder{opt: o, name: name, list: &flagged, isBool: isBool(o.field(&cfg))}, name, o.usage)
+		}
+	}
+	var configFile string
+	var printConfig, showVersion bool
+	fs.StringVar(&configFile, "config", "", "read settings from this JSON `file` (environment: "+envConfigFile+")")
+	fs.BoolVar(&printConfig, "print-config", false, "print the effective configuration as JSON and exit")
+	fs.BoolVar(&showVersion, "version", false, "print the version and exit")
+	// The flag package prints usage on every error; only --help should.
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(stdout, fs)
+			return cfg, ErrPrinted
+		}
+		return cfg, fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	if showVersion {
+		fmt.Fprintln(stdout, "browsermcp", version)
+		return cfg, ErrPrinted
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("%w: unexpected argument %q", ErrUsage, fs.Arg(0))
+	}
+
+	source := map[*option]string{}
+	var problems []string
+	if configFile == "" {
+		configFile = getenv(envConfigFile)
+	}
+	if configFile != "" {
+		set, errs := readConfigFile(configFile, &cfg)
+		problems = append(problems, errs...)
+		for i := range options {
+			if set[options[i].key] {
+				source[&options[i]] = configFile + ": " + options[i].key
+			}
+		}
+	}
+	var envSet []setting
+	for i := range options {
+		o := &options[i]
+		if v, ok := lookupEnv(getenv, o.env); ok {
+			envSet = append(envSet, setting{opt: o, source: o.env, value: v})
+		}
+	}
+	// A higher layer replaces a list from a lower one; repeated flags add up.
+	bad := map[*option]bool{}
+	apply := func(layer []setting, fromEnv bool) {
+		reset := map[*option]bool{}
+		for _, st := range layer {
+			ptr := st.opt.field(&cfg)
+			if list, ok := ptr.(*[]string); ok && !reset[st.opt] {
+				*list, reset[st.opt] = nil, true
+			}
+			if err := setValue(ptr, st.value, fromEnv); err != nil {
+				problems = append(problems, fmt.Sprintf("invalid value %q for %s: %v", st.value, st.source, err))
+				bad[st.opt] = true
+			}
+			source[st.opt] = st.source
+		}
+	}
+	apply(envSet, true)
+	apply(flagged, false)
+	{
+		if cfg.Port >= 0 && source[optionByKey("transport")] == "" {
+			cfg.Transport = "http"
+		}
+		if cfg.Transport == "http" && cfg.Port < 0 {
+			cfg.Port = 0
+		}
+		for i := range options {
+			o := &options[i]
+			if o.check == nil || bad[o] {
+				continue
+			}
+			if err := o.check(&cfg); err != nil {
+				where := source[o]
+				if where == "" {
+					where = "default"
+				}
+				problems = append(problems, fmt.Sprintf("invalid value %s for %s: %v", show(o.field(&cfg)), where, err))
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return cfg, fmt.Errorf("%w: %s", ErrUsage, strings.Join(problems, "\n  "))
+	}
+	if printConfig {
+		printJSON(stdout, cfg)
+		return cfg, ErrPrinted
+	}
+	return cfg, nil
+}
+
+// lookupEnv treats an empty variable as unset, as shells make it easy to
+// export one by accident.
+func lookupEnv(getenv func(string) string, name string) (string, bool) {
+	v := getenv(name)
+	return v, v != ""
+}
+
+func optionByKey(key string) *option {
+	for i := range options {
+		if options[i].key == key {
+			return &options[i]
+		}
+	}
+	return nil
+}
+
+// flagSource names a flag as an error message shows it.
+func flagSource(name string) string { return "flag -" + name }
+
+// recorder is a flag.Value that records each occurrence, so flags apply after
+// the file and the environment.
+type recorder struct {
+	opt    *option
+	name   string
+	list   *[]setting
+	isBool bool
+}
+
+func (r *recorder) String() string { return "" }
+
+func (r *recorder) Set(v string) error {
+	// Check the type now, so that flag reports a bad value with its usage.
+	var probe Config
+	if err := setValue(r.opt.field(&probe), v, false); err != nil {
+		return err
+	}
+	*r.list = append(*r.list, setting{opt: r.opt, source: flagSource(r.name), value: v})
+	return nil
+}
+
+func (r *recorder) IsBoolFlag() bool { return r.isBool }
+
+func isBool(p any) bool { _, ok := p.(*bool); return ok }
+
+// setValue parses v into the field ptr points to. A list from the
+// environment is comma-separated; a list flag appends one value.
+func setValue(ptr any, v string, fromEnv bool) error {
+	switch p := ptr.(type) {
+	case *string:
+		*p = v
+	case *bool:
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return errors.New("want true or false")
+		}
+		*p = b
+	case *int:
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return errors.New("want a whole number")
+		}
+		*p = n
+	case *[]string:
+		if fromEnv {
+			*p = nil
+			for _, s := range strings.Split(v, ",") {
+				if s = strings.TrimSpace(s); s != "" {
+					*p = append(*p, s)
+				}
+			}
+			return nil
+		}
+		*p = append(*p, v)
+	default:
+		panic(fmt.Sprintf("option field of type %T", ptr))
+	}
+	return nil
+}
+
+// readConfigFile decodes the file into cfg strictly: it returns the keys it
+// set and every unknown key and badly typed value.
+func readConfigFile(path string, cfg *Config) (map[string]bool, []string) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, []string{fmt.Sprintf("reading the config file: %v", err)}
+	}
+	set := map[string]bool{}
+	var problems []string
+	decodeStrict(b, reflect.ValueOf(cfg).Elem(), "", set, &problems)
+	for i := range problems {
+		problems[i] = path + ": " + problems[i]
+	}
+	return set, problems
+}
+
+func decodeStrict(raw []byte, v reflect.Value, path string, set map[string]bool, problems *[]string) {
+	if v.Kind() != reflect.Struct {
+		n := reflect.New(v.Type())
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		if err := dec.Decode(n.Interface()); err != nil || string(bytes.TrimSpace(raw)) == "null" {
+			*problems = append(*problems, fmt.Sprintf("%s: want %s, got %s", path, kindName(v), bytes.TrimSpace(raw)))
+			return
+		}
+		v.Set(n.Elem())
+		set[path] = true
+		return
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		where := path
+		if where == "" {
+			where = "the file"
+		}
+		*problems = append(*problems, fmt.Sprintf("%s: want a JSON object: %v", where, err))
+		return
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		name := k
+		if path != "" {
+			name = path + "." + k
+		}
+		f, ok := fieldByTag(v, k)
+		if !ok {
+			*problems = append(*problems, fmt.Sprintf("%s: unknown key", name))
+			continue
+		}
+		decodeStrict(obj[k], f, name, set, problems)
+	}
+}
+
+func fieldByTag(v reflect.Value, key string) (reflect.Value, bool) {
+	t := v.Type()
+	for i := range t.NumField() {
+		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if tag == key {
+			return v.Field(i), true
+		}
+	}
+	return reflect.Value{}, false
+}
+
+func kindName(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int:
+		return "a whole number"
+	case reflect.Slice:
+		return "an array of strings"
+	}
+	return v.Kind().String()
+}
+
+func show(p any) string {
+	b, _ := json.Marshal(reflect.ValueOf(p).Elem().Interface())
+	return string(b)
+}
+
+func oneOf(v string, allowed ...string) error {
+	if slices.Contains(allowed, v) {
+		return nil
+	}
+	return fmt.Errorf("want %s", strings.Join(allowed, ", "))
+}
+
+func positive(n int, want string) error {
+	if n <= 0 {
+		return errors.New("want " + want)
+	}
+	return nil
+}
+
+func nonEmpty(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("must not be empty")
+	}
+	return nil
+}
+
+// printJSON prints the configuration with API keys replaced by their
+// identities, which is also what logs show.
+func printJSON(w io.Writer, cfg Config) {
+	keys := make([]string, len(cfg.APIKeys))
+	for i, k := range cfg.APIKeys {
+		keys[i] = httpserve.KeyIdentity(k)
+	}
+	cfg.APIKeys = keys
+	b, _ := json.MarshalIndent(cfg, "", "  ")
+	fmt.Fprintln(w, string(b))
+}
+
+func usage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: browsermcp [flags]\n\nAn MCP server that drives real browsers in isolated sessions, over stdio (default)\nor HTTP (--port): Streamable HTTP at /mcp, SSE at /sse, health at /healthz.\n\nPrecedence: defaults < --config file < environment < flags.\n\nFlags:\n")
+	fs.VisitAll(func(f *flag.Flag) {
+		name, u := flag.UnquoteUsage(f)
+		fmt.Fprintf(w, "  -%s %s\n    \t%s", f.Name, name, u)
+		if r, ok := f.Value.(*recorder); ok {
+			fmt.Fprintf(w, " (env %s, config %s)", r.opt.env, r.opt.key)
+		}
+		fmt.Fprintln(w)
+	})
+}
+
+// parseViewport reads a page size, WIDTHxHEIGHT.
+func parseViewport(s string) (engine.Viewport, error) {
+	w, h, ok := strings.Cut(strings.ToLower(s), "x")
+	wi, err1 := strconv.Atoi(w)
+	hi, err2 := strconv.Atoi(h)
+	if !ok || err1 != nil || err2 != nil || wi <= 0 || hi <= 0 || wi > 10000 || hi > 10000 {
+		return engine.Viewport{}, errors.New("want WIDTHxHEIGHT, e.g. 1280x720")
+	}
+	return engine.Viewport{Width: wi, Height: hi}, nil
+}
+
+// The methods below hand each part of the server its settings. They rely on
+// Load having checked the values, and ignore errors it has already reported.
+
+// EngineConfig is what choosing and building the engine takes.
+func (c Config) EngineConfig() engines.Config {
+	b, sec := c.Browser, c.Security
+	vp, _ := parseViewport(b.Viewport)
+	return engines.Config{
+		Engine: b.Engine, Browser: b.Type, Headless: b.Headless, ExecutablePath: b.ExecutablePath, CDPEndpoint: b.CDPEndpoint,
+		Viewport: vp, Dialogs: engine.DialogPolicy(b.Dialogs),
+		AllowedDomains: sec.AllowedDomains, BlockedDomains: sec.BlockedDomains, AllowFileURLs: sec.AllowFileURLs,
+	}
+}
+
+// ManagerConfig is the sessions' idle timeout, their number and their
+// default viewport.
+func (c Config) ManagerConfig() engine.ManagerConfig {
+	vp, _ := parseViewport(c.Browser.Viewport)
+	return engine.ManagerConfig{
+		Timeout:     time.Duration(c.Session.DefaultTimeout) * time.Millisecond,
+		MaxSessions: c.Session.MaxSessions,
+		Defaults:    engine.SessionOptions{Viewport: vp},
+	}
+}
+
+// ToolOptions are the tools on offer: the opt-in groups, less the tools the
+// security settings take away.
+func (c Config) ToolOptions(version string, log *slog.Logger) tools.Options {
+	caps, _ := tools.ParseCaps(strings.Join(c.Capabilities, ","))
+	var off []string
+	if !c.Security.EnableScriptEvaluation {
+		off = append(off, "evaluate")
+	}
+	if !c.Security.EnableFileUpload {
+		off = append(off, "upload_file")
+	}
+	return tools.Options{
+		Version: version, Log: log,
+		DisabledTools:      off,
+		Caps:               caps,
+		MaxScreenshotBytes: c.Security.MaxScreenshotSize,
+	}
+}
+
+// HTTPOptions are where the HTTP transport listens and whom it lets in.
+func (c Config) HTTPOptions() httpserve.Options {
+	return httpserve.Options{Host: c.Host, Port: c.Port, APIKeys: c.APIKeys, AllowedHosts: c.AllowedHosts}
+}
+
+// LogOptions are where logs go and which.
+func (c Config) LogOptions() logbridge.Options {
+	return logbridge.Options{Level: c.Logging.Level, Format: c.Logging.Format, File: c.Logging.File}
+}

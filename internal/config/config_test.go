@@ -1,0 +1,86 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seed4af8c199/browsermcp/internal/httpserve"
+)
+
+func TestConfigPrecedence(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.json")
+	os.WriteFile(file, []byte(`{"session": {"maxSessions": 5, "defaultTimeout": 1000}, "browser": {"headless": true},
+		"security": {"allowedDomains": ["*.file.test"], "enableScriptEvaluation": false}, "logging": {"level": "warn"}}`), 0o600)
+	cases := []struct {
+		name string
+		args []string
+		env  map[string]string
+		// want maps a dotted key of --print-config's JSON to its value.
+		want map[string]any
+	}{
+		{"defaults", nil, nil, map[string]any{"session.maxSessions": 10.0, "transport": "stdio", "port": -1.0, "logging.level": "info", "security.enableScriptEvaluation": true}},
+		{"file over defaults", []string{"--config", file}, nil, map[string]any{"session.maxSessions": 5.0, "session.defaultTimeout": 1000.0, "browser.headless": true, "logging.level": "warn"}},
+		{"file from the environment", nil, map[string]string{"BROWSERMCP_CONFIG": file}, map[string]any{"session.maxSessions": 5.0}},
+		{"environment over file", []string{"--config", file}, map[string]string{"BROWSERMCP_MAX_SESSIONS": "7", "BROWSERMCP_ALLOWED_DOMAINS": "a.test, b.test"},
+			map[string]any{"session.maxSessions": 7.0, "session.defaultTimeout": 1000.0, "security.allowedDomains": []any{"a.test", "b.test"}}},
+		{"flags over environment", []string{"--config", file, "--max-sessions", "9", "--allowed-domains", "c.test", "--allowed-domains", "d.test", "--headless=false"},
+			map[string]string{"BROWSERMCP_MAX_SESSIONS": "7", "BROWSERMCP_ALLOWED_DOMAINS": "a.test"},
+			map[string]any{"session.maxSessions": 9.0, "security.allowedDomains": []any{"c.test", "d.test"}, "browser.headless": false}},
+		{"old flag names", []string{"--maxSessions", "3", "--sessionTimeout", "2000"}, nil, map[string]any{"session.maxSessions": 3.0, "session.defaultTimeout": 2000.0}},
+		{"port implies http", []string{"--port", "0"}, nil, map[string]any{"transport": "http", "port": 0.0}},
+		{"caps flags replace the environment", []string{"--caps", "network,pdf", "--caps", "console"}, map[string]string{"BROWSERMCP_CAPS": "state"},
+			map[string]any{"capabilities": []any{"network,pdf", "console"}}},
+		{"caps from the environment", nil, map[string]string{"BROWSERMCP_CAPS": "state, vision"}, map[string]any{"capabilities": []any{"state", "vision"}}},
+		{"no caps", nil, nil, map[string]any{"capabilities": []any{}}},
+		{"api keys show as identities", []string{"--api-key", "secret-key-1"}, map[string]string{"BROWSERMCP_API_KEY": "env-key-123"},
+			map[string]any{"apiKeys": []any{httpserve.KeyIdentity("secret-key-1")}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			_, err := Load(append(tc.args, "--print-config"), func(k string) string { return tc.env[k] }, &out, "test")
+			if !errors.Is(err, ErrPrinted) {
+				t.Fatalf("err = %v", err)
+			}
+			var got map[string]any
+			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+				t.Fatalf("%v: %s", err, out.String())
+			}
+			for k, want := range tc.want {
+				v := any(got)
+				for _, part := range strings.Split(k, ".") {
+					v = v.(map[string]any)[part]
+				}
+				if b1, _ := json.Marshal(v); string(b1) != mustJSON(want) {
+					t.Errorf("%s = %s, want %s", k, b1, mustJSON(want))
+				}
+			}
+			if strings.Contains(out.String(), "secret-key-1") {
+				t.Error("--print-config shows an API key")
+			}
+		})
+	}
+}
+
+func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+func TestConfigErrorsListEveryProblem(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.json")
+	os.WriteFile(file, []byte(`{"browser": {"typo": 1, "headless": "yes"}, "pool": {}, "security": {"allowedDomains": ["a/b"]}}`), 0o600)
+	env := map[string]string{"BROWSERMCP_MAX_SESSIONS": "many"}
+	_, err := Load([]string{"--config", file, "--port", "70000", "--log-level", "loud"}, func(k string) string { return env[k] }, &bytes.Buffer{}, "test")
+	if !errors.Is(err, ErrUsage) {
+		t.Fatalf("err = %v, want a usage error", err)
+	}
+	for _, want := range []string{"browser.typo: unknown key", "pool: unknown key", "browser.headless: want true or false",
+		"BROWSERMCP_MAX_SESSIONS", "flag -port", "flag -log-level", "security.allowedDomains", `"a/b" is not a host pattern`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}

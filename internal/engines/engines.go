@@ -1,0 +1,134 @@
+// Package engines chooses and builds the browser engine the server runs on:
+// cdp (Chromium over the DevTools protocol, engine/cdp) or playwright
+// (Chromium, Firefox and WebKit, engine/pw). Check refuses a choice that
+// cannot work before anything starts; New builds the engine and checks that
+// its browser and driver are installed, so that a missing one fails at
+// startup with what to install.
+package engines
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/browserpath"
+	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/engine/pw"
+)
+
+// Config is what choosing and building an engine takes.
+type Config struct {
+	Engine         string // cdp or playwright; "" picks the default for Browser
+	Browser        string // chromium, firefox or webkit
+	Headless       bool
+	ExecutablePath string // "": search PATH
+	CDPEndpoint    string // attach to a running Chrome instead of launching one
+	Viewport       engine.Viewport
+	Dialogs        engine.DialogPolicy
+	AllowedDomains []string
+	BlockedDomains []string
+	AllowFileURLs  bool
+}
+
+// engines are the values of --engine: the browsers each drives and how to
+// build it. defaultEngine picks one per browser when --engine is not given.
+var engines = map[string]struct {
+	browsers []string
+	build    func(c Config, log *slog.Logger) (engine.Engine, error)
+}{
+	"cdp":        {[]string{"chromium"}, newCDP},
+	"playwright": {[]string{"chromium", "firefox", "webkit"}, newPlaywright},
+}
+
+var defaultEngine = map[string]string{"chromium": "cdp", "firefox": "playwright", "webkit": "playwright"}
+
+// Name is c.Engine, or the default engine for c.Browser.
+func Name(c Config) string {
+	if c.Engine != "" {
+		return c.Engine
+	}
+	return defaultEngine[c.Browser]
+}
+
+// Check checks the engine against the browser, the CDP endpoint and the
+// domain policy, which only the cdp engine enforces.
+func Check(c Config) error {
+	name := Name(c)
+	e, ok := engines[name]
+	switch {
+	case !ok:
+		return fmt.Errorf("want cdp or playwright, not %q", name)
+	case !slices.Contains(e.browsers, c.Browser):
+		return fmt.Errorf("--engine %s drives only %s, not %s; use --engine playwright", name, strings.Join(e.browsers, ", "), c.Browser)
+	case c.CDPEndpoint != "" && name != "cdp":
+		return fmt.Errorf("--cdp-endpoint needs --engine cdp")
+	case name != "cdp" && (len(c.AllowedDomains) > 0 || len(c.BlockedDomains) > 0):
+		return fmt.Errorf("allowedDomains/blockedDomains are enforced only by --engine cdp; refusing to run %s without them", c.Browser)
+	}
+	return nil
+}
+
+// New builds the engine c names, which Check has accepted. Without a
+// display it runs the browser headless, and says so on stderr.
+func New(c Config, log *slog.Logger, stderr io.Writer) (engine.Engine, error) {
+	if c.CDPEndpoint == "" && !c.Headless && noDisplay() {
+		c.Headless = true
+		fmt.Fprintln(stderr, "browsermcp: no display (DISPLAY and WAYLAND_DISPLAY are unset), running the browser headless")
+	}
+	return engines[Name(c)].build(c, log)
+}
+
+func newCDP(c Config, log *slog.Logger) (engine.Engine, error) {
+	pol, err := engine.NewPolicy(c.AllowedDomains, c.BlockedDomains, c.AllowFileURLs)
+	if err != nil {
+		return nil, err
+	}
+	cc := cdp.Config{Endpoint: c.CDPEndpoint, Headless: c.Headless, Viewport: c.Viewport, Logger: log, Policy: pol, Dialogs: c.Dialogs}
+	// For tests and slow machines; not a documented flag.
+	if d, err := time.ParseDuration(os.Getenv("BROWSERMCP_LAUNCH_TIMEOUT")); err == nil && d > 0 {
+		cc.LaunchTimeout = d
+	}
+	if c.CDPEndpoint == "" {
+		p, err := browserpath.FindChromium(c.ExecutablePath, cc.Headless)
+		if err != nil {
+			return nil, err
+		}
+		cc.ExecPath = p
+	}
+	return cdp.New(cc), nil
+}
+
+func newPlaywright(c Config, log *slog.Logger) (engine.Engine, error) {
+	pol, err := engine.NewPolicy(c.AllowedDomains, c.BlockedDomains, c.AllowFileURLs)
+	if err != nil {
+		return nil, err
+	}
+	return pw.New(pw.Config{
+		Browser: c.Browser, ExecPath: c.ExecutablePath, Headless: c.Headless, Viewport: c.Viewport, Logger: log,
+		Dialogs:          c.Dialogs,
+		Policy:           pol,
+		DriverCandidates: driverCandidates(),
+	})
+}
+
+// driverCandidates are where `make pwdriver` puts the Playwright driver,
+// relative to the binary (bin/browsermcp) and to the working directory; they
+// are searched after $PLAYWRIGHT_DRIVER_PATH.
+func driverCandidates() []string {
+	dirs := []string{filepath.Join(".cache", "pwdriver")}
+	if exe, err := os.Executable(); err == nil {
+		dirs = append([]string{filepath.Join(filepath.Dir(exe), "..", ".cache", "pwdriver")}, dirs...)
+	}
+	return dirs
+}
+
+func noDisplay() bool {
+	return runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
+}

@@ -1,0 +1,63 @@
+package httpserve_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/tools"
+)
+
+// TestTypeScriptClient drives the server with the official TypeScript SDK
+// over Streamable HTTP and SSE. It installs the SDK under testdata/tsclient
+// with npm when missing (make tsclient does the same) and skips only when
+// node is not installed.
+func TestTypeScriptClient(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	dir, _ := filepath.Abs(filepath.Join("testdata", "tsclient"))
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		install := exec.Command("npm", "install", "--no-audit", "--no-fund")
+		install.Dir = dir
+		if out, err := install.CombinedOutput(); err != nil {
+			t.Fatalf("npm install: %v\n%s", err, out)
+		}
+	}
+	s := startServer(t, tools.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "client.mjs", s.URL, keyA, site.URL+"/welcome.html?user=ts")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("node client: %v\n%s\n%s", err, out, stderr)
+	}
+	var got map[string]struct {
+		Tools         []string `json:"tools"`
+		Navigated     string   `json:"navigated"`
+		ResourceTitle string   `json:"resourceTitle"`
+		PromptHasURL  bool     `json:"promptHasUrl"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, tr := range []string{"streamable", "sse"} {
+		r := got[tr]
+		if len(r.Tools) == 0 || r.Navigated != site.URL+"/welcome.html?user=ts" || r.ResourceTitle != "Welcome" || !r.PromptHasURL {
+			t.Errorf("%s: %+v", tr, r)
+		}
+	}
+	if n := s.Mgr.Len(); n != 2 {
+		t.Errorf("%d sessions, want one per transport", n)
+	}
+}

@@ -1,0 +1,491 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testsite"
+)
+
+// The tests in this file build browsermcp and drive it over stdio with an
+// MCP client, as an MCP host does: lifecycle, signals, browser crashes and
+// attaching to a running Chromium.
+
+// binary builds browsermcp once per test run.
+var binary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "browsermcp-bin")
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, "browsermcp")
+	out, err := exec.Command("go", "build", "-o", p, ".").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return p, nil
+})
+
+// proc is the built binary running over stdio, with its own TMPDIR so
+// that its browser processes can be found by their profile directory. It
+// runs without a display and without --headless.
+type proc struct {
+	t      *testing.T
+	c      *client.Client
+	tmp    string
+	stderr *bytes.Buffer
+	cmd    *exec.Cmd
+}
+
+func startBinary(t *testing.T, args ...string) *proc {
+	t.Helper()
+	testenv.Chromium(t)
+	bin, err := binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	s := &proc{t: t, tmp: tmp, stderr: &bytes.Buffer{}}
+	// No display and no --headless: the server must notice and run headless.
+	env := append(os.Environ(), "TMPDIR="+tmp, "DISPLAY=", "WAYLAND_DISPLAY=")
+	c, err := client.NewStdioMCPClientWithOptions(bin, env, args,
+		transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
+			cmd := exec.CommandContext(ctx, command, args...)
+			cmd.Env = env
+			s.cmd = cmd
+			return cmd, nil
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := client.GetStderr(c); ok {
+		go io.Copy(syncWriter{s.stderr}, r)
+	}
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s.c = c
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return s
+}
+
+var stderrMu sync.Mutex
+
+type syncWriter struct{ b *bytes.Buffer }
+
+func (w syncWriter) Write(p []byte) (int, error) {
+	stderrMu.Lock()
+	defer stderrMu.Unlock()
+	return w.b.Write(p)
+}
+
+func (s *proc) call(name string, args map[string]any) (map[string]any, bool) {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := s.c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}})
+	if err != nil {
+		s.t.Fatalf("%s: %v", name, err)
+	}
+	var out map[string]any
+	b, _ := json.Marshal(res.StructuredContent)
+	json.Unmarshal(b, &out)
+	return out, res.IsError
+}
+
+func (s *proc) ok(name string, args map[string]any) map[string]any {
+	s.t.Helper()
+	out, isErr := s.call(name, args)
+	if isErr {
+		s.t.Fatalf("%s failed: %v", name, out)
+	}
+	return out
+}
+
+// browserPIDs lists the processes whose command line mentions dir.
+func browserPIDs(dir string) []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && bytes.Contains(b, []byte(dir)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// mainBrowserPID returns the browser process (not a helper) under dir.
+func mainBrowserPID(dir string) int {
+	for _, pid := range browserPIDs(dir) {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if !bytes.Contains(b, []byte("--type=")) {
+			return pid
+		}
+	}
+	return 0
+}
+
+func waitGone(dir string, d time.Duration) []int {
+	deadline := time.Now().Add(d)
+	for {
+		pids := browserPIDs(dir)
+		if len(pids) == 0 || time.Now().After(deadline) {
+			return pids
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestStdioBinaryEndToEnd(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	s := startBinary(t)
+
+	tools, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, tl := range tools.Tools {
+		names[tl.Name] = true
+	}
+	for _, n := range []string{"create_session", "close_session", "list_sessions", "navigate", "click", "type"} {
+		if !names[n] {
+			t.Errorf("tool %s missing from tools/list", n)
+		}
+	}
+
+	a := s.ok("create_session", nil)["sessionId"].(string)
+	b := s.ok("create_session", nil)["sessionId"].(string)
+	s.ok("navigate", map[string]any{"sessionId": a, "url": site.URL + "/form.html"})
+	s.ok("navigate", map[string]any{"sessionId": b, "url": site.URL + "/storage.html"})
+	s.ok("type", map[string]any{"sessionId": a, "selector": "#user", "text": "bin"})
+	out := s.ok("click", map[string]any{"sessionId": a, "selector": "#go"})
+	if !strings.Contains(out["url"].(string), "user=bin") {
+		t.Fatalf("click: %v", out)
+	}
+	if n := len(s.ok("list_sessions", nil)["sessions"].([]any)); n != 2 {
+		t.Fatalf("%d sessions listed", n)
+	}
+	body, isErr := s.call("click", map[string]any{"sessionId": b, "selector": "#none", "timeout": 100})
+	if !isErr || body["errorCode"] != "ELEMENT_NOT_FOUND" {
+		t.Fatalf("error over stdio: %v", body)
+	}
+	s.ok("close_session", map[string]any{"sessionId": b})
+
+	if len(browserPIDs(s.tmp)) == 0 {
+		t.Fatal("no browser process found under the server's TMPDIR")
+	}
+	// stdin EOF shuts the server down and takes the browser with it.
+	s.c.Close()
+	if left := waitGone(s.tmp, 15*time.Second); len(left) > 0 {
+		t.Fatalf("browser processes left after stdin EOF: %v", left)
+	}
+	stderrMu.Lock()
+	defer stderrMu.Unlock()
+	if n := strings.Count(s.stderr.String(), "running the browser headless"); n != 1 {
+		t.Fatalf("the no-display notice appeared %d times on stderr:\n%s", n, s.stderr.String())
+	}
+}
+
+func TestSIGTERMShutsDown(t *testing.T) {
+	s := startBinary(t)
+	s.ok("create_session", nil)
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if left := waitGone(s.tmp, 15*time.Second); len(left) > 0 {
+		t.Fatalf("browser processes left after SIGTERM: %v", left)
+	}
+}
+
+func TestSIGKILLLeavesNoBrowser(t *testing.T) {
+	s := startBinary(t)
+	s.ok("create_session", nil)
+	if len(browserPIDs(s.tmp)) == 0 {
+		t.Fatal("no browser running")
+	}
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if left := waitGone(s.tmp, 15*time.Second); len(left) > 0 {
+		t.Fatalf("browser processes outlived a SIGKILLed server: %v", left)
+	}
+}
+
+func TestBrowserCrashAnswersCrashedThenRelaunches(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	s := startBinary(t)
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
+	pid := mainBrowserPID(s.tmp)
+	if pid == 0 {
+		t.Fatal("no browser process")
+	}
+	syscall.Kill(pid, syscall.SIGKILL)
+	deadline := time.Now().Add(10 * time.Second)
+	var body map[string]any
+	for time.Now().Before(deadline) {
+		var isErr bool
+		body, isErr = s.call("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
+		if isErr && body["errorCode"] == "BROWSER_CRASHED" {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if body["errorCode"] != "BROWSER_CRASHED" || body["retryable"] != true {
+		t.Fatalf("call after the browser died: %v", body)
+	}
+	id2 := s.ok("create_session", nil)["sessionId"].(string)
+	out := s.ok("navigate", map[string]any{"sessionId": id2, "url": site.URL + "/form.html"})
+	if out["title"] != "Sign in" {
+		t.Fatalf("after relaunch: %v", out)
+	}
+}
+
+func TestInitializeDoesNotWaitForBrowser(t *testing.T) {
+	// A "browser" that never answers: initialize and tools/list must still
+	// work, because the browser starts in the background.
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "slow-browser")
+	os.WriteFile(fake, []byte("#!/bin/sh\nsleep 60\n"), 0o755)
+	testenv.Chromium(t)
+	bin, err := binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.NewStdioMCPClient(bin, nil, "--headless", "--executable-path", fake)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ListTools(ctx, mcp.ListToolsRequest{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAttachToRunningChromium(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	chromium := testenv.Chromium(t)
+	profile := t.TempDir()
+	args := []string{"--headless", "--remote-debugging-port=0", "--user-data-dir=" + profile,
+		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "about:blank"}
+	if os.Geteuid() == 0 {
+		args = append(args, "--no-sandbox")
+	}
+	browser := exec.Command(chromium, args...)
+	// Debian's launchers are shell scripts that do not exec: kill the group.
+	browser.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := browser.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { syscall.Kill(-browser.Process.Pid, syscall.SIGKILL); browser.Wait() }()
+	var port string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if b, err := os.ReadFile(filepath.Join(profile, "DevToolsActivePort")); err == nil {
+			port = strings.SplitN(string(b), "\n", 2)[0]
+			break
+		}
+	}
+	if port == "" {
+		t.Fatal("the test browser did not report its debugging port")
+	}
+	endpoint := "http://127.0.0.1:" + port
+	// The user's own tab, which we must never close.
+	userTab := newTab(t, endpoint, site.URL+"/welcome.html?user=owner")
+
+	for _, ep := range []string{endpoint, wsEndpoint(t, endpoint)} {
+		s := startBinary(t, "--cdp-endpoint", ep)
+		id := s.ok("create_session", nil)["sessionId"].(string)
+		out := s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
+		if out["title"] != "Sign in" {
+			t.Fatalf("navigate via %s: %v", ep, out)
+		}
+		if !hasTab(t, endpoint, site.URL+"/form.html") {
+			t.Fatal("our session's page is not in the attached browser")
+		}
+		s.c.Close()
+		s.cmd.Wait()
+		if browser.ProcessState != nil {
+			t.Fatal("the attached browser exited with our server")
+		}
+		if !hasTab(t, endpoint, userTab) {
+			t.Fatalf("the user's tab was closed (endpoint %s)", ep)
+		}
+		if hasTab(t, endpoint, site.URL+"/form.html") {
+			t.Fatalf("our session's tab outlived the server (endpoint %s)", ep)
+		}
+	}
+
+	// The domain policy holds the sessions' pages, not the user's: a tab the
+	// user opens while the server runs loads a host the policy blocks.
+	other := strings.Replace(site.URL, "127.0.0.1", "localhost", 1)
+	s := startBinary(t, "--cdp-endpoint", endpoint, "--blocked-domains", "localhost")
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	if out, isErr := s.call("navigate", map[string]any{"sessionId": id, "url": other + "/form.html"}); !isErr || out["errorCode"] != "NAVIGATION_BLOCKED" {
+		t.Fatalf("navigate to a blocked host: %v", out)
+	}
+	mine := newTab(t, endpoint, other+"/welcome.html?user=owner2")
+	var title string
+	for deadline := time.Now().Add(10 * time.Second); title != "Welcome" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if p := tabTitle(t, endpoint, mine); p != nil {
+			title = *p
+		}
+	}
+	if title != "Welcome" {
+		t.Fatalf("the user's tab on a host the policy blocks for sessions has title %q, want Welcome", title)
+	}
+	s.c.Close()
+	s.cmd.Wait()
+}
+
+type tabInfo struct {
+	URL   string `json:"url"`
+	Title string `json:"title"`
+	Type  string `json:"type"`
+	WS    string `json:"webSocketDebuggerUrl"`
+}
+
+func newTab(t *testing.T, endpoint, url string) string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPut, endpoint+"/json/new?"+url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if hasTab(t, endpoint, url) {
+			return url
+		}
+	}
+	t.Fatal("the user's tab did not open")
+	return ""
+}
+
+func hasTab(t *testing.T, endpoint, url string) bool {
+	t.Helper()
+	return tabTitle(t, endpoint, url) != nil
+}
+
+// tabTitle returns the title of the browser's page at url, nil if none.
+func tabTitle(t *testing.T, endpoint, url string) *string {
+	t.Helper()
+	resp, err := http.Get(endpoint + "/json/list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tabs []tabInfo
+	json.NewDecoder(resp.Body).Decode(&tabs)
+	for _, tb := range tabs {
+		if tb.Type == "page" && tb.URL == url {
+			return &tb.Title
+		}
+	}
+	return nil
+}
+
+func wsEndpoint(t *testing.T, endpoint string) string {
+	t.Helper()
+	resp, err := http.Get(endpoint + "/json/version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var v struct {
+		WS string `json:"webSocketDebuggerUrl"`
+	}
+	json.NewDecoder(resp.Body).Decode(&v)
+	if !strings.HasPrefix(v.WS, "ws://") {
+		t.Fatalf("no ws endpoint: %v", v)
+	}
+	return v.WS
+}
+
+func TestBrowserThatNeverStartsFailsCreateSession(t *testing.T) {
+	testenv.Chromium(t)
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "dead-browser")
+	os.WriteFile(fake, []byte("#!/bin/sh\nsleep 60\n"), 0o755)
+	bin, err := binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.NewStdioMCPClient(bin, []string{"BROWSERMCP_LAUNCH_TIMEOUT=1s"}, "--headless", "--executable-path", fake)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c.Start(ctx)
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "create_session"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if !res.IsError || !strings.Contains(string(b), `"errorCode":"BROWSER_ERROR"`) || !strings.Contains(string(b), "did not start") {
+		t.Fatalf("create_session with a dead browser: %s", b)
+	}
+}
+
+// TestCapsFlagOverStdio checks that --caps reaches the server: the opt-in
+// groups it names are listed, the others are not.
+func TestCapsFlagOverStdio(t *testing.T) {
+	s := startBinary(t, "--caps", "network,pdf")
+	res, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, tl := range res.Tools {
+		names[tl.Name] = true
+	}
+	for n, want := range map[string]bool{"navigate": true, "block_resource": true, "get_request_log": true, "pdf": true,
+		"get_console_messages": false, "get_cookies": false, "mouse_click": false} {
+		if names[n] != want {
+			t.Errorf("--caps network,pdf: %s listed = %v, want %v", n, names[n], want)
+		}
+	}
+}
