@@ -2,16 +2,45 @@ package engine
 
 import "time"
 
-// Defaults every engine uses, so that tools behave the same on each.
+// Defaults every engine uses, so that tools behave the same on each. They
+// are applied once, by Bound, before a request reaches an engine: engines
+// never fill in a default or invent a margin of their own.
 const (
 	// DefaultActionTimeout is how long an element action waits for its
 	// element when the caller gives no timeout.
 	DefaultActionTimeout = 5 * time.Second
 	// DefaultNavigationTimeout bounds a navigation when the caller gives none.
 	DefaultNavigationTimeout = 30 * time.Second
+	// DefaultScriptTimeout bounds a script run by Evaluate once its target
+	// was found.
+	DefaultScriptTimeout = 30 * time.Second
+	// DefaultCallTimeout bounds a call that has no timeout of its own: a
+	// snapshot, a screenshot, cookies, routes, logs.
+	DefaultCallTimeout = 30 * time.Second
+	// NewSessionTimeout bounds the creation of a session, which may wait
+	// for the browser's launch (itself bounded by the engine's launch
+	// timeout, 60 s) before it opens a context and a page.
+	NewSessionTimeout = 90 * time.Second
+	// CloseTimeout bounds closing a session's context and pages.
+	CloseTimeout = 10 * time.Second
+	// InfoTimeout bounds Info, which list_sessions calls on busy sessions.
+	InfoTimeout = 2 * time.Second
 	// SettleQuiet is how long the network must stay quiet after requests an
 	// action started before the action returns.
 	SettleQuiet = 50 * time.Millisecond
 	// SettleNetworkMax bounds the wait for requests an action started.
 	SettleNetworkMax = 2 * time.Second
+	// CallGrace is what a call's deadline allows beyond the waits its
+	// request names: the round trips before and after them (finding the
+	// element after the wait for it, reading the result). It is the one
+	// margin; engines add none of their own.
+	CallGrace = 2 * time.Second
 )
+
+// orDefault returns v, or def when v is not positive.
+func orDefault(v, def time.Duration) time.Duration {
+	if v <= 0 {
+		return def
+	}
+	return v
+}

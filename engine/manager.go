@@ -127,7 +127,9 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 	m.pending++
 	m.mu.Unlock()
 
-	sess, err := m.eng.NewSession(ctx, m.withDefaults(opts))
+	sess, err := within(ctx, "create_session", NewSessionTimeout, func(ctx context.Context) (Session, error) {
+		return m.eng.NewSession(ctx, m.withDefaults(opts))
+	})
 
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -137,7 +139,7 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 	}
 	if m.closed || (name != "" && m.names[ownerName{owner, name}] != nil) {
 		// Shutdown or a concurrent create of the same name won the race.
-		go sess.Close(context.Background())
+		go Bound(sess).Close(context.Background())
 		if m.closed {
 			return Info{}, Errorf(BrowserError, "the server is shutting down")
 		}
@@ -146,7 +148,7 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 	now := time.Now()
 	sctx, cancel := context.WithCancel(context.Background())
 	s := &managed{
-		id: uuid.NewString(), name: name, owner: owner, sess: sess,
+		id: uuid.NewString(), name: name, owner: owner, sess: Bound(sess),
 		created: now, expires: now.Add(m.cfg.Timeout),
 		lock: make(chan struct{}, 1), ctx: sctx, cancel: cancel,
 	}

@@ -22,6 +22,7 @@ type fakeEngine struct {
 	open    int
 	created int
 	block   chan struct{} // when set, NewSession waits for it
+	made    []*fakeSession
 }
 
 func (f *fakeEngine) Name() string { return "fake" }
@@ -35,7 +36,9 @@ func (f *fakeEngine) NewSession(ctx context.Context, _ engine.SessionOptions) (e
 	defer f.mu.Unlock()
 	f.open++
 	f.created++
-	return &fakeSession{f: f}, nil
+	s := &fakeSession{f: f}
+	f.made = append(f.made, s)
+	return s, nil
 }
 
 func (f *fakeEngine) openSessions() int {
@@ -269,9 +272,9 @@ func TestCallsOnOneSessionAreSerialisedAcrossSessionsParallel(t *testing.T) {
 		m := newManager(f, time.Hour, 10)
 		a, _ := m.Create(t.Context(), "", engine.SessionOptions{})
 		b, _ := m.Create(t.Context(), "", engine.SessionOptions{})
-		var sa, sb *fakeSession
-		m.Use(t.Context(), a.ID, func(_ context.Context, s engine.Session) error { sa = s.(*fakeSession); return nil })
-		m.Use(t.Context(), b.ID, func(_ context.Context, s engine.Session) error { sb = s.(*fakeSession); return nil })
+		// The Manager hands out the sessions bound (engine.Bound); the
+		// engine's own are the ones it made, in order.
+		sa, sb := f.made[0], f.made[1]
 		start := time.Now()
 		var wg sync.WaitGroup
 		for _, id := range []string{a.ID, a.ID, a.ID, b.ID, b.ID, b.ID} {

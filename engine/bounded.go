@@ -1,0 +1,224 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Bound wraps s so that every call on it gets, in this one place, what the
+// engines must not each invent: the request's defaults, its validation, and
+// a deadline derived from the waits the request names. A call that overruns
+// its deadline answers TIMEOUT naming the call, never a bare context error.
+// The Manager bounds every session it creates; the conformance suite does
+// the same, so engines are always called with complete requests.
+func Bound(s Session) Session {
+	if b, ok := s.(*bounded); ok {
+		return b
+	}
+	return &bounded{s: s}
+}
+
+type bounded struct{ s Session }
+
+// within runs f under a deadline d from now (or the caller's, if sooner).
+// When that deadline passed, an error that has no code of its own (a bare
+// context error, or a BROWSER_ERROR the deadline caused) becomes TIMEOUT;
+// a coded error, such as ELEMENT_NOT_FOUND after the wait for an element,
+// stays. A caller's cancellation is left as it is.
+func within[T any](ctx context.Context, what string, d time.Duration, f func(context.Context) (T, error)) (T, error) {
+	if dl, ok := ctx.Deadline(); ok {
+		d = min(d, time.Until(dl)) // the caller's deadline comes first
+	}
+	cctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	v, err := f(cctx)
+	if err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+		var e *Error
+		if !errors.As(err, &e) || (e.Code == BrowserError && errors.Is(err, context.DeadlineExceeded)) {
+			err = timedOut(what, d, err)
+		}
+	}
+	return v, err
+}
+
+// timedOut is the TIMEOUT error of a call that ran out of time.
+func timedOut(what string, d time.Duration, cause error) *Error {
+	e := Wrap(Timeout, cause, fmt.Sprintf("%s did not finish within its deadline", what))
+	if d > 0 {
+		e.Message = fmt.Sprintf("%s did not finish within %s", what, d.Round(time.Millisecond))
+		e.With("deadlineMs", d.Milliseconds())
+	}
+	return e
+}
+
+// withinErr is within for calls that return only an error.
+func withinErr(ctx context.Context, what string, d time.Duration, f func(context.Context) error) error {
+	_, err := within(ctx, what, d, func(ctx context.Context) (struct{}, error) { return struct{}{}, f(ctx) })
+	return err
+}
+
+func (b *bounded) Navigate(ctx context.Context, req NavigateRequest) (NavigateResult, error) {
+	req = req.withDefaults()
+	return within(ctx, "navigate", req.deadline(), func(ctx context.Context) (NavigateResult, error) { return b.s.Navigate(ctx, req) })
+}
+
+func (b *bounded) Click(ctx context.Context, req ClickRequest) (ActionResult, error) {
+	req = req.withDefaults()
+	return within(ctx, "click on "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Click(ctx, req) })
+}
+
+func (b *bounded) Type(ctx context.Context, req TypeRequest) (ActionResult, error) {
+	req = req.withDefaults()
+	return within(ctx, "type into "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Type(ctx, req) })
+}
+
+func (b *bounded) Snapshot(ctx context.Context, req SnapshotRequest) (SnapshotResult, error) {
+	return within(ctx, "snapshot", DefaultCallTimeout, func(ctx context.Context) (SnapshotResult, error) { return b.s.Snapshot(ctx, req) })
+}
+
+func (b *bounded) HandleDialog(ctx context.Context, req DialogRequest) (ActionResult, error) {
+	req = req.withDefaults()
+	return within(ctx, "handle_dialog", req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.HandleDialog(ctx, req) })
+}
+
+// Info has a short deadline of its own: list_sessions calls it on sessions
+// that may be busy, and must not wait for them.
+func (b *bounded) Info(ctx context.Context) PageInfo {
+	ctx, cancel := context.WithTimeout(ctx, InfoTimeout)
+	defer cancel()
+	return b.s.Info(ctx)
+}
+
+func (b *bounded) Close(ctx context.Context) error {
+	return withinErr(ctx, "close", CloseTimeout, b.s.Close)
+}
+
+func (b *bounded) Evaluate(ctx context.Context, req EvalRequest) (json.RawMessage, error) {
+	return within(ctx, "evaluate", req.deadline(), func(ctx context.Context) (json.RawMessage, error) { return b.s.Evaluate(ctx, req) })
+}
+
+func (b *bounded) Screenshot(ctx context.Context, req ScreenshotRequest) ([]byte, error) {
+	return within(ctx, "screenshot", DefaultCallTimeout, func(ctx context.Context) ([]byte, error) { return b.s.Screenshot(ctx, req) })
+}
+
+func (b *bounded) History(ctx context.Context, delta int, timeout time.Duration) (NavigateResult, error) {
+	timeout = orDefault(timeout, DefaultNavigationTimeout)
+	return within(ctx, "history", timeout+CallGrace, func(ctx context.Context) (NavigateResult, error) { return b.s.History(ctx, delta, timeout) })
+}
+
+func (b *bounded) Reload(ctx context.Context, ignoreCache bool, timeout time.Duration) (NavigateResult, error) {
+	timeout = orDefault(timeout, DefaultNavigationTimeout)
+	return within(ctx, "reload", timeout+CallGrace, func(ctx context.Context) (NavigateResult, error) { return b.s.Reload(ctx, ignoreCache, timeout) })
+}
+
+func (b *bounded) WaitForLoad(ctx context.Context, state WaitUntil, timeout time.Duration) (NavigateResult, error) {
+	timeout = orDefault(timeout, DefaultNavigationTimeout)
+	if state == "" {
+		state = WaitLoad
+	}
+	return within(ctx, "wait_for_load", timeout+CallGrace, func(ctx context.Context) (NavigateResult, error) {
+		return b.s.WaitForLoad(ctx, state, timeout)
+	})
+}
+
+func (b *bounded) Hover(ctx context.Context, req HoverRequest) (ActionResult, error) {
+	req = req.withDefaults()
+	return within(ctx, "hover over "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Hover(ctx, req) })
+}
+
+func (b *bounded) Press(ctx context.Context, req PressRequest) (ActionResult, error) {
+	req = req.withDefaults()
+	return within(ctx, "press "+req.Key, req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Press(ctx, req) })
+}
+
+func (b *bounded) Drag(ctx context.Context, req DragRequest) (ActionResult, error) {
+	req = req.withDefaults()
+	return within(ctx, "drag "+req.Source.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Drag(ctx, req) })
+}
+
+func (b *bounded) Upload(ctx context.Context, req UploadRequest) (ActionResult, error) {
+	if err := req.Validate(); err != nil {
+		return ActionResult{}, err
+	}
+	req = req.withDefaults()
+	return within(ctx, "upload to "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Upload(ctx, req) })
+}
+
+func (b *bounded) Mouse(ctx context.Context, req MouseRequest) (ActionResult, error) {
+	if err := req.Validate(); err != nil {
+		return ActionResult{}, err
+	}
+	req = req.withDefaults()
+	return within(ctx, req.Action+" the mouse", req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Mouse(ctx, req) })
+}
+
+func (b *bounded) Cookies(ctx context.Context, urls []string) ([]Cookie, error) {
+	return within(ctx, "cookies", DefaultCallTimeout, func(ctx context.Context) ([]Cookie, error) { return b.s.Cookies(ctx, urls) })
+}
+
+func (b *bounded) SetCookies(ctx context.Context, cookies []Cookie) error {
+	return withinErr(ctx, "set cookies", DefaultCallTimeout, func(ctx context.Context) error { return b.s.SetCookies(ctx, cookies) })
+}
+
+func (b *bounded) SaveState(ctx context.Context) (StorageState, error) {
+	return within(ctx, "save state", DefaultCallTimeout, b.s.SaveState)
+}
+
+// RestoreState visits each origin to write its storage, so it may take a
+// navigation per origin.
+func (b *bounded) RestoreState(ctx context.Context, st StorageState) error {
+	if err := st.Validate(); err != nil {
+		return err
+	}
+	d := DefaultCallTimeout + time.Duration(len(st.Origins))*DefaultNavigationTimeout
+	return withinErr(ctx, "restore state", d, func(ctx context.Context) error { return b.s.RestoreState(ctx, st) })
+}
+
+func (b *bounded) Tabs(ctx context.Context, req TabsRequest) (TabsResult, error) {
+	if err := req.Validate(); err != nil {
+		return TabsResult{}, err
+	}
+	return within(ctx, "tabs "+req.Action, req.deadline(), func(ctx context.Context) (TabsResult, error) { return b.s.Tabs(ctx, req) })
+}
+
+func (b *bounded) AddRoute(ctx context.Context, r Route) (int, error) {
+	if err := r.Validate(); err != nil {
+		return 0, err
+	}
+	return within(ctx, "add a route", DefaultCallTimeout, func(ctx context.Context) (int, error) { return b.s.AddRoute(ctx, r) })
+}
+
+func (b *bounded) RemoveRoutes(ctx context.Context, pattern string) (removed, remaining int, err error) {
+	err = withinErr(ctx, "remove routes", DefaultCallTimeout, func(ctx context.Context) error {
+		var err error
+		removed, remaining, err = b.s.RemoveRoutes(ctx, pattern)
+		return err
+	})
+	return removed, remaining, err
+}
+
+func (b *bounded) SetOffline(ctx context.Context, offline bool) error {
+	return withinErr(ctx, "set offline", DefaultCallTimeout, func(ctx context.Context) error { return b.s.SetOffline(ctx, offline) })
+}
+
+func (b *bounded) SetThrottling(ctx context.Context, t Throttling) error {
+	return withinErr(ctx, "set throttling", DefaultCallTimeout, func(ctx context.Context) error { return b.s.SetThrottling(ctx, t) })
+}
+
+func (b *bounded) RequestLog(ctx context.Context, q RequestLogQuery) (RequestLog, error) {
+	return within(ctx, "request log", DefaultCallTimeout, func(ctx context.Context) (RequestLog, error) { return b.s.RequestLog(ctx, q) })
+}
+
+func (b *bounded) ConsoleMessages(ctx context.Context, q ConsoleQuery) (ConsoleLog, error) {
+	if err := q.Validate(); err != nil {
+		return ConsoleLog{}, err
+	}
+	return within(ctx, "console messages", DefaultCallTimeout, func(ctx context.Context) (ConsoleLog, error) { return b.s.ConsoleMessages(ctx, q) })
+}
+
+func (b *bounded) PDF(ctx context.Context, req PDFRequest) ([]byte, error) {
+	return within(ctx, "pdf", DefaultCallTimeout, func(ctx context.Context) ([]byte, error) { return b.s.PDF(ctx, req) })
+}

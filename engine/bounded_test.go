@@ -1,0 +1,162 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// recorder is a Session that records the requests it gets and can hang
+// until its context ends, as a stuck browser or driver call would.
+type recorder struct {
+	engine.Session
+	hang    bool
+	click   engine.ClickRequest
+	mouse   engine.MouseRequest
+	nav     engine.NavigateRequest
+	history time.Duration
+	err     error
+}
+
+func (r *recorder) wait(ctx context.Context) error {
+	if !r.hang {
+		return r.err
+	}
+	<-ctx.Done()
+	if r.err != nil {
+		return r.err
+	}
+	return ctx.Err()
+}
+
+func (r *recorder) Click(ctx context.Context, req engine.ClickRequest) (engine.ActionResult, error) {
+	r.click = req
+	return engine.ActionResult{}, r.wait(ctx)
+}
+
+func (r *recorder) Mouse(ctx context.Context, req engine.MouseRequest) (engine.ActionResult, error) {
+	r.mouse = req
+	return engine.ActionResult{}, r.wait(ctx)
+}
+
+func (r *recorder) Navigate(ctx context.Context, req engine.NavigateRequest) (engine.NavigateResult, error) {
+	r.nav = req
+	return engine.NavigateResult{}, r.wait(ctx)
+}
+
+func (r *recorder) History(ctx context.Context, _ int, timeout time.Duration) (engine.NavigateResult, error) {
+	r.history = timeout
+	return engine.NavigateResult{}, r.wait(ctx)
+}
+
+func TestBoundAppliesDefaultsOnce(t *testing.T) {
+	r := &recorder{}
+	s := engine.Bound(r)
+	if engine.Bound(s) != s {
+		t.Fatal("Bound of a bound session wraps it again")
+	}
+	s.Click(t.Context(), engine.ClickRequest{})
+	if r.click.Timeout != engine.DefaultActionTimeout || r.click.NavigationTimeout != engine.DefaultNavigationTimeout || r.click.ClickCount != 1 {
+		t.Errorf("click defaults: %+v", r.click)
+	}
+	s.Click(t.Context(), engine.ClickRequest{Timeout: time.Second, ClickCount: 2})
+	if r.click.Timeout != time.Second || r.click.ClickCount != 2 {
+		t.Errorf("click kept %+v", r.click)
+	}
+	s.Navigate(t.Context(), engine.NavigateRequest{URL: "http://x/"})
+	if r.nav.Timeout != engine.DefaultNavigationTimeout || r.nav.WaitUntil != engine.WaitLoad {
+		t.Errorf("navigate defaults: %+v", r.nav)
+	}
+	s.History(t.Context(), -1, 0)
+	if r.history != engine.DefaultNavigationTimeout {
+		t.Errorf("history timeout %v", r.history)
+	}
+	s.Mouse(t.Context(), engine.MouseRequest{Action: "click"})
+	if r.mouse.Button != engine.ButtonLeft || r.mouse.ClickCount != 1 {
+		t.Errorf("mouse defaults: %+v", r.mouse)
+	}
+}
+
+func TestBoundValidatesBeforeTheEngine(t *testing.T) {
+	r := &recorder{}
+	s := engine.Bound(r)
+	cases := []struct {
+		call  func() error
+		field string
+	}{
+		{func() error { _, err := s.Mouse(t.Context(), engine.MouseRequest{Action: "click", Button: "fourth"}); return err }, "button"},
+		{func() error { _, err := s.Mouse(t.Context(), engine.MouseRequest{Action: "wiggle"}); return err }, "action"},
+		{func() error {
+			_, err := s.Upload(t.Context(), engine.UploadRequest{Files: []string{t.TempDir() + "/missing"}})
+			return err
+		}, "files"},
+		{func() error { _, err := s.Tabs(t.Context(), engine.TabsRequest{Action: "shuffle"}); return err }, "action"},
+		{func() error { _, err := s.AddRoute(t.Context(), engine.Route{}); return err }, "urlPattern"},
+		{func() error {
+			return s.RestoreState(t.Context(), engine.StorageState{Origins: []engine.OriginStorage{{Origin: "file:///etc"}}})
+		}, "state.origins"},
+	}
+	for i, c := range cases {
+		var e *engine.Error
+		if err := c.call(); !errors.As(err, &e) || e.Code != engine.InvalidParameters || e.Details["field"] != c.field {
+			t.Errorf("case %d: got %v, want INVALID_PARAMETERS on %s", i, err, c.field)
+		}
+	}
+	if r.mouse != (engine.MouseRequest{}) {
+		t.Errorf("the engine saw an invalid request: %+v", r.mouse)
+	}
+}
+
+func TestBoundCallEndsByItsDeadlineAsTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := engine.Bound(&recorder{hang: true})
+		start := time.Now()
+		_, err := s.Click(t.Context(), engine.ClickRequest{Target: engine.Target{Selector: "#b"}, Timeout: time.Second, NavigationTimeout: 3 * time.Second})
+		want := time.Second + 3*time.Second + engine.SettleNetworkMax + engine.CallGrace
+		if d := time.Since(start); d != want {
+			t.Errorf("the call ended after %v, want its deadline %v", d, want)
+		}
+		var e *engine.Error
+		if !errors.As(err, &e) || e.Code != engine.Timeout || !strings.Contains(e.Message, "click on selector #b") || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("got %v, want TIMEOUT naming the click and keeping the cause", err)
+		}
+	})
+}
+
+func TestBoundKeepsCodedErrorsAndCancellation(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		// A coded error at the deadline stays what it is.
+		s := engine.Bound(&recorder{hang: true, err: engine.Errorf(engine.ElementNotFound, "no #b")})
+		_, err := s.Click(t.Context(), engine.ClickRequest{Timeout: time.Second})
+		if engine.CodeOf(err) != engine.ElementNotFound {
+			t.Errorf("got %v, want ELEMENT_NOT_FOUND kept", err)
+		}
+		// A BROWSER_ERROR the deadline caused is a TIMEOUT.
+		s = engine.Bound(&recorder{hang: true, err: engine.Wrap(engine.BrowserError, context.DeadlineExceeded, "")})
+		_, err = s.Navigate(t.Context(), engine.NavigateRequest{Timeout: time.Second})
+		if engine.CodeOf(err) != engine.Timeout {
+			t.Errorf("got %v, want TIMEOUT", err)
+		}
+		// The caller's cancellation is not a timeout.
+		ctx, cancel := context.WithCancel(t.Context())
+		time.AfterFunc(time.Second, cancel)
+		s = engine.Bound(&recorder{hang: true})
+		_, err = s.Navigate(ctx, engine.NavigateRequest{})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("got %v, want the caller's cancellation", err)
+		}
+		// The caller's own earlier deadline bounds the call, and is named.
+		ctx, cancel2 := context.WithTimeout(t.Context(), 2*time.Second)
+		defer cancel2()
+		_, err = s.Navigate(ctx, engine.NavigateRequest{})
+		var e *engine.Error
+		if !errors.As(err, &e) || e.Code != engine.Timeout || e.Details["deadlineMs"] != int64(2000) {
+			t.Errorf("got %v, want TIMEOUT after the caller's 2s", err)
+		}
+	})
+}
