@@ -79,10 +79,11 @@ func parseHostRule(s string) (hostRule, error) {
 	case strings.Contains(host, "*"):
 		return r, fmt.Errorf("%q: a wildcard may only be the first label, as in *.example.com", s)
 	}
+	host = strings.TrimSuffix(host, ".")
 	if host == "" && !r.wildcard {
 		return r, fmt.Errorf("%q has no host", s)
 	}
-	r.host, r.port = strings.TrimSuffix(host, "."), port
+	r.host, r.port = host, port
 	return r, nil
 }
 
