@@ -61,17 +61,17 @@ func withinErr(ctx context.Context, what string, d time.Duration, f func(context
 }
 
 func (b *bounded) Navigate(ctx context.Context, req NavigateRequest) (NavigateResult, error) {
-	req = req.withDefaults()
+	req = req.WithDefaults()
 	return within(ctx, "navigate", req.deadline(), func(ctx context.Context) (NavigateResult, error) { return b.s.Navigate(ctx, req) })
 }
 
 func (b *bounded) Click(ctx context.Context, req ClickRequest) (ActionResult, error) {
-	req = req.withDefaults()
+	req = req.WithDefaults()
 	return within(ctx, "click on "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Click(ctx, req) })
 }
 
 func (b *bounded) Type(ctx context.Context, req TypeRequest) (ActionResult, error) {
-	req = req.withDefaults()
+	req = req.WithDefaults()
 	return within(ctx, "type into "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Type(ctx, req) })
 }
 
@@ -80,7 +80,7 @@ func (b *bounded) Snapshot(ctx context.Context, req SnapshotRequest) (SnapshotRe
 }
 
 func (b *bounded) HandleDialog(ctx context.Context, req DialogRequest) (ActionResult, error) {
-	req = req.withDefaults()
+	req = req.WithDefaults()
 	return within(ctx, "handle_dialog", req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.HandleDialog(ctx, req) })
 }
 
@@ -125,17 +125,17 @@ func (b *bounded) WaitForLoad(ctx context.Context, state WaitUntil, timeout time
 }
 
 func (b *bounded) Hover(ctx context.Context, req HoverRequest) (ActionResult, error) {
-	req = req.withDefaults()
+	req = req.WithDefaults()
 	return within(ctx, "hover over "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Hover(ctx, req) })
 }
 
 func (b *bounded) Press(ctx context.Context, req PressRequest) (ActionResult, error) {
-	req = req.withDefaults()
+	req = req.WithDefaults()
 	return within(ctx, "press "+req.Key, req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Press(ctx, req) })
 }
 
 func (b *bounded) Drag(ctx context.Context, req DragRequest) (ActionResult, error) {
-	req = req.withDefaults()
+	req = req.WithDefaults()
 	return within(ctx, "drag "+req.Source.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Drag(ctx, req) })
 }
 
@@ -143,7 +143,7 @@ func (b *bounded) Upload(ctx context.Context, req UploadRequest) (ActionResult, 
 	if err := req.Validate(); err != nil {
 		return ActionResult{}, err
 	}
-	req = req.withDefaults()
+	req = req.WithDefaults()
 	return within(ctx, "upload to "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Upload(ctx, req) })
 }
 
@@ -151,7 +151,7 @@ func (b *bounded) Mouse(ctx context.Context, req MouseRequest) (ActionResult, er
 	if err := req.Validate(); err != nil {
 		return ActionResult{}, err
 	}
-	req = req.withDefaults()
+	req = req.WithDefaults()
 	return within(ctx, req.Action+" the mouse", req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Mouse(ctx, req) })
 }
 

@@ -89,7 +89,10 @@ func TestBoundValidatesBeforeTheEngine(t *testing.T) {
 		call  func() error
 		field string
 	}{
-		{func() error { _, err := s.Mouse(t.Context(), engine.MouseRequest{Action: "click", Button: "fourth"}); return err }, "button"},
+		{func() error {
+			_, err := s.Mouse(t.Context(), engine.MouseRequest{Action: "click", Button: "fourth"})
+			return err
+		}, "button"},
 		{func() error { _, err := s.Mouse(t.Context(), engine.MouseRequest{Action: "wiggle"}); return err }, "action"},
 		{func() error {
 			_, err := s.Upload(t.Context(), engine.UploadRequest{Files: []string{t.TempDir() + "/missing"}})

@@ -30,6 +30,13 @@ const (
 	SettleQuiet = 50 * time.Millisecond
 	// SettleNetworkMax bounds the wait for requests an action started.
 	SettleNetworkMax = 2 * time.Second
+	// BackgroundTimeout bounds work an engine does on its own, outside any
+	// call: answering a dialog by policy, giving a popup the session's
+	// settings.
+	BackgroundTimeout = 10 * time.Second
+	// CleanupTimeout bounds freeing what a call left in the browser
+	// (remote objects), after the call returned.
+	CleanupTimeout = 2 * time.Second
 	// CallGrace is what a call's deadline allows beyond the waits its
 	// request names: the round trips before and after them (finding the
 	// element after the wait for it, reading the result). It is the one

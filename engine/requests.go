@@ -6,11 +6,12 @@ import (
 )
 
 // Each request type says, in one place, what its zero fields default to
-// (withDefaults) and how long a call with it may take at most (deadline):
+// (WithDefaults) and how long a call with it may take at most (deadline):
 // the waits it names plus CallGrace. Bound applies both before an engine
 // sees the request.
 
-func (r NavigateRequest) withDefaults() NavigateRequest {
+// WithDefaults returns r with its zero fields set to their defaults.
+func (r NavigateRequest) WithDefaults() NavigateRequest {
 	r.Timeout = orDefault(r.Timeout, DefaultNavigationTimeout)
 	if r.WaitUntil == "" {
 		r.WaitUntil = WaitLoad
@@ -20,7 +21,8 @@ func (r NavigateRequest) withDefaults() NavigateRequest {
 
 func (r NavigateRequest) deadline() time.Duration { return r.Timeout + CallGrace }
 
-func (r ClickRequest) withDefaults() ClickRequest {
+// WithDefaults returns r with its zero fields set to their defaults.
+func (r ClickRequest) WithDefaults() ClickRequest {
 	r.Timeout = orDefault(r.Timeout, DefaultActionTimeout)
 	r.NavigationTimeout = orDefault(r.NavigationTimeout, DefaultNavigationTimeout)
 	if r.ClickCount <= 0 {
@@ -39,7 +41,8 @@ func actionDeadline(element, navigation time.Duration) time.Duration {
 	return element + navigation + SettleNetworkMax + CallGrace
 }
 
-func (r TypeRequest) withDefaults() TypeRequest {
+// WithDefaults returns r with its zero fields set to their defaults.
+func (r TypeRequest) WithDefaults() TypeRequest {
 	r.Timeout = orDefault(r.Timeout, DefaultActionTimeout)
 	r.NavigationTimeout = orDefault(r.NavigationTimeout, DefaultNavigationTimeout)
 	return r
@@ -49,7 +52,8 @@ func (r TypeRequest) deadline() time.Duration {
 	return actionDeadline(r.Timeout, r.NavigationTimeout) + time.Duration(len([]rune(r.Text)))*r.Delay
 }
 
-func (r DialogRequest) withDefaults() DialogRequest {
+// WithDefaults returns r with its zero fields set to their defaults.
+func (r DialogRequest) WithDefaults() DialogRequest {
 	r.NavigationTimeout = orDefault(r.NavigationTimeout, DefaultNavigationTimeout)
 	return r
 }
@@ -58,7 +62,8 @@ func (r DialogRequest) deadline() time.Duration {
 	return r.NavigationTimeout + SettleNetworkMax + CallGrace
 }
 
-func (r HoverRequest) withDefaults() HoverRequest {
+// WithDefaults returns r with its zero fields set to their defaults.
+func (r HoverRequest) WithDefaults() HoverRequest {
 	r.Timeout = orDefault(r.Timeout, DefaultActionTimeout)
 	return r
 }
@@ -67,7 +72,8 @@ func (r HoverRequest) deadline() time.Duration {
 	return actionDeadline(r.Timeout, DefaultNavigationTimeout)
 }
 
-func (r PressRequest) withDefaults() PressRequest {
+// WithDefaults returns r with its zero fields set to their defaults.
+func (r PressRequest) WithDefaults() PressRequest {
 	r.Timeout = orDefault(r.Timeout, DefaultActionTimeout)
 	return r
 }
@@ -76,7 +82,8 @@ func (r PressRequest) deadline() time.Duration {
 	return actionDeadline(r.Timeout, DefaultNavigationTimeout)
 }
 
-func (r DragRequest) withDefaults() DragRequest {
+// WithDefaults returns r with its zero fields set to their defaults.
+func (r DragRequest) WithDefaults() DragRequest {
 	r.Timeout = orDefault(r.Timeout, DefaultActionTimeout)
 	return r
 }
@@ -86,7 +93,8 @@ func (r DragRequest) deadline() time.Duration {
 	return actionDeadline(2*r.Timeout, DefaultNavigationTimeout)
 }
 
-func (r UploadRequest) withDefaults() UploadRequest {
+// WithDefaults returns r with its zero fields set to their defaults.
+func (r UploadRequest) WithDefaults() UploadRequest {
 	r.Timeout = orDefault(r.Timeout, DefaultActionTimeout)
 	return r
 }
@@ -114,7 +122,8 @@ const (
 	ButtonMiddle = "middle"
 )
 
-func (r MouseRequest) withDefaults() MouseRequest {
+// WithDefaults returns r with its zero fields set to their defaults.
+func (r MouseRequest) WithDefaults() MouseRequest {
 	if r.Button == "" {
 		r.Button = ButtonLeft
 	}
@@ -140,6 +149,22 @@ func (r MouseRequest) Validate() error {
 	case "click", "move", "drag":
 	default:
 		return Errorf(InvalidParameters, "mouse action must be click, move or drag, not %q", r.Action).With("field", "action")
+	}
+	return nil
+}
+
+// InViewport checks that the request's points (both ends of a drag) lie
+// in a viewport of w×h CSS pixels.
+func (r MouseRequest) InViewport(w, h float64) error {
+	pts := [][2]float64{{r.X, r.Y}}
+	if r.Action == "drag" {
+		pts = append(pts, [2]float64{r.ToX, r.ToY})
+	}
+	for _, p := range pts {
+		if p[0] < 0 || p[1] < 0 || p[0] >= w || p[1] >= h {
+			return Errorf(InvalidParameters, "point %.0f,%.0f is outside the %.0fx%.0f viewport", p[0], p[1], w, h).
+				With("field", "x").With("viewport", map[string]float64{"width": w, "height": h})
+		}
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package cdp
 
 import (
 	"context"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
@@ -71,7 +70,7 @@ func (s *session) applyPolicy(policy engine.DialogPolicy) func(d *engine.Dialog)
 		}
 		src := s.st.dialogSrc // the hook runs under s.st.mu
 		go func() {
-			ctx, cancel := context.WithTimeout(s.tab, 10*time.Second)
+			ctx, cancel := context.WithTimeout(s.tab, engine.BackgroundTimeout)
 			defer cancel()
 			t := s.dialogTarget(src)
 			if t == nil {
@@ -109,7 +108,7 @@ func (s *session) HandleDialog(ctx context.Context, req engine.DialogRequest) (e
 		}
 		// The closed event arrives before the page runs on; wait for it so
 		// that settle's round trip does not race the old dialog.
-		wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		wctx, cancel := context.WithTimeout(ctx, engine.CallGrace)
 		_ = s.st.waitFor(wctx, func() bool { return s.st.dialog == nil || s.st.dialogs > m.dialogs })
 		cancel()
 		var err error
@@ -130,5 +129,5 @@ func (s *session) act(ctx context.Context, t *chromedp.Target, m mark, input fun
 	if opened {
 		return engine.ActionResult{Dialog: s.st.dialogSince(m)}, nil
 	}
-	return s.settle(ctx, t, m, 0)
+	return s.settle(ctx, t, m, engine.DefaultNavigationTimeout)
 }

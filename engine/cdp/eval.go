@@ -3,7 +3,6 @@ package cdp
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -63,7 +62,7 @@ func (s *session) evalOn(ctx context.Context, t *chromedp.Target, req engine.Eva
 	if err != nil {
 		return nil, engine.Wrap(engine.InvalidParameters, err, "args must be JSON values: "+err.Error()).With("field", "args")
 	}
-	ectx, cancel := context.WithTimeout(ctx, req.Timeout+30*time.Second)
+	ectx, cancel := context.WithTimeout(ctx, req.Timeout+engine.DefaultScriptTimeout)
 	defer cancel()
 	var r page.EvalOutcome
 	if err := evalJSON(ectx, t, "("+page.EvalScript()+")("+string(args)+", ("+req.Function+"))", &r); err != nil {

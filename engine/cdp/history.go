@@ -43,9 +43,6 @@ func (s *session) Reload(ctx context.Context, ignoreCache bool, timeout time.Dur
 // reloadLike runs an action that navigates the page, then waits for the
 // navigation it started, as after a click.
 func (s *session) reloadLike(ctx context.Context, what string, timeout time.Duration, act func(context.Context, *chromedp.Target) error) (engine.NavigateResult, error) {
-	if timeout <= 0 {
-		timeout = engine.DefaultNavigationTimeout
-	}
 	var res engine.NavigateResult
 	err := s.run(ctx, what, func(ctx context.Context, t *chromedp.Target) error {
 		m := s.st.mark()
@@ -83,12 +80,6 @@ func (s *session) current(ctx context.Context, t *chromedp.Target) (engine.Navig
 
 // WaitForLoad waits until the current document has reached state.
 func (s *session) WaitForLoad(ctx context.Context, state engine.WaitUntil, timeout time.Duration) (engine.NavigateResult, error) {
-	if timeout <= 0 {
-		timeout = engine.DefaultNavigationTimeout
-	}
-	if state == "" {
-		state = engine.WaitLoad
-	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var res engine.NavigateResult

@@ -62,7 +62,7 @@ func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg
 // awaited) blocks the page's scripts: unless the dialog policy answers it,
 // it stops the action at once with DIALOG_OPEN, and nothing has been done.
 func (s *session) resolveFor(ctx context.Context, t *chromedp.Target, m mark, op string, tg engine.Target, timeout time.Duration, force, clear bool) (page.ElementCheck, error) {
-	rctx, cancel := context.WithTimeout(ctx, timeout+2*time.Second)
+	rctx, cancel := context.WithTimeout(ctx, timeout+engine.CallGrace)
 	defer cancel()
 	type result struct {
 		r   page.ElementCheck
@@ -91,12 +91,6 @@ func (s *session) resolveFor(ctx context.Context, t *chromedp.Target, m mark, op
 // click started. A dialog the click opens ends the wait at once: the page
 // is blocked until it is handled, and the result carries it.
 func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.ActionResult, error) {
-	if req.Timeout <= 0 {
-		req.Timeout = engine.DefaultActionTimeout
-	}
-	if req.ClickCount <= 0 {
-		req.ClickCount = 1
-	}
 	var res engine.ActionResult
 	err := s.run(ctx, "click "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
 		if err := s.dialogErr(); err != nil {
@@ -156,9 +150,6 @@ func buttonsFor(typ input.DispatchMouseEventType, button input.MouseButton) int6
 
 // Type focuses an editable element and types text with real key events.
 func (s *session) Type(ctx context.Context, req engine.TypeRequest) (engine.ActionResult, error) {
-	if req.Timeout <= 0 {
-		req.Timeout = engine.DefaultActionTimeout
-	}
 	var res engine.ActionResult
 	err := s.run(ctx, "type into "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
 		if err := s.dialogErr(); err != nil {
@@ -217,9 +208,6 @@ func typeRune(ctx context.Context, t *chromedp.Target, r rune) error {
 // its load, bounded by navTimeout), or network requests (until a short quiet
 // window, bounded). An action that started neither returns at once.
 func (s *session) settle(ctx context.Context, t *chromedp.Target, m mark, navTimeout time.Duration) (engine.ActionResult, error) {
-	if navTimeout <= 0 {
-		navTimeout = engine.DefaultNavigationTimeout
-	}
 	// One round trip through the renderer: the events it sent while handling
 	// the action arrive before the reply. A dialog stops the renderer, so
 	// the round trip races it.

@@ -22,9 +22,6 @@ func (s *session) Press(ctx context.Context, req engine.PressRequest) (engine.Ac
 	if err != nil {
 		return engine.ActionResult{}, err
 	}
-	if req.Timeout <= 0 {
-		req.Timeout = engine.DefaultActionTimeout
-	}
 	var res engine.ActionResult
 	err = s.run(ctx, "press "+req.Key, func(ctx context.Context, t *chromedp.Target) error {
 		m := s.st.mark()

@@ -16,12 +16,6 @@ import (
 // Navigate loads a URL in the main frame and waits for the requested
 // lifecycle state of the new document.
 func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (engine.NavigateResult, error) {
-	if req.Timeout <= 0 {
-		req.Timeout = engine.DefaultNavigationTimeout
-	}
-	if req.WaitUntil == "" {
-		req.WaitUntil = engine.WaitLoad
-	}
 	ctx, cancel := context.WithTimeout(ctx, req.Timeout)
 	defer cancel()
 

@@ -3,7 +3,6 @@ package cdp
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -19,9 +18,6 @@ import (
 // Hover moves the mouse to the element's visible centre after the same
 // checks as a click.
 func (s *session) Hover(ctx context.Context, req engine.HoverRequest) (engine.ActionResult, error) {
-	if req.Timeout <= 0 {
-		req.Timeout = engine.DefaultActionTimeout
-	}
 	var res engine.ActionResult
 	err := s.run(ctx, "hover over "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
 		m := s.st.mark()
@@ -41,9 +37,6 @@ func (s *session) Hover(ctx context.Context, req engine.HoverRequest) (engine.Ac
 // Drag presses the mouse on the source, moves to the target in steps and
 // releases; pages that use HTML5 drag and drop get a real drag session.
 func (s *session) Drag(ctx context.Context, req engine.DragRequest) (engine.ActionResult, error) {
-	if req.Timeout <= 0 {
-		req.Timeout = engine.DefaultActionTimeout
-	}
 	var res engine.ActionResult
 	err := s.run(ctx, "drag "+req.Source.String(), func(ctx context.Context, t *chromedp.Target) error {
 		m := s.st.mark()
@@ -75,15 +68,6 @@ func (s *session) Drag(ctx context.Context, req engine.DragRequest) (engine.Acti
 
 // Upload sets the files of an <input type=file> and fires its events.
 func (s *session) Upload(ctx context.Context, req engine.UploadRequest) (engine.ActionResult, error) {
-	for _, f := range req.Files {
-		if st, err := os.Stat(f); err != nil || st.IsDir() {
-			return engine.ActionResult{}, engine.Errorf(engine.InvalidParameters, "file %q does not exist or is not a regular file", f).
-				With("field", "files").With("path", f)
-		}
-	}
-	if req.Timeout <= 0 {
-		req.Timeout = engine.DefaultActionTimeout
-	}
 	var res engine.ActionResult
 	err := s.run(ctx, "upload to "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
 		m := s.st.mark()

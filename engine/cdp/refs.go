@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
@@ -215,7 +215,7 @@ func isGone(err error) bool {
 // releaseObjects frees the remote objects a call made on t, so that a
 // long session does not pin elements of pages it left.
 func (s *session) releaseObjects(t *chromedp.Target) {
-	ctx, cancel := context.WithTimeout(s.tab, 2*time.Second)
+	ctx, cancel := context.WithTimeout(s.tab, engine.CleanupTimeout)
 	defer cancel()
 	_, _ = cdp.Call(ctx, t, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup})
 }

@@ -225,9 +225,6 @@ var cdpResourceType = map[string]network.ResourceType{
 
 // AddRoute adds a route and updates the Fetch patterns.
 func (s *session) AddRoute(ctx context.Context, rt engine.Route) (int, error) {
-	if err := rt.Validate(); err != nil {
-		return 0, err
-	}
 	r := &s.obs.routes
 	var n int
 	err := s.runAny(ctx, "add a route", func(ctx context.Context, t *chromedp.Target) error {

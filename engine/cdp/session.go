@@ -200,7 +200,7 @@ func (s *session) Info(ctx context.Context) engine.PageInfo {
 	if s.b.Lost() {
 		return info
 	}
-	c, cancel := context.WithTimeout(s.b.ctx, 2*time.Second)
+	c, cancel := context.WithTimeout(s.b.ctx, engine.InfoTimeout)
 	defer cancel()
 	stop := context.AfterFunc(ctx, cancel)
 	defer stop()

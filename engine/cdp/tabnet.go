@@ -78,9 +78,6 @@ func (t *tabbed) eachTab(fn func(s *session) error, apply func()) error {
 
 // AddRoute adds the route to every tab of the session.
 func (t *tabbed) AddRoute(ctx context.Context, rt engine.Route) (int, error) {
-	if err := rt.Validate(); err != nil {
-		return 0, err
-	}
 	if err := t.sync(ctx); err != nil {
 		return 0, err
 	}

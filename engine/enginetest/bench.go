@@ -32,7 +32,7 @@ func Benchmark(b *testing.B, newEngine func(tb testing.TB) engine.Engine) {
 
 	b.Run("startup", func(b *testing.B) {
 		for range b.N {
-			eng := newEngine(b)
+			eng := bound{newEngine(b)}
 			eng.Start()
 			s, err := eng.NewSession(bg, opts)
 			if err != nil {
@@ -45,7 +45,7 @@ func Benchmark(b *testing.B, newEngine func(tb testing.TB) engine.Engine) {
 		}
 	})
 
-	eng := newEngine(b)
+	eng := bound{newEngine(b)}
 	eng.Start()
 	defer eng.Close()
 	warm, err := eng.NewSession(bg, opts)

@@ -47,7 +47,7 @@ var Policy = func() *engine.Policy {
 // and closes it at the end (the last subtest checks Close).
 func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 	h := &harness{site: startSite(t)}
-	h.eng = newEngine(t)
+	h.eng = bound{newEngine(t)}
 	h.eng.Start()
 	closed := false
 	t.Cleanup(func() {
@@ -82,6 +82,19 @@ func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 		closed = true
 		h.testEngineClose(t)
 	})
+}
+
+// bound hands out sessions the way the Manager does, through engine.Bound,
+// so that the suite calls every engine with complete requests under their
+// deadlines, as the server does.
+type bound struct{ engine.Engine }
+
+func (b bound) NewSession(ctx context.Context, opts engine.SessionOptions) (engine.Session, error) {
+	s, err := b.Engine.NewSession(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return engine.Bound(s), nil
 }
 
 type harness struct {

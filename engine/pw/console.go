@@ -130,9 +130,6 @@ func consoleType(t string) string {
 
 // ConsoleMessages returns the newest recorded messages at q.Level or above.
 func (s *session) ConsoleMessages(ctx context.Context, q engine.ConsoleQuery) (engine.ConsoleLog, error) {
-	if err := q.Validate(); err != nil {
-		return engine.ConsoleLog{}, err
-	}
 	c := s.console
 	c.mu.Lock()
 	defer c.mu.Unlock()

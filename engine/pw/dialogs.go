@@ -130,9 +130,6 @@ func (s *session) HandleDialog(ctx context.Context, req engine.DialogRequest) (e
 	if err := s.aliveBrowser(); err != nil {
 		return engine.ActionResult{}, err
 	}
-	if req.NavigationTimeout <= 0 {
-		req.NavigationTimeout = engine.DefaultNavigationTimeout
-	}
 	s.st.mu.Lock()
 	od := s.st.dialog
 	s.st.mu.Unlock()

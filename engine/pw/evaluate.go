@@ -52,7 +52,7 @@ func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.Ra
 	if err != nil {
 		return nil, engine.Wrap(engine.InvalidParameters, err, "args must be JSON values: "+err.Error()).With("field", "args")
 	}
-	r, err := s.runEval(ctx, f, tg.Ref, script, arg, req.Timeout+30*time.Second)
+	r, err := s.runEval(ctx, f, tg.Ref, script, arg, req.Timeout+engine.DefaultScriptTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ const replJS = `(src) => {
 // evaluateExpression evaluates a user expression or statements and returns
 // the value of the last expression (see replJS).
 func (s *session) evaluateExpression(ctx context.Context, expr string) (json.RawMessage, error) {
-	r, err := s.runEval(ctx, s.page.MainFrame(), "", "async (src) => ("+page.EvalScript()+")({kind: '', args: [src]}, "+replJS+")", expr, 30*time.Second)
+	r, err := s.runEval(ctx, s.page.MainFrame(), "", "async (src) => ("+page.EvalScript()+")({kind: '', args: [src]}, "+replJS+")", expr, engine.DefaultScriptTimeout)
 	if err != nil {
 		return nil, err
 	}

@@ -80,9 +80,6 @@ func (st *pageState) waitNav(m mark, timeout time.Duration) error {
 // an error, as in engine/cdp. noNav, if set, is the error for an action that
 // navigated nowhere.
 func (s *session) reloadLike(ctx context.Context, what string, timeout time.Duration, act func(*float64) (playwright.Response, error), noNav func() error) (engine.NavigateResult, error) {
-	if timeout <= 0 {
-		timeout = engine.DefaultNavigationTimeout
-	}
 	if err := s.alive(); err != nil {
 		return engine.NavigateResult{}, err
 	}
@@ -127,12 +124,6 @@ var loadStates = map[engine.WaitUntil]*playwright.LoadState{
 
 // WaitForLoad waits until the current document has reached state.
 func (s *session) WaitForLoad(ctx context.Context, state engine.WaitUntil, timeout time.Duration) (engine.NavigateResult, error) {
-	if timeout <= 0 {
-		timeout = engine.DefaultNavigationTimeout
-	}
-	if state == "" {
-		state = engine.WaitLoad
-	}
 	ls, ok := loadStates[state]
 	if !ok {
 		return engine.NavigateResult{}, engine.Errorf(engine.InvalidParameters, "unknown state %q", state).With("field", "state")

@@ -66,7 +66,7 @@ func (s *session) find(ctx context.Context, op string, tg engine.Target, timeout
 	if kind == engine.XPath {
 		args["kind"] = "xpath"
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout+2*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, timeout+engine.CallGrace)
 	defer cancel()
 	for {
 		h, err := call(ctx, func() (playwright.JSHandle, error) { return s.page.EvaluateHandle(resolveJS, args) },
@@ -151,15 +151,6 @@ func release(h playwright.ElementHandle) {
 // checks are done) and waits until any navigation the click requested has
 // committed; settle then waits for that document's load.
 func (s *session) clickAction(ctx context.Context, req engine.ClickRequest) (engine.ActionResult, error) {
-	if req.Timeout <= 0 {
-		req.Timeout = engine.DefaultActionTimeout
-	}
-	if req.ClickCount <= 0 {
-		req.ClickCount = 1
-	}
-	if req.NavigationTimeout <= 0 {
-		req.NavigationTimeout = engine.DefaultNavigationTimeout
-	}
 	if req.ClickCount > 1 && s.e.cfg.Browser == Firefox {
 		return engine.ActionResult{}, unsupported(Firefox, "clickCount > 1 (double and triple clicks)",
 			"Playwright's WebDriver BiDi backend sends each click as its own action, so Firefox counts every one as a single click").
@@ -215,12 +206,6 @@ func (s *session) clickedBeforeTimeout(err error, m mark) bool {
 // element so that Playwright waits for a navigation it requests (a form
 // submission) to commit.
 func (s *session) typeAction(ctx context.Context, req engine.TypeRequest) (engine.ActionResult, error) {
-	if req.Timeout <= 0 {
-		req.Timeout = engine.DefaultActionTimeout
-	}
-	if req.NavigationTimeout <= 0 {
-		req.NavigationTimeout = engine.DefaultNavigationTimeout
-	}
 	if err := s.alive(); err != nil {
 		return engine.ActionResult{}, err
 	}

@@ -21,12 +21,6 @@ var waitStates = map[engine.WaitUntil]*playwright.WaitUntilState{
 // Navigate loads a URL in the main frame and waits for the requested
 // lifecycle state of the new document.
 func (s *session) navigateAction(ctx context.Context, req engine.NavigateRequest) (engine.NavigateResult, error) {
-	if req.Timeout <= 0 {
-		req.Timeout = engine.DefaultNavigationTimeout
-	}
-	if req.WaitUntil == "" {
-		req.WaitUntil = engine.WaitLoad
-	}
 	state, ok := waitStates[req.WaitUntil]
 	if !ok {
 		return engine.NavigateResult{}, engine.Errorf(engine.InvalidParameters, "unknown waitUntil %q", req.WaitUntil).With("field", "waitUntil")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -48,9 +47,6 @@ func (s *session) element(ctx context.Context, tg engine.Target, timeout time.Du
 // Hover moves the mouse to the element's visible centre after the same
 // checks as a click.
 func (s *session) hoverAction(ctx context.Context, req engine.HoverRequest) (engine.ActionResult, error) {
-	if req.Timeout <= 0 {
-		req.Timeout = engine.DefaultActionTimeout
-	}
 	if err := s.alive(); err != nil {
 		return engine.ActionResult{}, err
 	}
@@ -82,9 +78,6 @@ func (s *session) pressAction(ctx context.Context, req engine.PressRequest) (eng
 	mods, key, err := page.ParseKey(req.Key, req.Modifiers)
 	if err != nil {
 		return engine.ActionResult{}, err
-	}
-	if req.Timeout <= 0 {
-		req.Timeout = engine.DefaultActionTimeout
 	}
 	var names []string
 	for _, m := range mods {
@@ -129,9 +122,6 @@ func (s *session) pressAction(ctx context.Context, req engine.PressRequest) (eng
 // releases, as Playwright's own dragTo does; Playwright turns this into a
 // real HTML5 drag session where the page uses one.
 func (s *session) dragAction(ctx context.Context, req engine.DragRequest) (engine.ActionResult, error) {
-	if req.Timeout <= 0 {
-		req.Timeout = engine.DefaultActionTimeout
-	}
 	if err := s.alive(); err != nil {
 		return engine.ActionResult{}, err
 	}
@@ -243,15 +233,6 @@ func (s *session) noNativeDrag(ctx context.Context, p [2]float64) error {
 
 // Upload sets the files of an <input type=file> and fires its events.
 func (s *session) Upload(ctx context.Context, req engine.UploadRequest) (engine.ActionResult, error) {
-	for _, f := range req.Files {
-		if st, err := os.Stat(f); err != nil || st.IsDir() {
-			return engine.ActionResult{}, engine.Errorf(engine.InvalidParameters, "file %q does not exist or is not a regular file", f).
-				With("field", "files").With("path", f)
-		}
-	}
-	if req.Timeout <= 0 {
-		req.Timeout = engine.DefaultActionTimeout
-	}
 	if err := s.alive(); err != nil {
 		return engine.ActionResult{}, err
 	}
@@ -278,24 +259,12 @@ func (s *session) Upload(ctx context.Context, req engine.UploadRequest) (engine.
 }
 
 var mouseButtons = map[string]*playwright.MouseButton{
-	"": playwright.MouseButtonLeft, "left": playwright.MouseButtonLeft,
-	"right": playwright.MouseButtonRight, "middle": playwright.MouseButtonMiddle,
+	engine.ButtonLeft: playwright.MouseButtonLeft, engine.ButtonRight: playwright.MouseButtonRight, engine.ButtonMiddle: playwright.MouseButtonMiddle,
 }
 
 // Mouse clicks, moves or drags at viewport coordinates.
 func (s *session) mouseAction(ctx context.Context, req engine.MouseRequest) (engine.ActionResult, error) {
-	btn, ok := mouseButtons[req.Button]
-	if !ok {
-		return engine.ActionResult{}, engine.Errorf(engine.InvalidParameters, "button must be left, right or middle, not %q", req.Button).With("field", "button")
-	}
-	if req.ClickCount <= 0 {
-		req.ClickCount = 1
-	}
-	switch req.Action {
-	case "click", "move", "drag":
-	default:
-		return engine.ActionResult{}, engine.Errorf(engine.InvalidParameters, "mouse action must be click, move or drag, not %q", req.Action).With("field", "action")
-	}
+	btn := mouseButtons[req.Button]
 	if req.Action == "click" && req.ClickCount > 1 && s.e.cfg.Browser == Firefox {
 		return engine.ActionResult{}, unsupported(Firefox, "clickCount > 1 (double and triple clicks)",
 			"Playwright's WebDriver BiDi backend sends each click as its own action, so Firefox counts every one as a single click").
@@ -308,14 +277,8 @@ func (s *session) mouseAction(ctx context.Context, req engine.MouseRequest) (eng
 	if err != nil {
 		return engine.ActionResult{}, err
 	}
-	for _, p := range [][2]float64{{req.X, req.Y}, {req.ToX, req.ToY}} {
-		if p[0] < 0 || p[1] < 0 || p[0] >= vp[0] || p[1] >= vp[1] {
-			return engine.ActionResult{}, engine.Errorf(engine.InvalidParameters, "point %.0f,%.0f is outside the %.0fx%.0f viewport", p[0], p[1], vp[0], vp[1]).
-				With("field", "x").With("viewport", map[string]float64{"width": vp[0], "height": vp[1]})
-		}
-		if req.Action != "drag" {
-			break
-		}
+	if err := req.InViewport(vp[0], vp[1]); err != nil {
+		return engine.ActionResult{}, err
 	}
 	what := fmt.Sprintf("%s the mouse at %.0f,%.0f", req.Action, req.X, req.Y)
 	m := s.st.mark()

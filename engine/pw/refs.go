@@ -98,7 +98,7 @@ func (s *session) resolveRef(ctx context.Context, args map[string]any, tg engine
 	if err != nil {
 		return nil, r, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout+2*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, timeout+engine.CallGrace)
 	defer cancel()
 	x := map[string]any{"ref": tg.Ref, "a": args, "frame": alias != ""}
 	h, err := call(ctx, func() (playwright.JSHandle, error) { return f.EvaluateHandle(resolveRefJS, x) },

@@ -126,9 +126,6 @@ func (r *router) routeTabs(ctx context.Context, tabs []*session) error {
 
 // AddRoute adds a route for every tab of the session.
 func (t *tabbed) AddRoute(ctx context.Context, rt engine.Route) (int, error) {
-	if err := rt.Validate(); err != nil {
-		return 0, err
-	}
 	if err := t.alive(); err != nil {
 		return 0, err
 	}

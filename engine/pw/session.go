@@ -86,7 +86,7 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 		// Pages the site opens get the session's network conditions too.
 		m.bctx.OnPage(func(p playwright.Page) {
 			go func() {
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				ctx, cancel := context.WithTimeout(context.Background(), engine.BackgroundTimeout)
 				defer cancel()
 				if err := sh.cond.applyTo(ctx, sh, m.bctx, p); err != nil {
 					e.log.Debug("network conditions for a new page", "err", err)

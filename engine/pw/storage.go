@@ -119,9 +119,6 @@ func (s *session) SaveState(ctx context.Context) (engine.StorageState, error) {
 // answered by an empty document that never reaches the network, and writes
 // the items there.
 func (s *session) RestoreState(ctx context.Context, st engine.StorageState) error {
-	if err := st.Validate(); err != nil {
-		return err
-	}
 	if len(st.Cookies) > 0 {
 		if err := s.SetCookies(ctx, st.Cookies); err != nil {
 			return err

@@ -41,9 +41,6 @@ func (t *tabbed) Close(ctx context.Context) error {
 
 // Tabs lists, opens, selects or closes tabs.
 func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsResult, error) {
-	if err := req.Validate(); err != nil {
-		return engine.TabsResult{}, err
-	}
 	if err := t.sync(ctx); err != nil {
 		return engine.TabsResult{}, err
 	}
@@ -60,7 +57,7 @@ func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsR
 		}
 		t.add(s, true)
 		if req.URL != "" {
-			if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: req.URL}); err != nil {
+			if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: req.URL}.WithDefaults()); err != nil {
 				return engine.TabsResult{}, err
 			}
 		}
