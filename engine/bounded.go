@@ -23,6 +23,16 @@ func Bound(s Session) Session {
 
 type bounded struct{ s Session }
 
+// As finds an optional interface T (such as BlockedLog) on s, or on the
+// engine's session that Bound wrapped.
+func As[T any](s Session) (T, bool) {
+	if b, ok := s.(*bounded); ok {
+		s = b.s
+	}
+	t, ok := s.(T)
+	return t, ok
+}
+
 // within runs f under a deadline d from now (or the caller's, if sooner).
 // When that deadline passed, an error that has no code of its own (a bare
 // context error, or a BROWSER_ERROR the deadline caused) becomes TIMEOUT;

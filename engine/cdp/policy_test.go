@@ -23,7 +23,6 @@ import (
 type session interface {
 	engine.Session
 	engine.BlockedLog
-	engine.Tabber
 }
 
 func newPolicySession(t *testing.T, pol *engine.Policy) session {
@@ -54,7 +53,12 @@ func newPolicySessionOn(t *testing.T, execPath string, pol *engine.Policy) sessi
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close(context.Background()) })
-	return s.(session)
+	// Called through engine.Bound, as the Manager calls it, with the
+	// engine's own record of what the policy refused.
+	return struct {
+		engine.Session
+		engine.BlockedLog
+	}{engine.Bound(s), s.(engine.BlockedLog)}
 }
 
 // waitTitle polls the page title until done accepts it.

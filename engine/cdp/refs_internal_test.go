@@ -74,7 +74,7 @@ func TestClosedTabAnswersAtOnce(t *testing.T) {
 	// The timeouts are long: a call that waits for them has failed the test.
 	cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	_, err := s.Click(cctx, engine.ClickRequest{Target: engine.Target{Selector: "#count"}, Timeout: 15 * time.Second})
+	_, err := s.Click(cctx, engine.ClickRequest{Target: engine.Target{Selector: "#count"}, Timeout: 15 * time.Second}.WithDefaults())
 	var ee *engine.Error
 	if !errors.As(err, &ee) || ee.Code != engine.BrowserCrashed {
 		t.Fatalf("Click on a closed tab = %v; want BROWSER_CRASHED", err)

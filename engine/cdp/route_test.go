@@ -30,7 +30,7 @@ func openTestTab(t *testing.T, e *Engine, vp engine.Viewport, url string) *sessi
 	t.Cleanup(func() { ss.Close(context.Background()) })
 	s := ss.(*tabbed).session
 	if url != "" {
-		if _, err := s.Navigate(t.Context(), engine.NavigateRequest{URL: url}); err != nil {
+		if _, err := s.Navigate(t.Context(), engine.NavigateRequest{URL: url}.WithDefaults()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -50,7 +50,7 @@ func TestCloseWithRoutesStopsTheWorker(t *testing.T) {
 	s := newTestSession(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + "/net.html"}); err != nil {
+	if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + "/net.html"}.WithDefaults()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.AddRoute(ctx, engine.Route{Action: engine.RouteMock, URLPattern: "*/api/*", Body: "x"}); err != nil {

@@ -45,6 +45,7 @@ func open(t testing.TB, e *cdp.Engine, path string) engine.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s = engine.Bound(s) // as the Manager calls it
 	t.Cleanup(func() { s.Close(ctx) })
 	if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + path}); err != nil {
 		t.Fatal(err)

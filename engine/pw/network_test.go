@@ -83,6 +83,7 @@ func openPage(t *testing.T, browser, url string) engine.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s = engine.Bound(s) // as the Manager calls it
 	t.Cleanup(func() { s.Close(context.Background()) })
 	if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: url}); err != nil {
 		t.Fatal(err)

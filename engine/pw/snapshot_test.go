@@ -85,6 +85,7 @@ func TestSnapshotMatchesCDP(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			s = engine.Bound(s) // as the Manager calls it
 			if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + c.path}); err != nil {
 				t.Fatal(err)
 			}
