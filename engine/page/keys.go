@@ -52,8 +52,8 @@ func ParseKey(key string, extra []string) (mods []*kb.Key, k *kb.Key, err error)
 	if k == nil && len([]rune(name)) == 1 {
 		k = kb.Keys[[]rune(name)[0]]
 	}
-	if k == nil {
-		if kk := keysByName[strings.ToUpper(name[:1])+name[1:]]; kk != nil && len(name) > 1 {
+	if k == nil && len(name) > 1 {
+		if kk := keysByName[strings.ToUpper(name[:1])+name[1:]]; kk != nil {
 			k = kk
 		}
 	}

@@ -14,12 +14,15 @@ var refPattern = regexp.MustCompile(`^(f[1-9][0-9]*)?e([1-9][0-9]*)$`)
 // is not a ref is INVALID_PARAMETERS.
 func ParseRef(ref string) (alias string, n int, err error) {
 	m := refPattern.FindStringSubmatch(ref)
-	if m == nil {
-		return "", 0, engine.Errorf(engine.InvalidParameters, "ref %q is not a ref from a snapshot (like e12 or f1e7)", ref).
-			With("field", "ref")
+	if m != nil {
+		// A number too large for an int was never given out; Atoi's
+		// saturated value must not stand for it.
+		if n, err = strconv.Atoi(m[2]); err == nil {
+			return m[1], n, nil
+		}
 	}
-	n, _ = strconv.Atoi(m[2])
-	return m[1], n, nil
+	return "", 0, engine.Errorf(engine.InvalidParameters, "ref %q is not a ref from a snapshot (like e12 or f1e7)", ref).
+		With("field", "ref")
 }
 
 // StaleRef is the ELEMENT_NOT_FOUND (reason stale_ref) error for a ref
