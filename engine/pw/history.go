@@ -39,7 +39,7 @@ func (s *session) Reload(ctx context.Context, ignoreCache bool, timeout time.Dur
 		return s.reloadLike(ctx, "reload", timeout, func(t *float64) (playwright.Response, error) {
 			// The page's one DevTools session: detaching another one
 			// would reset the network emulation set through it.
-			cs, err := s.sh.devtoolsFor(context.Background(), s.bctx, s.page)
+			cs, err := s.sh.devtoolsFor(ctx, s.bctx, s.page)
 			if err != nil {
 				return nil, err
 			}
