@@ -11,7 +11,7 @@ PW_VERSION := 1.52.0
 PWDRIVER   ?= $(CURDIR)/.cache/pwdriver
 export PLAYWRIGHT_DRIVER_PATH ?= $(PWDRIVER)
 
-.PHONY: build run test browser pwdriver vet bench bench-peers clean tsclient
+.PHONY: build run test browser pwdriver vet bench bench-peers clean tsclient fuzz
 
 # build is silent on stdout: `make run` may be an MCP client's command, and
 # stdout is then the protocol channel.
@@ -56,6 +56,18 @@ vet:
 
 test: browser pwdriver vet
 	$(GO) test -race -count=1 -timeout 20m ./...
+
+# fuzz runs every fuzz target (func FuzzXxx in a _test.go file) for
+# FUZZTIME each; `go test` alone runs their seed corpora.
+FUZZTIME ?= 60s
+fuzz:
+	@set -e; for f in $$(grep -rl --include='*_test.go' '^func Fuzz' . | grep -v '^./.cache' | sort); do \
+	  pkg=$$(dirname $$f); \
+	  for t in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+	    echo "== $$pkg $$t ($(FUZZTIME))"; \
+	    $(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
 
 bench: browser pwdriver
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
