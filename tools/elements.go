@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	_ "embed"
 	"encoding/base64"
 	"fmt"
 
@@ -10,12 +11,20 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 )
 
-// describeFn describes an element for find_element(s).
-const describeFn = `el => { const r = el.getBoundingClientRect(), st = getComputedStyle(el);
-	const attrs = {}; for (const a of el.attributes) attrs[a.name] = a.value;
-	return {tag: el.tagName.toLowerCase(), text: (el.innerText ?? el.textContent ?? "").trim().slice(0, 200), attributes: attrs,
-		visible: r.width > 0 && r.height > 0 && st.visibility !== "hidden", enabled: !el.matches(":disabled") && el.getAttribute("aria-disabled") !== "true",
-		box: {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height}}; }`
+// describeJS describes an element for find_element(s) and the element
+// resources.
+//
+//go:embed js/describe.js
+var describeJS string
+
+// describeAllTmplJS makes of a function describing one element one that
+// describes the first limit of several matches and counts them all.
+//
+//go:embed js/describe_all.js
+var describeAllTmplJS string
+
+// describeAllJS is what find_elements runs.
+var describeAllJS = applyJS(describeAllTmplJS, describeJS)
 
 // ElementInfo describes one element.
 type ElementInfo struct {
@@ -36,7 +45,7 @@ type FindElementOut struct {
 func findElement(d *Deps) Tool {
 	return sessionTool(d, "find_element", "Describe the first match.", readOnly,
 		func(ctx context.Context, s engine.Session, in ElementIn) (FindElementOut, error) {
-			i, err := evalInto[ElementInfo](ctx, s, in.req(describeFn))
+			i, err := evalInto[ElementInfo](ctx, s, in.req(describeJS))
 			return FindElementOut{ElementInfo: i}, err
 		})
 }
@@ -70,14 +79,16 @@ func findElements(d *Deps) Tool {
 				limit = 20
 			}
 			tg := in.target()
-			out, err := evalInto[FindElementsOut](ctx, s, engine.EvalRequest{Target: &tg, All: true, Args: []any{limit},
-				Function: `(els, limit) => ({total: els.length, elements: els.slice(0, limit).map(` + describeFn + `)})`})
+			out, err := evalInto[FindElementsOut](ctx, s, engine.EvalRequest{Target: &tg, All: true, Args: []any{limit}, Function: describeAllJS})
 			if out.Elements == nil {
 				out.Elements = []ElementInfo{}
 			}
 			return out, err
 		})
 }
+
+//go:embed js/count.js
+var countJS string
 
 // ExistsOut is the result of element_exists.
 type ExistsOut struct {
@@ -93,7 +104,7 @@ func elementExists(d *Deps) Tool {
 			TargetArg
 		}) (ExistsOut, error) {
 			tg := in.target()
-			n, err := evalInto[int](ctx, s, engine.EvalRequest{Target: &tg, All: true, Function: `els => els.length`})
+			n, err := evalInto[int](ctx, s, engine.EvalRequest{Target: &tg, All: true, Function: countJS})
 			return ExistsOut{Exists: n > 0, Count: n}, err
 		})
 }
@@ -105,15 +116,22 @@ type StateOut struct {
 	SessionMeta
 }
 
-func stateTool(d *Deps, name, desc, fn string) Tool {
+// firstMatchJS makes of a test on one element a function that reports
+// whether anything matched and, if so, what the test says of the first
+// match.
+//
+//go:embed js/first_match.js
+var firstMatchJS string
+
+func stateTool(d *Deps, name, desc, test string) Tool {
+	fn := applyJS(firstMatchJS, test)
 	return sessionTool(d, name, desc, readOnly,
 		func(ctx context.Context, s engine.Session, in struct {
 			SessionArg
 			TargetArg
 		}) (StateOut, error) {
 			tg := in.target()
-			r, err := evalInto[[]bool](ctx, s, engine.EvalRequest{Target: &tg, All: true,
-				Function: `els => els.length ? [true, (` + fn + `)(els[0])] : [false, false]`})
+			r, err := evalInto[[]bool](ctx, s, engine.EvalRequest{Target: &tg, All: true, Function: fn})
 			if err != nil {
 				return StateOut{}, err
 			}
@@ -121,15 +139,19 @@ func stateTool(d *Deps, name, desc, fn string) Tool {
 		})
 }
 
-const visibleFn = `el => { const r = el.getBoundingClientRect(), st = getComputedStyle(el); return r.width > 0 && r.height > 0 && st.visibility !== "hidden"; }`
+var (
+	//go:embed js/is_visible.js
+	isVisibleJS string
+	//go:embed js/is_enabled.js
+	isEnabledJS string
+)
 
 func isVisible(d *Deps) Tool {
-	return stateTool(d, "is_visible", "Is the first match visible? No wait.", visibleFn)
+	return stateTool(d, "is_visible", "Is the first match visible? No wait.", isVisibleJS)
 }
 
 func isEnabled(d *Deps) Tool {
-	return stateTool(d, "is_enabled", "Is the first match enabled? No wait.",
-		`el => !el.matches(":disabled") && el.getAttribute("aria-disabled") !== "true"`)
+	return stateTool(d, "is_enabled", "Is the first match enabled? No wait.", isEnabledJS)
 }
 
 // WaitForSelectorIn is the input of wait_for_selector.
@@ -150,6 +172,12 @@ func (in WaitForSelectorIn) validate() error {
 	return nonNegative("timeout", in.Timeout)
 }
 
+// reachedJS is all wait_for_selector runs once the element is in its
+// state: the engine's wait is the work.
+//
+//go:embed js/reached.js
+var reachedJS string
+
 func waitForSelector(d *Deps) Tool {
 	return sessionTool(d, "wait_for_selector", "Wait for an element's state.", readOnly,
 		func(ctx context.Context, s engine.Session, in WaitForSelectorIn) (SuccessOut, error) {
@@ -161,7 +189,7 @@ func waitForSelector(d *Deps) Tool {
 				timeout = 5000
 			}
 			tg := in.target()
-			_, err := s.Evaluate(ctx, engine.EvalRequest{Target: &tg, State: state, Timeout: ms(timeout), Function: "() => true"})
+			_, err := s.Evaluate(ctx, engine.EvalRequest{Target: &tg, State: state, Timeout: ms(timeout), Function: reachedJS})
 			if err != nil {
 				if e := engine.AsError(err); e.Code == engine.Timeout {
 					e.Message = fmt.Sprintf("%s did not become %s within %d ms", tg, state, timeout)

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"regexp"
 
@@ -20,6 +21,12 @@ func evalInto[T any](ctx context.Context, s engine.Session, req engine.EvalReque
 	}
 	return out, nil
 }
+
+// applyJS returns the source of the function that the higher-order function
+// hof (source under js/) makes of the function fn: the part of a script
+// that varies is passed to it as an argument rather than spliced into its
+// text.
+func applyJS(hof, fn string) string { return "(" + hof + ")(" + fn + ")" }
 
 // ElementIn targets one element. It takes no timeout: the element gets
 // engine.DefaultActionTimeout to appear, and wait_for_selector is there for
@@ -45,12 +52,13 @@ type TextOut struct {
 	SessionMeta
 }
 
-const textFn = `el => (el.innerText ?? el.textContent ?? "").trim()`
+//go:embed js/text.js
+var textJS string
 
 func getText(d *Deps) Tool {
 	return sessionTool(d, "get_text", "Get an element's visible text.", readOnly,
 		func(ctx context.Context, s engine.Session, in ElementIn) (TextOut, error) {
-			t, err := evalInto[string](ctx, s, in.req(textFn))
+			t, err := evalInto[string](ctx, s, in.req(textJS))
 			return TextOut{Text: t}, err
 		})
 }
@@ -62,10 +70,13 @@ type AllTextOut struct {
 	SessionMeta
 }
 
+//go:embed js/all_text.js
+var allTextJS string
+
 func getAllText(d *Deps) Tool {
 	return sessionTool(d, "get_all_text", "Get the text of every match.", readOnly,
 		func(ctx context.Context, s engine.Session, in ElementIn) (AllTextOut, error) {
-			r := in.req(`els => els.map(el => (el.innerText ?? el.textContent ?? "").trim())`)
+			r := in.req(allTextJS)
 			r.All = true
 			t, err := evalInto[[]string](ctx, s, r)
 			return AllTextOut{Texts: t, Count: len(t)}, err
@@ -92,10 +103,13 @@ type AttributeOut struct {
 	SessionMeta
 }
 
+//go:embed js/attribute.js
+var attributeJS string
+
 func getAttribute(d *Deps) Tool {
 	return sessionTool(d, "get_attribute", "Get an element's attribute.", readOnly,
 		func(ctx context.Context, s engine.Session, in AttributeIn) (AttributeOut, error) {
-			v, err := evalInto[*string](ctx, s, in.req(`(el, n) => el.getAttribute(n)`, in.Name))
+			v, err := evalInto[*string](ctx, s, in.req(attributeJS, in.Name))
 			return AttributeOut{Value: v, Exists: v != nil}, err
 		})
 }
@@ -107,16 +121,13 @@ type ValueOut struct {
 	SessionMeta
 }
 
+//go:embed js/field_value.js
+var fieldValueJS string
+
 func getValue(d *Deps) Tool {
 	return sessionTool(d, "get_value", "Get a form field's current value.", readOnly,
 		func(ctx context.Context, s engine.Session, in ElementIn) (ValueOut, error) {
-			return evalInto[ValueOut](ctx, s, in.req(`el => {
-				if (el.tagName === "SELECT" && el.multiple) return {value: [...el.selectedOptions].map(o => o.value)};
-				if (el.type === "checkbox" || el.type === "radio") return {value: el.value, checked: el.checked};
-				if ("value" in el && el.tagName !== "BUTTON" && el.tagName !== "LI") return {value: el.value};
-				if (el.isContentEditable) return {value: el.innerText};
-				return {value: null};
-			}`))
+			return evalInto[ValueOut](ctx, s, in.req(fieldValueJS))
 		})
 }
 
@@ -132,26 +143,13 @@ type TableOut struct {
 	SessionMeta
 }
 
+//go:embed js/table.js
+var tableJS string
+
 func extractTable(d *Deps) Tool {
 	return sessionTool(d, "extract_table", "Extract a table's rows (keyed by header).", readOnly,
 		func(ctx context.Context, s engine.Session, in TableIn) (TableOut, error) {
-			out, err := evalInto[TableOut](ctx, s, in.req(`el => {
-				const t = el.closest("table") || el.querySelector("table");
-				if (!t) return {error: "not a table"};
-				const text = c => (c.innerText ?? c.textContent).trim();
-				const rows = [...t.rows];
-				let headers = [];
-				const head = t.tHead && t.tHead.rows[0] || (rows[0] && [...rows[0].cells].every(c => c.tagName === "TH") ? rows[0] : null);
-				if (head) headers = [...head.cells].map(text);
-				const body = rows.filter(r => r !== head && !(t.tHead && t.tHead.contains(r)));
-				return {headers, rows: body.map(r => {
-					const cells = [...r.cells].map(text);
-					if (!headers.length) return cells;
-					const o = {};
-					cells.forEach((c, i) => { o[headers[i] || ("column" + (i + 1))] = c; });
-					return o;
-				})};
-			}`))
+			out, err := evalInto[TableOut](ctx, s, in.req(tableJS))
 			if err == nil && out.Rows == nil {
 				err = engine.Errorf(engine.ElementNotFound, "%s is not and does not contain a table", in.target()).With("reason", "not_a_table")
 			}
@@ -181,6 +179,19 @@ type LinksOut struct {
 	SessionMeta
 }
 
+var (
+	// linksJS lists the links under an element.
+	//
+	//go:embed js/links.js
+	linksJS string
+	// onDocumentJS makes of a function on an element one on the document.
+	//
+	//go:embed js/on_document.js
+	onDocumentJS string
+	// documentLinksJS lists every link on the page.
+	documentLinksJS = applyJS(onDocumentJS, linksJS)
+)
+
 func extractLinks(d *Deps) Tool {
 	return sessionTool(d, "extract_links", "List links (text and absolute href).", readOnly,
 		func(ctx context.Context, s engine.Session, in LinksIn) (LinksOut, error) {
@@ -188,12 +199,10 @@ func extractLinks(d *Deps) Tool {
 			if limit == 0 {
 				limit = 500
 			}
-			fn := `(el, limit) => { const a = [...el.querySelectorAll("a[href]")];
-				return {total: a.length, links: a.slice(0, limit).map(x => ({text: (x.innerText || x.textContent || x.title || "").trim().replace(/\s+/g, " "), href: x.href}))}; }`
-			req := engine.EvalRequest{Function: "(limit) => (" + fn + ")(document, limit)", Args: []any{limit}}
+			req := engine.EvalRequest{Function: documentLinksJS, Args: []any{limit}}
 			if in.Selector != "" {
 				tg := engine.Target{Selector: in.Selector}
-				req = engine.EvalRequest{Target: &tg, Function: fn, Args: []any{limit}, Timeout: ms(5000)}
+				req = engine.EvalRequest{Target: &tg, Function: linksJS, Args: []any{limit}, Timeout: ms(5000)}
 			}
 			out, err := evalInto[LinksOut](ctx, s, req)
 			if out.Links == nil {
@@ -214,16 +223,13 @@ type MetadataOut struct {
 	SessionMeta
 }
 
+//go:embed js/page_metadata.js
+var pageMetadataJS string
+
 func getPageMetadata(d *Deps) Tool {
 	return sessionTool(d, "get_page_metadata", "Get title, URL, description, canonical, lang, Open Graph.", readOnly,
 		func(ctx context.Context, s engine.Session, in PageIn) (MetadataOut, error) {
-			return evalInto[MetadataOut](ctx, s, engine.EvalRequest{Function: `() => {
-				const meta = n => document.querySelector('meta[name="' + n + '"]')?.content || "";
-				const og = {};
-				for (const m of document.querySelectorAll('meta[property^="og:"]')) og[m.getAttribute("property").slice(3)] = m.content;
-				return {title: document.title, url: location.href, description: meta("description"),
-					canonical: document.querySelector('link[rel="canonical"]')?.href || "", lang: document.documentElement.lang, openGraph: og};
-			}`})
+			return evalInto[MetadataOut](ctx, s, engine.EvalRequest{Function: pageMetadataJS})
 		})
 }
 

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 
 	"github.com/seed4af8c199/browsermcp/engine"
@@ -13,22 +14,11 @@ type FillIn struct {
 	Value string `json:"value"`
 }
 
-// fillFn sets a field's value the way a paste would (native setter, so
+// fillJS sets a field's value the way a paste would (native setter, so
 // frameworks see it) and fires input and change.
-const fillFn = `(el, v) => {
-	const tag = el.tagName, type = (el.getAttribute("type") || "").toLowerCase();
-	const text = ["", "text", "search", "email", "url", "tel", "password", "number", "date", "datetime-local", "month", "time", "week", "color", "range"];
-	if (el.matches(":disabled")) return {error: "disabled"};
-	if (el.readOnly) return {error: "readonly"};
-	if (el.isContentEditable) { el.focus(); el.textContent = v; }
-	else if ((tag === "INPUT" && text.includes(type)) || tag === "TEXTAREA") {
-		el.focus();
-		Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), "value").set.call(el, v);
-	} else return {error: "not_a_text_field"};
-	el.dispatchEvent(new Event("input", {bubbles: true}));
-	el.dispatchEvent(new Event("change", {bubbles: true}));
-	return {};
-}`
+//
+//go:embed js/fill.js
+var fillJS string
 
 // formResult is what the form functions answer.
 type formResult struct {
@@ -45,7 +35,7 @@ func notEditable(tg engine.Target, reason string) error {
 func fill(d *Deps) Tool {
 	return sessionTool(d, "fill", "Replace a field's value.", pageAction,
 		func(ctx context.Context, s engine.Session, in FillIn) (ActionOut, error) {
-			r, err := evalInto[formResult](ctx, s, in.req(fillFn, in.Value))
+			r, err := evalInto[formResult](ctx, s, in.req(fillJS, in.Value))
 			if err == nil && r.Error != "" {
 				err = notEditable(in.target(), r.Error)
 			}
@@ -78,20 +68,13 @@ type SelectOut struct {
 	SessionMeta
 }
 
+//go:embed js/select_options.js
+var selectOptionsJS string
+
 func selectOption(d *Deps) Tool {
 	return sessionTool(d, "select", "Select <select> options by value or label.", pageAction,
 		func(ctx context.Context, s engine.Session, in SelectIn) (SelectOut, error) {
-			r, err := evalInto[formResult](ctx, s, in.req(`(el, want) => {
-				if (el.tagName !== "SELECT") return {error: "not_a_select"};
-				if (el.matches(":disabled")) return {error: "disabled"};
-				const opts = [...el.options], all = opts.map(o => ({value: o.value, label: o.label}));
-				const pick = opts.filter(o => want.includes(o.value) || want.includes(o.label));
-				if (pick.length === 0 || (!el.multiple && pick.length > 1 && want.length > 1)) return {error: "no_match", options: all};
-				for (const o of opts) o.selected = el.multiple ? pick.includes(o) : o === pick[0];
-				el.dispatchEvent(new Event("input", {bubbles: true}));
-				el.dispatchEvent(new Event("change", {bubbles: true}));
-				return {selected: [...el.selectedOptions].map(o => ({value: o.value, label: o.label}))};
-			}`, in.Values))
+			r, err := evalInto[formResult](ctx, s, in.req(selectOptionsJS, in.Values))
 			switch {
 			case err != nil:
 				return SelectOut{}, err
@@ -105,15 +88,19 @@ func selectOption(d *Deps) Tool {
 		})
 }
 
+// checkboxStateJS reads whether the element, or the checkbox or radio in
+// it, is checked.
+//
+//go:embed js/checkbox_state.js
+var checkboxStateJS string
+
 // checkTool clicks a checkbox or radio like a user when its state differs
 // from want, then verifies the new state.
 func checkTool(d *Deps, name, desc string, want bool) Tool {
 	return sessionTool(d, name, desc, pageAction,
 		func(ctx context.Context, s engine.Session, in ElementIn) (ActionOut, error) {
 			tg := in.target()
-			state := `el => { const c = el.matches("input[type=checkbox],input[type=radio]") ? el : el.querySelector("input[type=checkbox],input[type=radio]");
-				return c ? {checked: c.checked} : {error: "not_a_checkbox"}; }`
-			r, err := evalInto[formResult](ctx, s, in.req(state))
+			r, err := evalInto[formResult](ctx, s, in.req(checkboxStateJS))
 			if err != nil {
 				return ActionOut{}, err
 			}
@@ -126,7 +113,7 @@ func checkTool(d *Deps, name, desc string, want bool) Tool {
 			if _, err := s.Click(ctx, engine.ClickRequest{Target: tg}); err != nil {
 				return ActionOut{}, err
 			}
-			if r, err = evalInto[formResult](ctx, s, in.req(state)); err != nil {
+			if r, err = evalInto[formResult](ctx, s, in.req(checkboxStateJS)); err != nil {
 				return ActionOut{}, err
 			}
 			if r.Checked != want {
@@ -161,14 +148,20 @@ type ScrollOut struct {
 	SessionMeta
 }
 
+var (
+	//go:embed js/scroll_by.js
+	scrollByJS string
+	//go:embed js/scroll_into_view.js
+	scrollIntoViewJS string
+)
+
 func scroll(d *Deps) Tool {
 	return sessionTool(d, "scroll", "Scroll the page by x,y pixels, or an element into view.", pageAction,
 		func(ctx context.Context, s engine.Session, in ScrollIn) (ScrollOut, error) {
-			req := engine.EvalRequest{Function: `(x, y) => { scrollBy(x, y); return {scrollX, scrollY}; }`, Args: []any{in.X, in.Y}}
+			req := engine.EvalRequest{Function: scrollByJS, Args: []any{in.X, in.Y}}
 			if in.given() {
 				tg := in.target()
-				req = engine.EvalRequest{Target: &tg, Timeout: engine.DefaultActionTimeout,
-					Function: `el => { el.scrollIntoView({block: "center", inline: "center", behavior: "instant"}); return {scrollX, scrollY}; }`}
+				req = engine.EvalRequest{Target: &tg, Timeout: engine.DefaultActionTimeout, Function: scrollIntoViewJS}
 			}
 			return evalInto[ScrollOut](ctx, s, req)
 		})

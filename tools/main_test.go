@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 // One browser and one test site serve every test; each test gets its own
 // Manager and MCP client, so its sessions are its own browser contexts.
 var (
+	browserOnce  sync.Once
 	sharedEngine engine.Engine
 	browserErr   error
 	site         *httptest.Server
@@ -29,20 +31,33 @@ var (
 
 func TestMain(m *testing.M) {
 	site = testsite.Start()
-	path, err := testenv.ChromiumPath()
-	if err != nil {
-		browserErr = err
-	} else {
-		e := cdp.New(cdp.Config{ExecPath: path, Headless: true, Viewport: engine.Viewport{Width: 1280, Height: 720}})
-		e.Start()
-		sharedEngine = e
-	}
 	code := m.Run()
 	if sharedEngine != nil {
 		sharedEngine.Close()
 	}
 	site.Close()
 	os.Exit(code)
+}
+
+// sharedBrowser returns the shared browser, launching it on first use, or
+// skips tb when there is none. A run that needs no browser, such as a
+// fuzzer and each of its worker processes, launches none.
+func sharedBrowser(tb testing.TB) engine.Engine {
+	tb.Helper()
+	browserOnce.Do(func() {
+		path, err := testenv.ChromiumPath()
+		if err != nil {
+			browserErr = err
+			return
+		}
+		e := cdp.New(cdp.Config{ExecPath: path, Headless: true, Viewport: engine.Viewport{Width: 1280, Height: 720}})
+		e.Start()
+		sharedEngine = e
+	})
+	if sharedEngine == nil {
+		testenv.NoBrowser(tb, browserErr)
+	}
+	return sharedEngine
 }
 
 type env struct {
@@ -59,9 +74,6 @@ func newEnv(t testing.TB, cfg engine.ManagerConfig) *env {
 
 func newEnvWith(t testing.TB, cfg engine.ManagerConfig, opts tools.Options) *env {
 	t.Helper()
-	if sharedEngine == nil {
-		testenv.NoBrowser(t, browserErr)
-	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = time.Minute
 	}
@@ -69,7 +81,7 @@ func newEnvWith(t testing.TB, cfg engine.ManagerConfig, opts tools.Options) *env
 		cfg.MaxSessions = 20
 	}
 	cfg.Defaults.Viewport = engine.Viewport{Width: 1280, Height: 720}
-	mgr := engine.NewManager(sharedEngine, cfg)
+	mgr := engine.NewManager(sharedBrowser(t), cfg)
 	srv := tools.NewServer(mgr, opts)
 	c, err := client.NewInProcessClient(srv)
 	if err != nil {

@@ -198,7 +198,7 @@ func readElement(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 	var out ElementInfo
 	_, err := d.Sessions.Use(ctx, v.session, func(ctx context.Context, s engine.Session) error {
 		var err error
-		out, err = evalInto[ElementInfo](ctx, s, engine.EvalRequest{Target: &engine.Target{Ref: v.ref}, Function: describeFn})
+		out, err = evalInto[ElementInfo](ctx, s, engine.EvalRequest{Target: &engine.Target{Ref: v.ref}, Function: describeJS})
 		return err
 	})
 	return out, err

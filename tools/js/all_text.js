@@ -1,0 +1,1 @@
+els => els.map(el => (el.innerText ?? el.textContent ?? "").trim())

@@ -1,0 +1,1 @@
+(el, n) => el.getAttribute(n)

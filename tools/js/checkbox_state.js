@@ -1,0 +1,4 @@
+el => {
+  const c = el.matches("input[type=checkbox],input[type=radio]") ? el : el.querySelector("input[type=checkbox],input[type=radio]");
+  return c ? {checked: c.checked} : {error: "not_a_checkbox"};
+}

@@ -1,0 +1,1 @@
+els => els.length

@@ -1,0 +1,1 @@
+describe => (els, limit) => ({total: els.length, elements: els.slice(0, limit).map(describe)})

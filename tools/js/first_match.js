@@ -1,0 +1,1 @@
+test => els => els.length ? [true, test(els[0])] : [false, false]

@@ -1,0 +1,1 @@
+el => !el.matches(":disabled") && el.getAttribute("aria-disabled") !== "true"

@@ -1,0 +1,1 @@
+fn => (...args) => fn(document, ...args)

@@ -1,0 +1,1 @@
+(x, y) => { scrollBy(x, y); return {scrollX, scrollY}; }

@@ -1,0 +1,1 @@
+el => { el.scrollIntoView({block: "center", inline: "center", behavior: "instant"}); return {scrollX, scrollY}; }
