@@ -72,6 +72,14 @@ func oneOf(field, v string, allowed ...string) error {
 	return invalid(field, "%s must be one of %s, not %q", field, strings.Join(allowed, ", "), v)
 }
 
+// limitOr is a limit argument, or def when none was given (0).
+func limitOr(n, def int) int {
+	if n == 0 {
+		return def
+	}
+	return n
+}
+
 // nonNegative checks a numeric parameter.
 func nonNegative(field string, v int) error {
 	if v < 0 {

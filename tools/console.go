@@ -33,10 +33,7 @@ func getConsoleMessages(d *Deps) Tool {
 	return inGroup(Console, sessionTool(d, "get_console_messages",
 		"The page's recent console messages, uncaught exceptions (type exception, level error) and browser log entries, oldest first.", readOnly,
 		func(ctx context.Context, s engine.Session, in ConsoleIn) (ConsoleOut, error) {
-			limit := in.Limit
-			if limit == 0 {
-				limit = 100
-			}
+			limit := limitOr(in.Limit, 100)
 			l, err := s.ConsoleMessages(ctx, engine.ConsoleQuery{Level: in.Level, Limit: limit})
 			return ConsoleOut{ConsoleLog: l}, err
 		}))

@@ -74,10 +74,7 @@ type FindElementsOut struct {
 func findElements(d *Deps) Tool {
 	return sessionTool(d, "find_elements", "Describe every match.", readOnly,
 		func(ctx context.Context, s engine.Session, in FindElementsIn) (FindElementsOut, error) {
-			limit := in.Limit
-			if limit == 0 {
-				limit = 20
-			}
+			limit := limitOr(in.Limit, 20)
 			tg := in.target()
 			out, err := evalInto[FindElementsOut](ctx, s, engine.EvalRequest{Target: &tg, All: true, Args: []any{limit}, Function: describeAllJS})
 			if out.Elements == nil {

@@ -195,10 +195,7 @@ var (
 func extractLinks(d *Deps) Tool {
 	return sessionTool(d, "extract_links", "List links (text and absolute href).", readOnly,
 		func(ctx context.Context, s engine.Session, in LinksIn) (LinksOut, error) {
-			limit := in.Limit
-			if limit == 0 {
-				limit = 500
-			}
+			limit := limitOr(in.Limit, 500)
 			req := engine.EvalRequest{Function: documentLinksJS, Args: []any{limit}}
 			if in.Selector != "" {
 				tg := engine.Target{Selector: in.Selector}

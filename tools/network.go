@@ -216,10 +216,7 @@ func getRequestLog(d *Deps) Tool {
 	return inGroup(Network, sessionTool(d, "get_request_log",
 		"The session's recent requests, oldest first: method, url, status, resource type, timing, and the error of failed or blocked ones.", readOnly,
 		func(ctx context.Context, s engine.Session, in RequestLogIn) (RequestLogOut, error) {
-			limit := in.Limit
-			if limit == 0 {
-				limit = 50
-			}
+			limit := limitOr(in.Limit, 50)
 			l, err := s.RequestLog(ctx, engine.RequestLogQuery{Filter: in.Filter, ResourceType: in.ResourceType, FailedOnly: in.Failed, Limit: limit})
 			return RequestLogOut{RequestLog: l}, err
 		}))
