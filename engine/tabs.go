@@ -209,7 +209,10 @@ func (ts *TabSet[S]) Do(ctx context.Context, req TabsRequest, act TabActions[S])
 		}
 		ts.Add(s, true)
 		if req.URL != "" {
-			if _, err := s.Navigate(ctx, NavigateRequest{URL: req.URL}); err != nil {
+			// A complete request: the tab is called directly, so its
+			// defaults are named here.
+			nav := NavigateRequest{URL: req.URL, WaitUntil: WaitLoad, Timeout: DefaultNavigationTimeout}
+			if _, err := s.Navigate(ctx, nav); err != nil {
 				return TabsResult{}, err
 			}
 		}

@@ -13,11 +13,12 @@ import (
 type page struct {
 	url    string
 	closed bool
+	nav    engine.NavigateRequest // the last navigation
 }
 
 func (p *page) Info(context.Context) engine.PageInfo { return engine.PageInfo{URL: p.url} }
 func (p *page) Navigate(_ context.Context, r engine.NavigateRequest) (engine.NavigateResult, error) {
-	p.url = r.URL
+	p.url, p.nav = r.URL, r
 	return engine.NavigateResult{URL: r.URL}, nil
 }
 
@@ -82,6 +83,9 @@ func TestTabSetActions(t *testing.T) {
 	}
 	check(s.do(t, engine.TabsRequest{}), "*a")
 	check(s.do(t, engine.TabsRequest{Action: "new", URL: "b"}), "a", "*b")
+	if want := (engine.NavigateRequest{URL: "b", WaitUntil: engine.WaitLoad, Timeout: engine.DefaultNavigationTimeout}); s.page.nav != want {
+		t.Fatalf("new tab navigated with %+v, want %+v", s.page.nav, want)
+	}
 	check(s.do(t, engine.TabsRequest{Action: "new"}), "a", "b", "*about:blank")
 	if s.page.url != "about:blank" {
 		t.Fatalf("the embedded current tab is %q, want the new one", s.page.url)
