@@ -18,6 +18,71 @@ type Launch interface {
 	Lost() bool
 }
 
+// LaunchState is the part of a Launch both engines' launch types share,
+// and embed: the start's outcome and the loss of the browser. Its zero value
+// is ready to use. The launch's goroutine ends the start with Started or
+// Failed, exactly once.
+type LaunchState struct {
+	once     sync.Once
+	ready    chan struct{} // closed by Started or Failed
+	err      error
+	lost     chan struct{} // closed by MarkLost
+	lostOnce sync.Once
+	// gone, when set by Started, is another channel closed when the
+	// browser goes away (chromedp's LostConnection).
+	gone <-chan struct{}
+}
+
+func (l *LaunchState) init() {
+	l.once.Do(func() { l.ready, l.lost = make(chan struct{}), make(chan struct{}) })
+}
+
+// Started ends a successful start. gone, when not nil, is closed when the
+// browser goes away, as MarkLost would say.
+func (l *LaunchState) Started(gone <-chan struct{}) {
+	l.init()
+	l.gone = gone
+	close(l.ready)
+}
+
+// Failed ends a failed start: err is its error, and the launch counts as
+// lost.
+func (l *LaunchState) Failed(err error) {
+	l.init()
+	l.err = err
+	l.MarkLost()
+	close(l.ready)
+}
+
+// MarkLost records that the browser went away; later calls do nothing.
+func (l *LaunchState) MarkLost() {
+	l.init()
+	l.lostOnce.Do(func() { close(l.lost) })
+}
+
+// Ready is closed once the start has succeeded or failed.
+func (l *LaunchState) Ready() <-chan struct{} {
+	l.init()
+	return l.ready
+}
+
+// Err is the start's error; nil once it succeeded. Read after Ready.
+func (l *LaunchState) Err() error { return l.err }
+
+// Lost reports a browser that went away (MarkLost, or the channel given to
+// Started closed), or a start that failed. Read after Ready.
+func (l *LaunchState) Lost() bool {
+	l.init()
+	select {
+	case <-l.lost:
+		return true
+	case <-l.gone:
+		return true
+	default:
+		return false
+	}
+}
+
 // Keeper keeps the one browser an engine's sessions share: started in the
 // background by Start or on first use, and started again once when it
 // died or failed to start. Both engines use it.

@@ -88,3 +88,42 @@ func TestKeeperTimeout(t *testing.T) {
 		t.Fatalf("Browser with a cancelled context = %v", err)
 	}
 }
+
+func TestLaunchState(t *testing.T) {
+	var ok LaunchState
+	if ok.Lost() {
+		t.Fatal("a launch not started yet is lost")
+	}
+	select {
+	case <-ok.Ready():
+		t.Fatal("Ready is closed before the start ended")
+	default:
+	}
+	gone := make(chan struct{})
+	ok.Started(gone)
+	<-ok.Ready()
+	if ok.Err() != nil || ok.Lost() {
+		t.Fatalf("started: Err %v, Lost %v; want nil, false", ok.Err(), ok.Lost())
+	}
+	close(gone)
+	if !ok.Lost() {
+		t.Fatal("the browser's gone channel closed, but the launch is not lost")
+	}
+
+	var marked LaunchState
+	marked.Started(nil)
+	marked.MarkLost()
+	marked.MarkLost()
+	if !marked.Lost() || marked.Err() != nil {
+		t.Fatalf("after MarkLost: Lost %v, Err %v; want true, nil", marked.Lost(), marked.Err())
+	}
+
+	var failed LaunchState
+	boom := errors.New("boom")
+	failed.Failed(boom)
+	<-failed.Ready()
+	if failed.Err() != boom || !failed.Lost() {
+		t.Fatalf("failed: Err %v, Lost %v; want boom, true", failed.Err(), failed.Lost())
+	}
+	failed.MarkLost() // a disconnect after the failure changes nothing
+}

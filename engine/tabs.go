@@ -1,6 +1,10 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"slices"
+	"sync"
+)
 
 // Tabber manages the pages (tabs) of one session. Pages the site opens
 // (window.open, target=_blank) become tabs of the same session; every other
@@ -62,17 +66,174 @@ func (r TabsRequest) Pick(n, current int) (int, error) {
 	return i, nil
 }
 
-// ListTabs describes tabs in order, cur being the current one.
-func ListTabs[S comparable](ctx context.Context, tabs []S, cur S, info func(S, context.Context) PageInfo) TabsResult {
+// Tab is what TabSet needs of an engine's tab: its description, and a
+// navigation for "new" with a URL.
+type Tab interface {
+	comparable
+	Info(ctx context.Context) PageInfo
+	Navigate(ctx context.Context, req NavigateRequest) (NavigateResult, error)
+}
+
+// TabSet is the bookkeeping of a session's tabs, the same in both engines:
+// the tabs in order and which one is current. The current tab is kept in
+// the engine's own session, which embeds it so that every page method acts
+// on it (see Init); the set writes it under its lock. The Manager runs one
+// call at a time on a session, so such calls may read it without the lock;
+// only Info, which runs beside calls, needs Current.
+type TabSet[S Tab] struct {
+	// Dropped, when set, runs under the set's lock as a tab leaves it
+	// (engine/pw forgets the tab's route handler there).
+	Dropped func(S)
+
+	mu   sync.Mutex
+	tabs []S
+	cur  *S
+}
+
+// Init starts the set with one tab, first, made current in *cur.
+func (ts *TabSet[S]) Init(cur *S, first S) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.cur, ts.tabs = cur, []S{first}
+	*cur = first
+}
+
+// Current returns the current tab.
+func (ts *TabSet[S]) Current() S {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return *ts.cur
+}
+
+// All returns the tabs in order.
+func (ts *TabSet[S]) All() []S {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return slices.Clone(ts.tabs)
+}
+
+// Snapshot returns the tabs in order and the current one, read together.
+func (ts *TabSet[S]) Snapshot() (tabs []S, cur S) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return slices.Clone(ts.tabs), *ts.cur
+}
+
+// Len is the number of tabs.
+func (ts *TabSet[S]) Len() int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return len(ts.tabs)
+}
+
+// Add appends a tab, and makes it current if asked.
+func (ts *TabSet[S]) Add(s S, current bool) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.tabs = append(ts.tabs, s)
+	if current {
+		*ts.cur = s
+	}
+}
+
+// Remove drops a tab; when it was current, the previous one (or the new
+// first) becomes current. A tab not in the set is ignored.
+func (ts *TabSet[S]) Remove(s S) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	i := slices.Index(ts.tabs, s)
+	if i < 0 {
+		return
+	}
+	ts.tabs = slices.Delete(ts.tabs, i, i+1)
+	if ts.Dropped != nil {
+		ts.Dropped(s)
+	}
+	if *ts.cur == s && len(ts.tabs) > 0 {
+		*ts.cur = ts.tabs[max(0, i-1)]
+	}
+}
+
+func (ts *TabSet[S]) setCurrent(s S) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	*ts.cur = s
+}
+
+// pick resolves the tab a select or close acts on (TabsRequest.Pick).
+func (ts *TabSet[S]) pick(req TabsRequest) (S, error) {
+	tabs, cur := ts.Snapshot()
+	i, err := req.Pick(len(tabs), slices.Index(tabs, cur))
+	if err != nil {
+		var zero S
+		return zero, err
+	}
+	return tabs[i], nil
+}
+
+// List describes the tabs in order.
+func (ts *TabSet[S]) List(ctx context.Context) TabsResult {
+	tabs, cur := ts.Snapshot()
 	out := TabsResult{Tabs: make([]TabInfo, len(tabs))}
 	for i, s := range tabs {
-		p := info(s, ctx)
+		p := s.Info(ctx)
 		out.Tabs[i] = TabInfo{Index: i, URL: p.URL, Title: p.Title, Current: s == cur}
 		if s == cur {
 			out.Current = i
 		}
 	}
 	return out
+}
+
+// TabActions are an engine's part of the tabs actions; TabSet.Do does the
+// bookkeeping around them.
+type TabActions[S any] struct {
+	// Open opens a blank tab in the session's browser context.
+	Open func(ctx context.Context) (S, error)
+	// Selected, when set, runs once s became the current tab.
+	Selected func(ctx context.Context, s S)
+	// Close closes s's page; Do then drops s from the set.
+	Close func(ctx context.Context, s S)
+}
+
+// Do runs one tabs action (list, new, select or close) on the set, which
+// the engine has brought up to date with the browser, and lists the tabs
+// after it.
+func (ts *TabSet[S]) Do(ctx context.Context, req TabsRequest, act TabActions[S]) (TabsResult, error) {
+	switch req.Action {
+	case "", "list":
+	case "new":
+		s, err := act.Open(ctx)
+		if err != nil {
+			return TabsResult{}, err
+		}
+		ts.Add(s, true)
+		if req.URL != "" {
+			// A complete request: the tab is called directly, so its
+			// defaults are named here.
+			nav := NavigateRequest{URL: req.URL}.WithDefaults()
+			if _, err := s.Navigate(ctx, nav); err != nil {
+				return TabsResult{}, err
+			}
+		}
+	case "select":
+		s, err := ts.pick(req)
+		if err != nil {
+			return TabsResult{}, err
+		}
+		ts.setCurrent(s)
+		if act.Selected != nil {
+			act.Selected(ctx, s)
+		}
+	case "close":
+		s, err := ts.pick(req)
+		if err != nil {
+			return TabsResult{}, err
+		}
+		act.Close(ctx, s)
+		ts.Remove(s)
+	}
+	return ts.List(ctx), nil
 }
 
 // AllTabsClosed is the error of a session whose every page was closed (by

@@ -92,13 +92,12 @@ type Engine struct {
 	keep *engine.Keeper[*browserProc]
 }
 
-// browserProc is one browser launch or attachment.
+// browserProc is one browser launch or attachment; its LaunchState makes
+// it an engine.Launch, lost when the connection drops.
 type browserProc struct {
-	ready  chan struct{} // closed when ctx/err are set
+	engine.LaunchState
 	ctx    context.Context
 	cancel context.CancelFunc
-	lost   <-chan struct{} // closed when the connection drops
-	err    error
 
 	attached bool // the browser is the user's (--cdp-endpoint), not launched
 
@@ -136,24 +135,13 @@ func (e *Engine) browser(ctx context.Context) (*browserProc, error) { return e.k
 // killed.
 const DefaultLaunchTimeout = 60 * time.Second
 
-// Ready, Err and Lost make a browserProc an engine.Launch.
-func (b *browserProc) Ready() <-chan struct{} { return b.ready }
-func (b *browserProc) Err() error             { return b.err }
-func (b *browserProc) stop()                  { b.cancel() }
-func (b *browserProc) Lost() bool {
-	select {
-	case <-b.lost:
-		return true
-	default:
-		return false
-	}
-}
+func (b *browserProc) stop() { b.cancel() }
 
 // launch starts the browser in the background. The first call on the root
 // context starts it; that call has no timeout, because its context bounds the
 // browser's life.
 func (e *Engine) launch() *browserProc {
-	b := &browserProc{ready: make(chan struct{}), attached: e.cfg.Endpoint != ""}
+	b := &browserProc{attached: e.cfg.Endpoint != ""}
 	var alloc context.Context
 	var cancelAlloc context.CancelFunc
 	if e.cfg.Endpoint != "" {
@@ -169,7 +157,6 @@ func (e *Engine) launch() *browserProc {
 	b.ctx = root
 	b.cancel = func() { cancelRoot(); cancelAlloc() }
 	go func() {
-		defer close(b.ready)
 		// Connects to, or starts, the browser without opening a tab.
 		_, err := chromedp.CallBrowser(root, browser.GetVersion, cdp.Empty{})
 		if err != nil {
@@ -177,20 +164,17 @@ func (e *Engine) launch() *browserProc {
 			if e.cfg.Endpoint != "" {
 				what = "attach to " + e.cfg.Endpoint
 			}
-			b.err = engine.Wrap(engine.BrowserError, err, fmt.Sprintf("could not %s: %v", what, err))
-			b.lost = closedChan
+			b.Failed(engine.Wrap(engine.BrowserError, err, fmt.Sprintf("could not %s: %v", what, err)))
 			return
 		}
-		b.lost = chromedp.FromContext(root).Browser.LostConnection
 		e.log.Info("browser ready", "endpoint", e.cfg.Endpoint, "exec", e.cfg.ExecPath)
+		b.Started(chromedp.FromContext(root).Browser.LostConnection)
 	}()
 	return b
 }
 
 // closeTimeout bounds a graceful browser close before it is killed.
 const closeTimeout = 5 * time.Second
-
-var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // NewSession creates a browser context with one page.
 func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (engine.Session, error) {
@@ -239,7 +223,7 @@ func (e *Engine) Close() error {
 	if !ok {
 		return nil
 	}
-	if b.err == nil && e.cfg.Endpoint == "" {
+	if b.Err() == nil && e.cfg.Endpoint == "" {
 		// A graceful close lets Chromium flush and exit; cancel kills it if
 		// that does not happen in time.
 		tctx, cancel := context.WithTimeout(b.ctx, closeTimeout)

@@ -222,37 +222,30 @@ func (s *session) settle(ctx context.Context, t *chromedp.Target, m mark, navTim
 	deadline := time.Now().Add(engine.SettleNetworkMax)
 	for {
 		st.mu.Lock()
-		nav := st.navRequested > m.navRequested || st.commits > m.commits
-		started := st.reqStarted - m.reqStarted
-		pending := 0
+		seen := engine.Settling{
+			Navigated: st.navRequested > m.navRequested || st.commits > m.commits,
+			Started:   st.reqStarted - m.reqStarted,
+			Quiet:     time.Since(st.lastNet),
+			Left:      time.Until(deadline),
+		}
 		for _, seq := range st.inflight {
 			if seq > m.reqStarted {
-				pending++
+				seen.Pending++
 			}
 		}
-		quiet := time.Since(st.lastNet)
 		ch := st.changed
 		st.mu.Unlock()
 
-		if nav {
+		step, wait := seen.Next()
+		switch step {
+		case engine.SettleLoad:
 			return s.settleNavigation(ctx, m, navTimeout)
-		}
-		if started == 0 || time.Now().After(deadline) || (pending == 0 && quiet >= engine.SettleQuiet) {
+		case engine.SettleDone:
 			return engine.ActionResult{Dialog: st.dialogSince(m)}, nil
 		}
-		wait := time.Until(deadline)
-		if pending == 0 {
-			wait = engine.SettleQuiet - quiet
+		if err := engine.AwaitChange(ctx, ch, wait); err != nil {
+			return engine.ActionResult{}, err
 		}
-		timer := time.NewTimer(wait)
-		select {
-		case <-ch:
-		case <-timer.C:
-		case <-ctx.Done():
-			timer.Stop()
-			return engine.ActionResult{}, ctx.Err()
-		}
-		timer.Stop()
 	}
 }
 

@@ -56,9 +56,7 @@ func (t *tabbed) opener(open func(context.Context, chromedp.ContextOption) (*ses
 // first of their errors is returned after the setting is recorded (apply),
 // except from a tab whose renderer is gone, which no setting can reach.
 func (t *tabbed) eachTab(fn func(s *session) error, apply func()) error {
-	t.mu.Lock()
-	tabs, cur := slices.Clone(t.tabs), t.session
-	t.mu.Unlock()
+	tabs, cur := t.tabs.Snapshot()
 	if err := fn(cur); err != nil {
 		return err
 	}

@@ -14,13 +14,11 @@ import (
 
 // tabbed is a session with several pages in one browser context. It embeds
 // the current tab, so every page method acts on it; Tabs switches it. The
-// Manager runs one call at a time on a session, so only Info, which runs
-// beside calls, needs the lock.
+// tab list and the current tab are kept by tabs (engine.TabSet).
 type tabbed struct {
-	*session // the current tab
+	*session // the current tab, kept by tabs
 
-	mu    sync.Mutex
-	tabs  []*session
+	tabs  engine.TabSet[*session]
 	first *session // owns the browser context: cancelling it disposes it
 	// firstOpen is false once the first tab's page was closed; its context
 	// stays until the session closes, because it holds the browser context.
@@ -29,23 +27,22 @@ type tabbed struct {
 	// unregister stops the policy's gate from recording this session's
 	// refused popups (popups.go).
 	unregister func()
-	// net holds the session's network settings, which every tab gets
-	// (tabnet.go).
+	// mu guards net: the session's network settings, which every tab
+	// gets (tabnet.go).
+	mu  sync.Mutex
 	net tabNet
 }
 
 func newTabbed(first *session, open func(context.Context, chromedp.ContextOption) (*session, error)) *tabbed {
-	t := &tabbed{session: first, tabs: []*session{first}, first: first, firstOpen: true}
+	t := &tabbed{first: first, firstOpen: true}
+	t.tabs.Init(&t.session, first)
 	t.open = t.opener(open)
 	return t
 }
 
 // Info describes the current tab; it may run while a call switches tabs.
 func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
-	t.mu.Lock()
-	cur := t.session
-	t.mu.Unlock()
-	return cur.Info(ctx)
+	return t.tabs.Current().Info(ctx)
 }
 
 // Close closes every tab and the browser context.
@@ -53,10 +50,7 @@ func (t *tabbed) Close(ctx context.Context) error {
 	if t.unregister != nil {
 		t.unregister()
 	}
-	t.mu.Lock()
-	tabs := slices.Clone(t.tabs)
-	t.mu.Unlock()
-	for _, s := range tabs {
+	for _, s := range t.tabs.All() {
 		if s != t.first {
 			s.Close(ctx)
 		}
@@ -69,58 +63,14 @@ func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsR
 	if err := t.sync(ctx); err != nil {
 		return engine.TabsResult{}, err
 	}
-	switch req.Action {
-	case "", "list":
-	case "new":
-		s, err := t.open(ctx, func(*chromedp.Context) {})
-		if err != nil {
-			return engine.TabsResult{}, err
-		}
-		t.add(s, true)
-		if req.URL != "" {
-			if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: req.URL}.WithDefaults()); err != nil {
-				return engine.TabsResult{}, err
-			}
-		}
-	case "select":
-		i, err := req.Pick(len(t.tabs), t.currentIndex())
-		if err != nil {
-			return engine.TabsResult{}, err
-		}
-		t.setCurrent(t.tabs[i])
-	case "close":
-		i, err := req.Pick(len(t.tabs), t.currentIndex())
-		if err != nil {
-			return engine.TabsResult{}, err
-		}
-		t.closeTab(ctx, t.tabs[i])
-	}
-	return t.list(ctx), nil
+	return t.tabs.Do(ctx, req, engine.TabActions[*session]{
+		Open:  func(ctx context.Context) (*session, error) { return t.open(ctx, func(*chromedp.Context) {}) },
+		Close: t.closePage,
+	})
 }
 
-func (t *tabbed) add(s *session, current bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.tabs = append(t.tabs, s)
-	if current {
-		t.session = s
-	}
-}
-
-func (t *tabbed) setCurrent(s *session) {
-	t.mu.Lock()
-	t.session = s
-	t.mu.Unlock()
-}
-
-func (t *tabbed) currentIndex() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return slices.Index(t.tabs, t.session)
-}
-
-// closeTab closes one page; the current tab moves to the previous one.
-func (t *tabbed) closeTab(ctx context.Context, s *session) {
+// closePage closes one tab's page.
+func (t *tabbed) closePage(ctx context.Context, s *session) {
 	if s == t.first {
 		// Close only the page: cancelling the first tab's context would
 		// dispose of the whole browser context.
@@ -128,20 +78,6 @@ func (t *tabbed) closeTab(ctx context.Context, s *session) {
 		t.firstOpen = false
 	} else {
 		s.Close(ctx)
-	}
-	t.remove(s)
-}
-
-func (t *tabbed) remove(s *session) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	i := slices.Index(t.tabs, s)
-	if i < 0 {
-		return
-	}
-	t.tabs = slices.Delete(t.tabs, i, i+1)
-	if t.session == s && len(t.tabs) > 0 {
-		t.session = t.tabs[max(0, i-1)]
 	}
 }
 
@@ -154,6 +90,7 @@ func (t *tabbed) sync(ctx context.Context) error {
 		return t.classify(err, "list the session's pages")
 	}
 	bc := t.first.contextID()
+	tabs := t.tabs.All()
 	live := map[target.ID]bool{}
 	var adopt []target.ID
 	for _, info := range res.TargetInfos {
@@ -161,16 +98,16 @@ func (t *tabbed) sync(ctx context.Context) error {
 			continue
 		}
 		live[info.TargetID] = true
-		if !slices.ContainsFunc(t.tabs, func(s *session) bool { return s.id == info.TargetID }) {
+		if !slices.ContainsFunc(tabs, func(s *session) bool { return s.id == info.TargetID }) {
 			adopt = append(adopt, info.TargetID)
 		}
 	}
-	for _, s := range slices.Clone(t.tabs) {
+	for _, s := range tabs {
 		if !live[s.id] {
 			if s != t.first {
 				s.Close(ctx)
 			}
-			t.remove(s)
+			t.tabs.Remove(s)
 		}
 	}
 	for _, id := range adopt {
@@ -178,17 +115,10 @@ func (t *tabbed) sync(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("adopting a page the site opened: %w", err)
 		}
-		t.add(s, false)
+		t.tabs.Add(s, false)
 	}
-	if len(t.tabs) == 0 {
+	if t.tabs.Len() == 0 {
 		return engine.AllTabsClosed()
 	}
 	return nil
-}
-
-func (t *tabbed) list(ctx context.Context) engine.TabsResult {
-	t.mu.Lock()
-	tabs, cur := slices.Clone(t.tabs), t.session
-	t.mu.Unlock()
-	return engine.ListTabs(ctx, tabs, cur, (*session).Info)
 }

@@ -308,50 +308,43 @@ func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) 
 	flushed := s.e.cfg.Browser != Firefox
 	for {
 		st.mu.Lock()
-		nav := st.navs > m.navs
-		started := st.reqStarted - m.reqStarted
-		pending, navPending := 0, false
+		seen := engine.Settling{
+			Navigated: st.navs > m.navs,
+			Started:   st.reqStarted - m.reqStarted,
+			Quiet:     time.Since(st.lastNet),
+			Left:      time.Until(deadline),
+		}
+		navPending := false
 		for _, r := range st.inflight {
 			if r.seq > m.reqStarted {
-				pending++
+				seen.Pending++
 				navPending = navPending || r.nav
 			}
 		}
-		quiet := time.Since(st.lastNet)
 		ch := st.changed
 		st.mu.Unlock()
+		// A navigation the action requested is waited for until it commits
+		// (or its request ends without a document: 204, a download), up to
+		// navTimeout, as Playwright's own actions wait for it.
+		if navPending {
+			seen.NavLeft = navTimeout - time.Since(navFrom)
+		}
 
-		if nav {
+		step, wait := seen.Next()
+		if step == engine.SettleLoad {
 			return s.settleNavigation(ctx, navTimeout)
 		}
-		if started == 0 && !flushed {
+		if seen.Started == 0 && !flushed {
 			flushed = true
 			_ = do(ctx, func() error { _, err := s.page.MainFrame().Evaluate("0"); return err })
 			continue
 		}
-		// A navigation the action requested is waited for until it commits
-		// (or its request ends without a document: 204, a download), up to
-		// navTimeout, as Playwright's own actions wait for it.
-		navWait := navPending && time.Since(navFrom) < navTimeout
-		if !navWait && (started == 0 || time.Now().After(deadline) || (pending == 0 && quiet >= engine.SettleQuiet)) {
+		if step == engine.SettleDone {
 			return engine.ActionResult{}, nil
 		}
-		wait := time.Until(deadline)
-		switch {
-		case navWait:
-			wait = navTimeout - time.Since(navFrom)
-		case pending == 0:
-			wait = engine.SettleQuiet - quiet
+		if err := engine.AwaitChange(ctx, ch, wait); err != nil {
+			return engine.ActionResult{}, s.classify(err, "wait for the page to settle")
 		}
-		timer := time.NewTimer(wait)
-		select {
-		case <-ch:
-		case <-timer.C:
-		case <-ctx.Done():
-			timer.Stop()
-			return engine.ActionResult{}, s.classify(ctx.Err(), "wait for the page to settle")
-		}
-		timer.Stop()
 	}
 }
 

@@ -70,32 +70,16 @@ type Engine struct {
 	keep *engine.Keeper[*browserProc]
 }
 
-// browserProc is one driver with one launched browser.
+// browserProc is one driver with one launched browser; its LaunchState
+// makes it an engine.Launch, lost when the browser disconnects.
 type browserProc struct {
-	ready   chan struct{} // closed when the fields below are set
+	engine.LaunchState
+	// pw, browser and server are set before Ready is closed.
 	pw      *playwright.Playwright
 	browser playwright.Browser
 	server  *launchServer // Firefox only
-	err     error
-
-	lostOnce sync.Once
-	lost     chan struct{} // closed when the browser disconnects
 
 	shutdownOnce sync.Once
-}
-
-func (b *browserProc) markLost() { b.lostOnce.Do(func() { close(b.lost) }) }
-
-// Ready, Err and Lost make a browserProc an engine.Launch.
-func (b *browserProc) Ready() <-chan struct{} { return b.ready }
-func (b *browserProc) Err() error             { return b.err }
-func (b *browserProc) Lost() bool {
-	select {
-	case <-b.lost:
-		return true
-	default:
-		return false
-	}
 }
 
 // New checks that the driver and the browser are installed and returns an
@@ -146,17 +130,16 @@ const launchTimeout = 60 * time.Second
 
 // launch starts the driver and the browser in the background.
 func (e *Engine) launch() *browserProc {
-	b := &browserProc{ready: make(chan struct{}), lost: make(chan struct{})}
+	b := &browserProc{}
 	go func() {
-		defer close(b.ready)
 		if err := e.start(b); err != nil {
 			e.shutdown(b)
-			b.err = engine.Wrap(engine.BrowserError, err, fmt.Sprintf("could not start %s: %v", e.Name(), err))
-			b.markLost()
+			b.Failed(engine.Wrap(engine.BrowserError, err, fmt.Sprintf("could not start %s: %v", e.Name(), err)))
 			return
 		}
-		b.browser.OnDisconnected(func(playwright.Browser) { b.markLost() })
+		b.browser.OnDisconnected(func(playwright.Browser) { b.MarkLost() })
 		e.log.Info("browser ready", "engine", e.Name(), "exec", e.exec, "version", b.browser.Version())
+		b.Started(nil)
 	}()
 	return b
 }

@@ -137,12 +137,12 @@ func (t *tabbed) AddRoute(ctx context.Context, rt engine.Route) (int, error) {
 	r.routes = append(r.routes, rt)
 	n := len(r.routes)
 	r.mu.Unlock()
-	if err := r.routeTabs(ctx, t.allTabs()); err != nil {
+	if err := r.routeTabs(ctx, t.tabs.All()); err != nil {
 		r.mu.Lock()
 		r.routes = slices.Delete(r.routes, n-1, n)
 		n = len(r.routes)
 		r.mu.Unlock()
-		return n, errors.Join(err, r.routeTabs(ctx, t.allTabs()))
+		return n, errors.Join(err, r.routeTabs(ctx, t.tabs.All()))
 	}
 	return n, nil
 }
@@ -156,5 +156,5 @@ func (t *tabbed) RemoveRoutes(ctx context.Context, pattern string) (removed, rem
 	removed, remaining = len(r.routes)-len(kept), len(kept)
 	r.routes = kept
 	r.mu.Unlock()
-	return removed, remaining, r.routeTabs(ctx, t.allTabs())
+	return removed, remaining, r.routeTabs(ctx, t.tabs.All())
 }

@@ -153,14 +153,8 @@ func remaining(ctx context.Context, d time.Duration) time.Duration {
 
 // alive reports a session, page or browser that is already gone.
 func (s *session) alive() error {
-	s.closeMu.Lock()
-	byUs := s.closedByUs
-	s.closeMu.Unlock()
-	if byUs {
-		return engine.Errorf(engine.BrowserError, "the session is closed")
-	}
-	if s.b.Lost() {
-		return engine.Errorf(engine.BrowserCrashed, "the browser process is gone")
+	if err := s.aliveBrowser(); err != nil {
+		return err
 	}
 	s.st.mu.Lock()
 	crashed, closed := s.st.crashed, s.st.closed

@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"context"
+	"time"
+)
+
+// After an action, both engines wait for what it started before they
+// return: the load of a document it navigated to, or the requests it sent
+// until the network stays quiet for SettleQuiet (at most SettleNetworkMax).
+// How they watch the page differs; the decision, Settling.Next, is the same.
+
+// SettleStep is what an action's settle loop does next.
+type SettleStep int
+
+const (
+	// SettleDone: what the action started is over; the action returns.
+	SettleDone SettleStep = iota
+	// SettleLoad: the page navigated; wait for the new document's load.
+	SettleLoad
+	// SettleWait: wait for the page's network state to change, or for the
+	// time Next gives, then look again.
+	SettleWait
+)
+
+// Settling is what a settle loop saw of the page since the action began.
+type Settling struct {
+	// Navigated: the action navigated the page (engine/cdp: or asked to).
+	Navigated bool
+	// Started counts the requests the action started, Pending those of
+	// them still in flight.
+	Started, Pending int
+	// Quiet is the time since the last network event.
+	Quiet time.Duration
+	// Left is the time left before the loop's deadline; past it (negative)
+	// the loop stops waiting for requests.
+	Left time.Duration
+	// NavLeft is the time left to wait for a navigation request the
+	// action started to commit (engine/pw waits for it as Playwright's own
+	// actions do); zero or less when there is none to wait for.
+	NavLeft time.Duration
+}
+
+// Next decides the loop's next step, and for SettleWait the longest wait
+// before it looks again.
+func (s Settling) Next() (SettleStep, time.Duration) {
+	if s.Navigated {
+		return SettleLoad, 0
+	}
+	navWait := s.NavLeft > 0
+	if !navWait && (s.Started == 0 || s.Left < 0 || (s.Pending == 0 && s.Quiet >= SettleQuiet)) {
+		return SettleDone, 0
+	}
+	switch {
+	case navWait:
+		return SettleWait, s.NavLeft
+	case s.Pending == 0:
+		return SettleWait, SettleQuiet - s.Quiet
+	}
+	return SettleWait, s.Left
+}
+
+// AwaitChange waits until changed is closed or d has passed, for a
+// SettleWait; it returns ctx's error if ctx ends first.
+func AwaitChange(ctx context.Context, changed <-chan struct{}, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-changed:
+		return nil
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
