@@ -177,14 +177,11 @@ func (b *bounded) SaveState(ctx context.Context) (StorageState, error) {
 	return within(ctx, "save state", DefaultCallTimeout, b.s.SaveState)
 }
 
-// RestoreState visits each origin to write its storage, so it may take a
+// SetStorage visits each origin to write its storage, so it may take a
 // navigation per origin.
-func (b *bounded) RestoreState(ctx context.Context, st StorageState) error {
-	if err := st.Validate(); err != nil {
-		return err
-	}
-	d := DefaultCallTimeout + time.Duration(len(st.Origins))*DefaultNavigationTimeout
-	return withinErr(ctx, "restore state", d, func(ctx context.Context) error { return b.s.RestoreState(ctx, st) })
+func (b *bounded) SetStorage(ctx context.Context, origins []OriginStorage) error {
+	d := DefaultCallTimeout + time.Duration(len(origins))*DefaultNavigationTimeout
+	return withinErr(ctx, "restore localStorage", d, func(ctx context.Context) error { return b.s.SetStorage(ctx, origins) })
 }
 
 func (b *bounded) Tabs(ctx context.Context, req TabsRequest) (TabsResult, error) {

@@ -101,7 +101,7 @@ func TestBoundValidatesBeforeTheEngine(t *testing.T) {
 		{func() error { _, err := s.Tabs(t.Context(), engine.TabsRequest{Action: "shuffle"}); return err }, "action"},
 		{func() error { _, err := s.AddRoute(t.Context(), engine.Route{}); return err }, "urlPattern"},
 		{func() error {
-			return s.RestoreState(t.Context(), engine.StorageState{Origins: []engine.OriginStorage{{Origin: "file:///etc"}}})
+			return engine.RestoreState(t.Context(), s, engine.StorageState{Origins: []engine.OriginStorage{{Origin: "file:///etc"}}})
 		}, "state.origins"},
 	}
 	for i, c := range cases {

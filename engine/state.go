@@ -46,7 +46,27 @@ type Stater interface {
 	Cookies(ctx context.Context, urls []string) ([]Cookie, error)
 	SetCookies(ctx context.Context, cookies []Cookie) error
 	SaveState(ctx context.Context) (StorageState, error)
-	RestoreState(ctx context.Context, st StorageState) error
+	// SetStorage adds the localStorage items of each origin. Callers use
+	// RestoreState, which validates the origins and sets cookies first.
+	SetStorage(ctx context.Context, origins []OriginStorage) error
+}
+
+// RestoreState adds the cookies and the localStorage items of st to a
+// session, after checking every origin; nothing is written when one is
+// bad.
+func RestoreState(ctx context.Context, s Stater, st StorageState) error {
+	if err := st.Validate(); err != nil {
+		return err
+	}
+	if len(st.Cookies) > 0 {
+		if err := s.SetCookies(ctx, st.Cookies); err != nil {
+			return err
+		}
+	}
+	if len(st.Origins) == 0 {
+		return nil
+	}
+	return s.SetStorage(ctx, st.Origins)
 }
 
 // Validate checks that every origin is an http(s) origin, before an engine

@@ -128,7 +128,7 @@ func restoreState(d *Deps) Tool {
 			if err != nil {
 				return SuccessOut{}, err
 			}
-			if err := s.RestoreState(ctx, *st); err != nil {
+			if err := engine.RestoreState(ctx, s, *st); err != nil {
 				return SuccessOut{}, err
 			}
 			return SuccessOut{Success: true, Message: fmt.Sprintf("Restored %d cookies and %d origins' localStorage.", len(st.Cookies), len(st.Origins))}, nil

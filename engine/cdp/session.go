@@ -54,7 +54,7 @@ func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions,
 		return nil, err
 	}
 	if opts.StorageState != nil {
-		if err := s.RestoreState(ctx, *opts.StorageState); err != nil {
+		if err := engine.RestoreState(ctx, s, *opts.StorageState); err != nil {
 			s.cancel()
 			return nil, err
 		}

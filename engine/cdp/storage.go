@@ -123,19 +123,11 @@ func (s *session) SaveState(ctx context.Context) (engine.StorageState, error) {
 	return st, err
 }
 
-// RestoreState adds the cookies and localStorage items of st. localStorage
+// SetStorage adds the localStorage items of each origin. localStorage
 // can only be written from a document of its origin, so a temporary tab in
 // the session's browser context opens each origin, answered by an empty
 // document that never reaches the network, and writes the items there.
-func (s *session) RestoreState(ctx context.Context, st engine.StorageState) error {
-	if len(st.Cookies) > 0 {
-		if err := s.SetCookies(ctx, st.Cookies); err != nil {
-			return err
-		}
-	}
-	if len(st.Origins) == 0 {
-		return nil
-	}
+func (s *session) SetStorage(ctx context.Context, origins []engine.OriginStorage) error {
 	if err := s.alive(); err != nil {
 		return err
 	}
@@ -160,7 +152,7 @@ func (s *session) RestoreState(ctx context.Context, st engine.StorageState) erro
 			return err
 		}
 		defer cdp.Call(c, t, fetch.Disable, cdp.Empty{})
-		for _, o := range st.Origins {
+		for _, o := range origins {
 			if _, err := chromedp.Navigate(strings.TrimSuffix(o.Origin, "/")+"/")(c, t); err != nil {
 				return err
 			}

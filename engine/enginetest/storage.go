@@ -69,12 +69,12 @@ func (h *harness) testStorage(t *testing.T) {
 			t.Fatalf("SaveState origins = %+v, want %s with who=ada", st.Origins, h.site.URL)
 		}
 		b := h.session(t)
-		if err := b.RestoreState(ctx(t), st); err != nil {
+		if err := engine.RestoreState(ctx(t), b, st); err != nil {
 			t.Fatal(err)
 		}
 		h.navigate(t, b, "/storage.html")
 		wantTitle(t, b, `storage {"cookie":"who=ada","local":"ada","session":null}`)
-		err = b.RestoreState(ctx(t), engine.StorageState{Origins: []engine.OriginStorage{{Origin: "file:///tmp"}}})
+		err = engine.RestoreState(ctx(t), b, engine.StorageState{Origins: []engine.OriginStorage{{Origin: "file:///tmp"}}})
 		wantError(t, err, engine.InvalidParameters, map[string]any{"field": "state.origins"})
 	})
 }

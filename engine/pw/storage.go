@@ -113,20 +113,12 @@ func (s *session) SaveState(ctx context.Context) (engine.StorageState, error) {
 	return out, nil
 }
 
-// RestoreState adds the cookies and localStorage items of st. localStorage
+// SetStorage adds the localStorage items of each origin. localStorage
 // can only be written from a document of its origin, so, as in engine/cdp,
 // a temporary page in the session's browser context opens each origin,
 // answered by an empty document that never reaches the network, and writes
 // the items there.
-func (s *session) RestoreState(ctx context.Context, st engine.StorageState) error {
-	if len(st.Cookies) > 0 {
-		if err := s.SetCookies(ctx, st.Cookies); err != nil {
-			return err
-		}
-	}
-	if len(st.Origins) == 0 {
-		return nil
-	}
+func (s *session) SetStorage(ctx context.Context, origins []engine.OriginStorage) error {
 	if err := s.alive(); err != nil {
 		return err
 	}
@@ -146,7 +138,7 @@ func (s *session) RestoreState(ctx context.Context, st engine.StorageState) erro
 		if err != nil {
 			return err
 		}
-		for _, o := range st.Origins {
+		for _, o := range origins {
 			if _, err := tmp.Goto(strings.TrimSuffix(o.Origin, "/")+"/", playwright.PageGotoOptions{Timeout: playwright.Float(float64(engine.DefaultNavigationTimeout.Milliseconds()))}); err != nil {
 				return err
 			}
