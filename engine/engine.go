@@ -13,6 +13,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"net/url"
 	"time"
 )
 
@@ -146,6 +147,18 @@ type SessionOptions struct {
 	// "http://proxy:3128" or "socks5://proxy:1080".
 	Proxy        string
 	StorageState *StorageState
+}
+
+// Validate checks the options no browser needs to see to refuse, for
+// every engine alike.
+func (o SessionOptions) Validate() error {
+	if o.Proxy != "" {
+		u, err := url.Parse(o.Proxy)
+		if err != nil || u.Host == "" {
+			return Errorf(InvalidParameters, "proxy %q is not a URL like http://host:port or socks5://host:port", o.Proxy).With("field", "proxy")
+		}
+	}
+	return nil
 }
 
 // Viewport is a page size in CSS pixels.

@@ -3,7 +3,6 @@ package cdp
 import (
 	"context"
 	"errors"
-	"net/url"
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/browser"
@@ -18,12 +17,11 @@ import (
 
 // contextOptions configure the browser context itself (before its page).
 func contextOptions(opts engine.SessionOptions) (chromedp.CreateBrowserContextOption, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
 	if opts.Proxy == "" {
 		return func(*target.CreateBrowserContextParams) {}, nil
-	}
-	u, err := url.Parse(opts.Proxy)
-	if err != nil || u.Host == "" {
-		return nil, engine.Errorf(engine.InvalidParameters, "proxy %q is not a URL like http://host:port or socks5://host:port", opts.Proxy).With("field", "proxy")
 	}
 	return func(p *target.CreateBrowserContextParams) { p.ProxyServer = opts.Proxy }, nil
 }

@@ -3,6 +3,9 @@ package enginetest
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -26,6 +29,81 @@ func (h *harness) testSessions(t *testing.T) {
 		defer s.Close(context.Background())
 		h.navigate(t, s, "/viewport.html")
 		wantTitle(t, s, "800x600")
+	})
+	t.Run("StorageState", func(t *testing.T) {
+		s, err := h.eng.NewSession(ctx(t), engine.SessionOptions{Viewport: Viewport, StorageState: &engine.StorageState{
+			Cookies: []engine.Cookie{{Name: "sid", Value: "ada", Domain: "127.0.0.1", Path: "/"}},
+			Origins: []engine.OriginStorage{{Origin: h.site.URL, LocalStorage: []engine.NameValue{{Name: "token", Value: "t0k"}}}},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close(context.Background())
+		h.navigate(t, s, "/members")
+		if got := title(t, s); !strings.HasPrefix(got, "ada t0k ") {
+			t.Fatalf("title = %q, want the cookie and localStorage of the storage state", got)
+		}
+	})
+	t.Run("Emulation", func(t *testing.T) {
+		// Every emulation option create_session takes reaches the page, or
+		// the session is refused naming it: none is dropped.
+		opts := []struct {
+			field string
+			set   func(*engine.SessionOptions)
+		}{
+			{"userAgent", func(o *engine.SessionOptions) { o.UserAgent = "bmcp-agent/1.0" }},
+			{"locale", func(o *engine.SessionOptions) { o.Locale = "de-DE" }},
+			{"timezoneId", func(o *engine.SessionOptions) { o.TimezoneID = "Asia/Tokyo" }},
+			{"extraHTTPHeaders", func(o *engine.SessionOptions) { o.ExtraHTTPHeaders = map[string]string{"X-Test": "from-options"} }},
+		}
+		all := engine.SessionOptions{Viewport: Viewport}
+		for _, o := range opts {
+			o.set(&all)
+		}
+		if !h.chromium() {
+			for _, o := range opts {
+				one := engine.SessionOptions{Viewport: Viewport}
+				o.set(&one)
+				_, err := h.eng.NewSession(ctx(t), one)
+				wantError(t, err, engine.Unsupported, map[string]any{"field": o.field})
+			}
+			return
+		}
+		s, err := h.eng.NewSession(ctx(t), all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close(context.Background())
+		h.navigate(t, s, "/members")
+		wantTitle(t, s, "anonymous no-token de-DE Asia/Tokyo")
+		h.navigate(t, s, "/headers")
+		wantTitle(t, s, "from-options|bmcp-agent/1.0")
+	})
+	t.Run("Proxy", func(t *testing.T) {
+		// A proxy that answers every request itself: a host that does not
+		// exist loads through it, and only through it.
+		proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprintf(w, "<title>via proxy %s</title>", r.Host)
+		}))
+		defer proxy.Close()
+		s, err := h.eng.NewSession(ctx(t), engine.SessionOptions{Viewport: Viewport, Proxy: proxy.URL})
+		if !h.chromium() {
+			wantError(t, err, engine.Unsupported, map[string]any{"field": "proxy"})
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close(context.Background())
+		if _, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: "http://proxied.invalid/page"}); err != nil {
+			t.Fatal(err)
+		}
+		wantTitle(t, s, "via proxy proxied.invalid")
+	})
+	t.Run("BadProxy", func(t *testing.T) {
+		_, err := h.eng.NewSession(ctx(t), engine.SessionOptions{Viewport: Viewport, Proxy: "not a proxy"})
+		wantError(t, err, engine.InvalidParameters, map[string]any{"field": "proxy"})
 	})
 	t.Run("Concurrent", func(t *testing.T) {
 		// Sessions are independent: calls on different sessions run at once.

@@ -47,12 +47,17 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 		bctx playwright.BrowserContext
 		page playwright.Page
 	}
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if e.cfg.Browser == Firefox {
+		if err := firefoxOptions(opts); err != nil {
+			return nil, err
+		}
+	}
 	console := &consoleLog{}
 	m, err := call(ctx, func() (made, error) {
-		o := playwright.BrowserNewContextOptions{}
-		if opts.Viewport.Width > 0 && opts.Viewport.Height > 0 {
-			o.Viewport = &playwright.Size{Width: opts.Viewport.Width, Height: opts.Viewport.Height}
-		}
+		o := contextOptions(opts)
 		bctx, err := b.browser.NewContext(o)
 		if err != nil {
 			return made{}, err
@@ -82,6 +87,14 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 	sh := newShared()
 	s := newTab(e, b, m.bctx, m.page, console, sh)
 	s.owner = true
+	if opts.StorageState != nil {
+		// As in engine/cdp: the same validation, and localStorage written
+		// from each origin's own document.
+		if err := engine.RestoreState(ctx, s, *opts.StorageState); err != nil {
+			_ = m.bctx.Close()
+			return nil, err
+		}
+	}
 	if e.cfg.Browser == Chromium {
 		// Pages the site opens get the session's network conditions too.
 		m.bctx.OnPage(func(p playwright.Page) {
@@ -95,6 +108,47 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 		})
 	}
 	return s, nil
+}
+
+// contextOptions maps a session's options onto Playwright's browser
+// context, so that none is dropped; the storage state is written after.
+func contextOptions(opts engine.SessionOptions) playwright.BrowserNewContextOptions {
+	o := playwright.BrowserNewContextOptions{ExtraHttpHeaders: opts.ExtraHTTPHeaders}
+	if opts.Viewport.Width > 0 && opts.Viewport.Height > 0 {
+		o.Viewport = &playwright.Size{Width: opts.Viewport.Width, Height: opts.Viewport.Height}
+	}
+	if opts.UserAgent != "" {
+		o.UserAgent = &opts.UserAgent
+	}
+	if opts.Locale != "" {
+		o.Locale = &opts.Locale
+	}
+	if opts.TimezoneID != "" {
+		o.TimezoneId = &opts.TimezoneID
+	}
+	if opts.Proxy != "" {
+		o.Proxy = &playwright.Proxy{Server: opts.Proxy}
+	}
+	return o
+}
+
+// firefoxOptions refuses the session options that Playwright's WebDriver
+// BiDi backend for Firefox accepts and then ignores (checked by the
+// conformance suite's Sessions/Emulation): a session must never run
+// without an option it was given.
+func firefoxOptions(opts engine.SessionOptions) error {
+	for _, o := range []struct {
+		field string
+		set   bool
+	}{
+		{"userAgent", opts.UserAgent != ""}, {"locale", opts.Locale != ""}, {"timezoneId", opts.TimezoneID != ""},
+		{"extraHTTPHeaders", len(opts.ExtraHTTPHeaders) > 0}, {"proxy", opts.Proxy != ""},
+	} {
+		if o.set {
+			return unsupported(Firefox, o.field, "Playwright's WebDriver BiDi backend does not apply it to a browser context").With("field", o.field)
+		}
+	}
+	return nil
 }
 
 // newTab follows one page of a session's browser context.
