@@ -115,6 +115,7 @@ func findWebKit(flag string, drv Driver) (string, error) {
 		return "", err
 	}
 	if _, err := os.Stat(want); err != nil {
+		//lint:ignore ST1005 the message starts with a name, and users read it whole at startup
 		return "", fmt.Errorf("Playwright's WebKit build is not installed (looked for %s): install it with `%s %s install --with-deps webkit` where its CDN is reachable, or point --executable-path at its pw_run.sh; stock WebKit cannot be driven",
 			want, drv.Node, filepath.Join(drv.Dir, "package", "cli.js"))
 	}

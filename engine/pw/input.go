@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/playwright-community/playwright-go"
@@ -53,11 +55,12 @@ func (s *session) find(ctx context.Context, op string, tg engine.Target, timeout
 	var r page.ElementCheck
 	// playwright-go serialises int but not int64.
 	args := map[string]any{"op": op, "timeout": int(timeout.Milliseconds()), "force": force, "clear": clear,
-		// Firefox spends about 250 ms in Playwright's element click (WebDriver
-		// BiDi round trips for its own checks, which ours already made) and
-		// 50 ms in a mouse click at the point: there, pointer actions get
-		// only the point, and settle waits for a navigation they request.
-		"pointOnly": op == "point" && s.e.cfg.Browser == Firefox}
+		// Pointer actions get only the point our checks computed and go
+		// there with the mouse; settle waits for a navigation they request
+		// to commit, as Playwright's element click would. (Firefox spent
+		// about 250 ms in that click, in WebDriver BiDi round trips for
+		// checks ours already made, and 50 ms in the mouse click.)
+		"pointOnly": op == "point"}
 	if tg.Ref != "" {
 		return s.resolveRef(ctx, args, tg, timeout)
 	}
@@ -165,26 +168,13 @@ func (s *session) clickAction(ctx context.Context, req engine.ClickRequest) (eng
 	if err != nil {
 		return engine.ActionResult{}, err
 	}
-	if el == nil {
-		err = do(ctx, func() error {
-			return s.page.Mouse().Click(pt.X, pt.Y, playwright.MouseClickOptions{ClickCount: &req.ClickCount})
-		})
-		if err != nil {
-			return engine.ActionResult{}, s.classify(err, what)
-		}
-		return s.settle(ctx, m, req.NavigationTimeout)
-	}
-	defer release(el)
-	force := true
-	// The timeout covers the click and the wait for a navigation it
-	// requested to commit; the element itself is ready.
+	release(el) // pointer actions resolve to a point only
 	m.navFrom = time.Now()
 	err = do(ctx, func() error {
-		return el.Click(playwright.ElementHandleClickOptions{Force: &force, ClickCount: &req.ClickCount,
-			Timeout: ms(remaining(ctx, req.Timeout+req.NavigationTimeout))})
+		return s.page.Mouse().Click(pt.X, pt.Y, playwright.MouseClickOptions{ClickCount: &req.ClickCount})
 	})
-	if err != nil && !s.clickedBeforeTimeout(err, m) {
-		return engine.ActionResult{}, s.actionErr(err, what, req.Target)
+	if err != nil {
+		return engine.ActionResult{}, s.classify(err, what)
 	}
 	return s.settle(ctx, m, req.NavigationTimeout)
 }
@@ -273,10 +263,45 @@ func (s *session) pressEnter(ctx context.Context, el playwright.ElementHandle, m
 	if navigated || el == nil {
 		return do(ctx, func() error { return s.page.Keyboard().Press("Enter") })
 	}
-	return do(ctx, func() error {
-		return el.Press("Enter", playwright.ElementHandlePressOptions{Timeout: ms(remaining(ctx, timeout))})
+	return s.onLocator(ctx, el, func(l playwright.Locator) error {
+		return l.Press("Enter", playwright.LocatorPressOptions{Timeout: ms(remaining(ctx, timeout))})
 	})
 }
+
+// locatorAttr marks the element an action's Locator names.
+const locatorAttr = "data-bmcp-act"
+
+// onLocator runs act on a Locator naming el: Playwright offers its element
+// actions that wait for the navigation they request (a key press, setting
+// files) only on Locators now. The element carries a unique attribute for
+// the Locator's selector while act runs.
+func (s *session) onLocator(ctx context.Context, el playwright.ElementHandle, act func(playwright.Locator) error) error {
+	id := strconv.FormatUint(locatorSeq.Add(1), 36)
+	fr, err := call(ctx, func() (playwright.Frame, error) {
+		if _, err := el.Evaluate(`(el, [a, id]) => el.setAttribute(a, id)`, []string{locatorAttr, id}); err != nil {
+			return nil, err
+		}
+		return el.OwnerFrame()
+	}, nil)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		// In the background: the action may have navigated the page away.
+		go func() {
+			cctx, cancel := context.WithTimeout(context.Background(), engine.CleanupTimeout)
+			defer cancel()
+			_ = do(cctx, func() error {
+				_, err := el.Evaluate(`(el, a) => el.removeAttribute(a)`, locatorAttr)
+				return err
+			})
+		}()
+	}()
+	return do(ctx, func() error { return act(fr.Locator(`[` + locatorAttr + `="` + id + `"]`)) })
+}
+
+// locatorSeq numbers the Locators onLocator makes.
+var locatorSeq atomic.Uint64
 
 func (s *session) pause(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
@@ -302,10 +327,12 @@ func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) 
 	if navFrom.IsZero() {
 		navFrom = time.Now()
 	}
-	// Over WebDriver BiDi, Firefox may report a request after the action
-	// that started it has returned: a round trip through the page lets those
-	// events arrive before "nothing started" counts.
-	flushed := s.e.cfg.Browser != Firefox
+	// The driver may report a request after the action that started it
+	// has returned (a mouse click's answer comes before the page's events;
+	// over WebDriver BiDi, Firefox reports late anyway): a round trip
+	// through the page lets those events arrive before "nothing started"
+	// counts.
+	flushed := false
 	for {
 		st.mu.Lock()
 		seen := engine.Settling{

@@ -56,15 +56,8 @@ func (s *session) hoverAction(ctx context.Context, req engine.HoverRequest) (eng
 	if err != nil {
 		return engine.ActionResult{}, err
 	}
-	if el == nil {
-		err = do(ctx, func() error { return s.page.Mouse().Move(pt.X, pt.Y) })
-	} else {
-		defer release(el)
-		force := true
-		err = do(ctx, func() error {
-			return el.Hover(playwright.ElementHandleHoverOptions{Force: &force, Timeout: ms(remaining(ctx, req.Timeout))})
-		})
-	}
+	release(el) // pointer actions resolve to a point only
+	err = do(ctx, func() error { return s.page.Mouse().Move(pt.X, pt.Y) })
 	if err != nil {
 		return engine.ActionResult{}, s.actionErr(err, what, req.Target)
 	}
@@ -102,8 +95,8 @@ func (s *session) pressAction(ctx context.Context, req engine.PressRequest) (eng
 		}
 		defer release(el)
 		m.navFrom = time.Now()
-		err = do(ctx, func() error {
-			return el.Press(combo, playwright.ElementHandlePressOptions{Timeout: ms(remaining(ctx, req.Timeout+engine.DefaultNavigationTimeout))})
+		err = s.onLocator(ctx, el, func(l playwright.Locator) error {
+			return l.Press(combo, playwright.LocatorPressOptions{Timeout: ms(remaining(ctx, req.Timeout+engine.DefaultNavigationTimeout))})
 		})
 		if err != nil && s.clickedBeforeTimeout(err, m) {
 			err = nil
@@ -249,8 +242,8 @@ func (s *session) Upload(ctx context.Context, req engine.UploadRequest) (engine.
 	case check == "single" && len(req.Files) > 1:
 		return engine.ActionResult{}, engine.Errorf(engine.InvalidParameters, "%s takes one file, got %d", req.Target, len(req.Files)).With("field", "files")
 	}
-	err = do(ctx, func() error {
-		return el.SetInputFiles(req.Files, playwright.ElementHandleSetInputFilesOptions{Timeout: ms(remaining(ctx, req.Timeout))})
+	err = s.onLocator(ctx, el, func(l playwright.Locator) error {
+		return l.SetInputFiles(req.Files, playwright.LocatorSetInputFilesOptions{Timeout: ms(remaining(ctx, req.Timeout))})
 	})
 	if err != nil {
 		return engine.ActionResult{}, s.actionErr(err, "upload to "+req.Target.String(), req.Target)
