@@ -1,12 +1,12 @@
 package enginetest
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
@@ -37,15 +37,16 @@ func refNumbers(text string) []int {
 	return ns
 }
 
-// waitTitle polls the title until it is want: frames report clicks by
+// waitTitle waits for the title to become want: frames report clicks by
 // postMessage, a task after the click returned.
 func waitTitle(t *testing.T, s engine.Session, want string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for title(t, s) != want && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	wantTitle(t, s, want)
+	testenv.Eventually(t, fmt.Sprintf("the title %q", want), func() (bool, error) {
+		if got := title(t, s); got != want {
+			return false, fmt.Errorf("the title is %q", got)
+		}
+		return true, nil
+	})
 }
 
 func (h *harness) testSnapshot(t *testing.T) {
@@ -256,14 +257,14 @@ func (h *harness) testSnapshot(t *testing.T) {
 func snapFrames(t *testing.T, s engine.Session) engine.SnapshotResult {
 	t.Helper()
 	var r engine.SnapshotResult
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testenv.Eventually(t, "the cross-origin frame to load", func() (bool, error) {
 		r = snap(t, s)
-		if strings.Contains(r.Text, `button "Inner cross"`) || time.Now().After(deadline) {
-			return r
+		if !strings.Contains(r.Text, `button "Inner cross"`) {
+			return false, fmt.Errorf("the snapshot shows no Inner cross button:\n%s", r.Text)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return true, nil
+	})
+	return r
 }
 
 // testRefsAcrossTabs checks that refs are unique across the tabs of a

@@ -16,7 +16,8 @@ const WaitTimeout = 2 * time.Minute
 // waits for ("the popup to become a tab"), for the failure message.
 //
 // cond may return an error to say why it is not true yet: polling goes on,
-// and the failure message shows the last error. cond runs on the test's
+// and the failure message shows the last error (an error that comes with
+// true is ignored). cond runs on the test's
 // goroutine, so it may call tb.Fatal to give up at once.
 func Eventually(tb testing.TB, what string, cond func() (bool, error)) {
 	tb.Helper()
