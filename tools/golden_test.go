@@ -60,14 +60,6 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-func indent(t *testing.T, v any) []byte {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append(b, '\n')
-}
-
 // TestToolsGolden keeps what clients see under review: tools/list with the
 // default capabilities, and every tool's schema with all of them.
 func TestToolsGolden(t *testing.T) {
