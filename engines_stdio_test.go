@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -172,14 +173,10 @@ func TestEnginesOverStdio(t *testing.T) {
 			if d, _ := out["dialog"].(map[string]any); d == nil || d["handled"] != "accepted" {
 				t.Fatalf("confirm under --dialogs accept = %v", out)
 			}
-			deadline := time.Now().Add(5 * time.Second)
-			for time.Now().Before(deadline) {
-				if ok("list_sessions", nil)["sessions"].([]any)[0].(map[string]any)["title"] == "confirmed" {
-					return
-				}
-				time.Sleep(50 * time.Millisecond)
-			}
-			t.Fatal("the accepted confirm did not let the page go on")
+			testenv.Eventually(t, "the accepted confirm to let the page go on", func() (bool, error) {
+				title := ok("list_sessions", nil)["sessions"].([]any)[0].(map[string]any)["title"]
+				return title == "confirmed", fmt.Errorf("the title is %v", title)
+			})
 		})
 	}
 }

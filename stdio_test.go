@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -152,15 +153,14 @@ func mainBrowserPID(dir string) int {
 	return 0
 }
 
-func waitGone(dir string, d time.Duration) []int {
-	deadline := time.Now().Add(d)
-	for {
+// waitGone waits for every browser process under dir to exit; what says
+// after what, for the failure message.
+func waitGone(t *testing.T, dir, what string) {
+	t.Helper()
+	testenv.Eventually(t, "the browser processes to exit after "+what, func() (bool, error) {
 		pids := browserPIDs(dir)
-		if len(pids) == 0 || time.Now().After(deadline) {
-			return pids
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return len(pids) == 0, fmt.Errorf("processes left: %v", pids)
+	})
 }
 
 func TestStdioBinaryEndToEnd(t *testing.T) {
@@ -205,9 +205,7 @@ func TestStdioBinaryEndToEnd(t *testing.T) {
 	}
 	// stdin EOF shuts the server down and takes the browser with it.
 	s.c.Close()
-	if left := waitGone(s.tmp, 15*time.Second); len(left) > 0 {
-		t.Fatalf("browser processes left after stdin EOF: %v", left)
-	}
+	waitGone(t, s.tmp, "stdin EOF")
 	stderrMu.Lock()
 	defer stderrMu.Unlock()
 	if n := strings.Count(s.stderr.String(), "running the browser headless"); n != 1 {
@@ -221,9 +219,7 @@ func TestSIGTERMShutsDown(t *testing.T) {
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if left := waitGone(s.tmp, 15*time.Second); len(left) > 0 {
-		t.Fatalf("browser processes left after SIGTERM: %v", left)
-	}
+	waitGone(t, s.tmp, "SIGTERM")
 }
 
 func TestSIGKILLLeavesNoBrowser(t *testing.T) {
@@ -235,9 +231,7 @@ func TestSIGKILLLeavesNoBrowser(t *testing.T) {
 	if err := s.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	if left := waitGone(s.tmp, 15*time.Second); len(left) > 0 {
-		t.Fatalf("browser processes outlived a SIGKILLed server: %v", left)
-	}
+	waitGone(t, s.tmp, "the server was SIGKILLed")
 }
 
 func TestBrowserCrashAnswersCrashedThenRelaunches(t *testing.T) {
@@ -251,17 +245,13 @@ func TestBrowserCrashAnswersCrashedThenRelaunches(t *testing.T) {
 		t.Fatal("no browser process")
 	}
 	syscall.Kill(pid, syscall.SIGKILL)
-	deadline := time.Now().Add(10 * time.Second)
 	var body map[string]any
-	for time.Now().Before(deadline) {
+	testenv.Eventually(t, "a call to answer BROWSER_CRASHED", func() (bool, error) {
 		var isErr bool
 		body, isErr = s.call("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
-		if isErr && body["errorCode"] == "BROWSER_CRASHED" {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if body["errorCode"] != "BROWSER_CRASHED" || body["retryable"] != true {
+		return isErr && body["errorCode"] == "BROWSER_CRASHED", fmt.Errorf("navigate answered %v", body)
+	})
+	if body["retryable"] != true {
 		t.Fatalf("call after the browser died: %v", body)
 	}
 	id2 := s.ok("create_session", nil)["sessionId"].(string)
@@ -318,15 +308,11 @@ func TestAttachToRunningChromium(t *testing.T) {
 	}
 	defer func() { syscall.Kill(-browser.Process.Pid, syscall.SIGKILL); browser.Wait() }()
 	var port string
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if b, err := os.ReadFile(filepath.Join(profile, "DevToolsActivePort")); err == nil {
-			port = strings.SplitN(string(b), "\n", 2)[0]
-			break
-		}
-	}
-	if port == "" {
-		t.Fatal("the test browser did not report its debugging port")
-	}
+	testenv.Eventually(t, "the test browser to report its debugging port", func() (bool, error) {
+		b, err := os.ReadFile(filepath.Join(profile, "DevToolsActivePort"))
+		port = strings.SplitN(string(b), "\n", 2)[0]
+		return err == nil && port != "", err
+	})
 	endpoint := "http://127.0.0.1:" + port
 	// The user's own tab, which we must never close.
 	userTab := newTab(t, endpoint, site.URL+"/welcome.html?user=owner")
@@ -363,15 +349,13 @@ func TestAttachToRunningChromium(t *testing.T) {
 		t.Fatalf("navigate to a blocked host: %v", out)
 	}
 	mine := newTab(t, endpoint, other+"/welcome.html?user=owner2")
-	var title string
-	for deadline := time.Now().Add(10 * time.Second); title != "Welcome" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if p := tabTitle(t, endpoint, mine); p != nil {
-			title = *p
+	testenv.Eventually(t, "the user's tab on a host the policy blocks for sessions to load", func() (bool, error) {
+		p := tabTitle(t, endpoint, mine)
+		if p == nil {
+			return false, errors.New("the tab is not listed")
 		}
-	}
-	if title != "Welcome" {
-		t.Fatalf("the user's tab on a host the policy blocks for sessions has title %q, want Welcome", title)
-	}
+		return *p == "Welcome", fmt.Errorf("the tab's title is %q, want Welcome", *p)
+	})
 	s.c.Close()
 	s.cmd.Wait()
 }
@@ -391,13 +375,8 @@ func newTab(t *testing.T, endpoint, url string) string {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if hasTab(t, endpoint, url) {
-			return url
-		}
-	}
-	t.Fatal("the user's tab did not open")
-	return ""
+	testenv.Eventually(t, "the user's tab to open", func() (bool, error) { return hasTab(t, endpoint, url), nil })
+	return url
 }
 
 func hasTab(t *testing.T, endpoint, url string) bool {

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
 func TestSessionLifecycle(t *testing.T) {
@@ -57,7 +58,13 @@ func TestCallsSlideExpiry(t *testing.T) {
 	e := newEnv(t, engine.ManagerConfig{})
 	created := e.ok("create_session", nil)
 	id := created["sessionId"].(string)
-	time.Sleep(20 * time.Millisecond)
+	// expiresAt counts in milliseconds: once the clock has left the one the
+	// session was created in (at the latest, this one), a call must push
+	// it later.
+	createdBy := time.Now().UnixMilli()
+	testenv.Eventually(t, "the clock to pass the session's creation", func() (bool, error) {
+		return time.Now().UnixMilli() > createdBy, nil
+	})
 	out := e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
 	if out["sessionId"] != id || out["expiresAt"].(float64) <= created["expiresAt"].(float64) {
 		t.Fatalf("navigate did not report a later expiresAt: %v vs %v", out["expiresAt"], created["expiresAt"])
@@ -67,10 +74,9 @@ func TestCallsSlideExpiry(t *testing.T) {
 func TestSessionExpires(t *testing.T) {
 	e := newEnv(t, engine.ManagerConfig{Timeout: 300 * time.Millisecond})
 	id := e.session()
-	deadline := time.Now().Add(10 * time.Second)
-	for e.mgr.Len() > 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
+	testenv.Eventually(t, "the session to expire", func() (bool, error) {
+		return e.mgr.Len() == 0, nil
+	})
 	body := e.fail(engine.SessionExpired, "navigate", map[string]any{"sessionId": id, "url": site.URL})
 	if !strings.Contains(body["suggestion"].(string), "create_session") {
 		t.Fatalf("suggestion: %v", body["suggestion"])

@@ -23,14 +23,16 @@ func BenchmarkScale(b *testing.B) {
 			e := newEnv(b, engine.ManagerConfig{MaxSessions: n})
 			ids := make([]string, n)
 			ids[0] = e.open("/form.html")
-			time.Sleep(time.Second) // let the renderers settle before reading memory
+			// Let the renderers' memory settle before reading it: there is
+			// no event for that, so a fixed pause it is (here and below).
+			time.Sleep(time.Second)
 			first := testenv.TreePSS(os.Getpid())
 			var wg sync.WaitGroup
 			for i := range ids[1:] {
 				wg.Go(func() { ids[i+1] = e.open("/form.html") })
 			}
 			wg.Wait()
-			time.Sleep(time.Second)
+			time.Sleep(time.Second) // memory settling, as above
 			pss := testenv.TreePSS(os.Getpid())
 			var mu sync.Mutex
 			var lat []float64

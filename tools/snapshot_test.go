@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
 // snap takes a snapshot through MCP and returns the text the model reads,
@@ -60,29 +62,21 @@ func ref(t *testing.T, snapshot, role, name string) string {
 func (e *env) waitSnap(id string, re string) string {
 	e.t.Helper()
 	var s string
-	for i := 0; i < 100; i++ {
+	testenv.Eventually(e.t, "a snapshot matching "+re, func() (bool, error) {
 		s = e.snap(id, nil)
-		if regexp.MustCompile(re).MatchString(s) {
-			return s
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	e.t.Fatalf("snapshot never matched %s:\n%s", re, s)
-	return ""
+		return regexp.MustCompile(re).MatchString(s), fmt.Errorf("the snapshot is:\n%s", s)
+	})
+	return s
 }
 
 // waitTitle waits for the page title to become want, for effects that run
 // after an action returned (postMessage, timers).
 func (e *env) waitTitle(id, want string) {
 	e.t.Helper()
-	got := ""
-	for i := 0; i < 100; i++ {
-		if got = e.title(id); got == want {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	e.t.Fatalf("title = %q, want %q", got, want)
+	testenv.Eventually(e.t, fmt.Sprintf("the title %q", want), func() (bool, error) {
+		got := e.title(id)
+		return got == want, fmt.Errorf("the title is %q", got)
+	})
 }
 
 func TestSnapshotOptions(t *testing.T) {

@@ -5,13 +5,13 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/internal/httpservetest"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -44,32 +44,48 @@ func TestResourceSubscriptionNotifiesOnNavigation(t *testing.T) {
 	id := a.OK("create_session", nil)["sessionId"].(string)
 	a.OK("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
 	uri := "browser:///page/" + id + "/0"
-	if err := a.Subscribe(t.Context(), mcp.SubscribeRequest{Params: mcp.SubscribeParams{URI: uri}}); err != nil {
-		t.Fatal(err)
-	}
+	subscribe(t, a, uri)
 	// Key B subscribing to A's session is ignored.
+	//lint:ignore SA1019 resources/subscribe is what this test is about: clients before protocol 2026-07-28 still use it.
 	b.Subscribe(t.Context(), mcp.SubscribeRequest{Params: mcp.SubscribeParams{URI: uri}})
 
 	a.OK("get_text", map[string]any{"sessionId": id, "selector": "h1"})
 	a.OK("type", map[string]any{"sessionId": id, "selector": "#user", "text": "sub"})
 	a.OK("click", map[string]any{"sessionId": id, "selector": "#go"})
-	deadline := time.Now().Add(5 * time.Second)
-	for len(updates()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.Eventually(t, "an update", func() (bool, error) { return len(updates()) > 0, nil })
 	if u := updates(); len(u) != 1 || u[0] != uri {
 		t.Fatalf("updates = %v, want one for %s", u, uri)
 	}
 	if n := bupdates(); slices.Contains(n, "notifications/resources/updated") {
 		t.Fatal("another key heard of the session's navigation")
 	}
+	//lint:ignore SA1019 resources/unsubscribe is what this test is about: clients before protocol 2026-07-28 still use it.
 	if err := a.Unsubscribe(t.Context(), mcp.UnsubscribeRequest{Params: mcp.UnsubscribeParams{URI: uri}}); err != nil {
 		t.Fatal(err)
 	}
 	a.OK("navigate", map[string]any{"sessionId": id, "url": site.URL + "/catalog.html"})
-	time.Sleep(200 * time.Millisecond)
-	if u := updates(); len(u) != 1 {
-		t.Fatalf("update after unsubscribe: %v", u)
+	// The server sends a client's notifications in order on its one
+	// stream: once the update of a later navigation, of a session A still
+	// watches, has arrived, one for the navigation above would have too.
+	later := a.OK("create_session", nil)["sessionId"].(string)
+	a.OK("navigate", map[string]any{"sessionId": later, "url": site.URL + "/form.html"})
+	laterURI := "browser:///page/" + later + "/0"
+	subscribe(t, a, laterURI)
+	a.OK("navigate", map[string]any{"sessionId": later, "url": site.URL + "/catalog.html"})
+	testenv.Eventually(t, "the update of the later navigation", func() (bool, error) {
+		return slices.Contains(updates(), laterURI), nil
+	})
+	if u := updates(); !slices.Equal(u, []string{uri, laterURI}) {
+		t.Fatalf("updates = %v, want none after unsubscribe (only %s, then %s)", u, uri, laterURI)
+	}
+}
+
+// subscribe subscribes c to uri with resources/subscribe.
+func subscribe(t *testing.T, c *httpservetest.Client, uri string) {
+	t.Helper()
+	//lint:ignore SA1019 resources/subscribe is what this test is about: clients before protocol 2026-07-28 still use it.
+	if err := c.Subscribe(t.Context(), mcp.SubscribeRequest{Params: mcp.SubscribeParams{URI: uri}}); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -106,14 +122,14 @@ func TestListenStreamNotifiesOnNavigation(t *testing.T) {
 	a.OK("get_text", map[string]any{"sessionId": idA, "selector": "h1"})
 	a.OK("type", map[string]any{"sessionId": idA, "selector": "#user", "text": "sub"})
 	a.OK("click", map[string]any{"sessionId": idA, "selector": "#go"})
-	waitFor(t, aSeen, func(u []string) bool { return len(u) > 0 })
+	waitUpdate(t, aSeen)
 	if u := aSeen.updates(); len(u) != 1 || u[0] != uriA {
 		t.Fatalf("key A's updates = %v, want one for %s", u, uriA)
 	}
 	// B's own navigation comes after A's on B's stream, so once B hears of
 	// it, it would have heard of A's.
 	b.OK("navigate", map[string]any{"sessionId": idB, "url": site.URL + "/catalog.html"})
-	waitFor(t, bSeen, func(u []string) bool { return len(u) > 0 })
+	waitUpdate(t, bSeen)
 	if u := bSeen.updates(); len(u) != 1 || u[0] != uriB {
 		t.Fatalf("key B's updates = %v, want only its own %s", u, uriB)
 	}
@@ -153,30 +169,17 @@ func listen(t *testing.T, c *httpservetest.Client, s *seen, uris ...string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(stop)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testenv.Eventually(t, "the acknowledgement of subscriptions/listen", func() (bool, error) {
 		s.mu.Lock()
-		acked := s.acked
-		s.mu.Unlock()
-		if acked > 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("subscriptions/listen was never acknowledged")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		defer s.mu.Unlock()
+		return s.acked > 0, nil
+	})
 }
 
-func waitFor(t *testing.T, s *seen, done func([]string) bool) {
+// waitUpdate waits for the first notifications/resources/updated.
+func waitUpdate(t *testing.T, s *seen) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !done(s.updates()) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no update arrived; got %v", s.updates())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.Eventually(t, "an update", func() (bool, error) { return len(s.updates()) > 0, nil })
 }
 
 // modernClient speaks protocol 2026-07-28 over Streamable HTTP.

@@ -2,6 +2,7 @@ package cdp_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -61,20 +62,15 @@ func newPolicySessionOn(t *testing.T, execPath string, pol *engine.Policy) sessi
 	}{engine.Bound(s), s.(engine.BlockedLog)}
 }
 
-// waitTitle polls the page title until done accepts it.
+// waitTitle waits for a page title that done accepts, and returns it.
 func waitTitle(t *testing.T, s session, done func(string) bool) string {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		title := s.Info(context.Background()).Title
-		if done(title) {
-			return title
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("page never reached the expected state; title %q", title)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	var title string
+	testenv.Eventually(t, "the page to reach the expected state", func() (bool, error) {
+		title = s.Info(context.Background()).Title
+		return done(title), fmt.Errorf("the title is %q", title)
+	})
+	return title
 }
 
 func settled(title string) bool {
@@ -171,13 +167,7 @@ func TestPolicyBlocksOtherHosts(t *testing.T) {
 		if _, err := s.Click(ctx, engine.ClickRequest{Target: engine.Target{Selector: "#popup"}}); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(20 * time.Second)
-		for !hasBlocked(s, other+"/welcome.html?user=popup") {
-			if time.Now().After(deadline) {
-				t.Fatalf("popup not blocked; record: %+v", s.BlockedRequests())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		waitBlocked(t, s, "the popup to be blocked", other+"/welcome.html?user=popup")
 	})
 
 	t.Run("allowed popup", func(t *testing.T) { testAllowedPopup(t, s, site.URL) })
@@ -195,28 +185,21 @@ func testAllowedPopup(t *testing.T, s session, site string) {
 	if _, err := s.Evaluate(ctx, engine.EvalRequest{Expression: `window.open('/policy.html?user=allowed-popup'); true`}); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	popup := -1
+	testenv.Eventually(t, "the popup to become a tab", func() (bool, error) {
 		res, err := s.Tabs(ctx, engine.TabsRequest{Action: "list"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		popup := -1
 		for _, tb := range res.Tabs {
 			if strings.Contains(tb.URL, "user=allowed-popup") {
 				popup = tb.Index
 			}
 		}
-		if popup >= 0 {
-			if _, err := s.Tabs(ctx, engine.TabsRequest{Action: "select", Index: &popup}); err != nil {
-				t.Fatal(err)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the popup never became a tab: %+v", res)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return popup >= 0, fmt.Errorf("the tabs are %+v", res)
+	})
+	if _, err := s.Tabs(ctx, engine.TabsRequest{Action: "select", Index: &popup}); err != nil {
+		t.Fatal(err)
 	}
 	if title := waitTitle(t, s, settled); title != "img=loaded otherImg=failed fetch=failed frames=127.0.0.1" {
 		t.Fatalf("popup title = %q", title)
@@ -225,6 +208,14 @@ func testAllowedPopup(t *testing.T, s session, site string) {
 	if _, err := s.Tabs(ctx, engine.TabsRequest{Action: "select", Index: &zero}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// waitBlocked waits for the session's record of refused requests to name url.
+func waitBlocked(t *testing.T, s session, what, url string) {
+	t.Helper()
+	testenv.Eventually(t, what, func() (bool, error) {
+		return hasBlocked(s, url), fmt.Errorf("the record of refused requests is %+v", s.BlockedRequests())
+	})
 }
 
 func hasBlocked(s session, url string) bool {
@@ -337,13 +328,7 @@ func TestPolicyInsideCrossSiteIframe(t *testing.T) {
 		if _, err := s.Evaluate(ctx, engine.EvalRequest{Expression: `document.getElementById('frame').contentWindow.postMessage({go: ` + strconv.Quote(blockedPage) + `}, '*')`}); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(20 * time.Second)
-		for !hasBlocked(s, blockedPage) {
-			if time.Now().After(deadline) {
-				t.Fatalf("the frame's navigation was not refused; record: %+v", s.BlockedRequests())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		waitBlocked(t, s, "the frame's navigation to be refused", blockedPage)
 	})
 
 	if hits := refusedHits(); len(hits) > 0 {

@@ -3,13 +3,13 @@ package cdp_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
@@ -153,13 +153,12 @@ func TestDialogPolicy(t *testing.T) {
 			if r.Dialog == nil || r.Dialog.Type != engine.DialogConfirm || r.Dialog.Handled != c.handled {
 				t.Fatalf("dialog = %+v", r.Dialog)
 			}
-			deadline := time.Now().Add(5 * time.Second)
-			for s.Info(ctx).Title != c.result && time.Now().Before(deadline) {
-				time.Sleep(20 * time.Millisecond)
-			}
-			if got := s.Info(ctx).Title; got != c.result {
-				t.Fatalf("title = %q, want %q", got, c.result)
-			}
+			testenv.Eventually(t, fmt.Sprintf("the title %q", c.result), func() (bool, error) {
+				if got := s.Info(ctx).Title; got != c.result {
+					return false, fmt.Errorf("the title is %q", got)
+				}
+				return true, nil
+			})
 			// Nothing is left open: other calls work.
 			if _, err := s.Snapshot(ctx, engine.SnapshotRequest{}); err != nil {
 				t.Fatal(err)

@@ -3,7 +3,6 @@ package enginetest
 import (
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -82,13 +81,13 @@ func (h *harness) testEvaluate(t *testing.T) {
 	t.Run("WaitsForTarget", func(t *testing.T) {
 		s := h.open(t, "/catalog.html")
 		click(t, s, engine.ClickRequest{Target: sel("#show")})
-		got := evaluate(t, s, engine.EvalRequest{Target: &engine.Target{Selector: "#later"}, State: "visible", Timeout: 5 * time.Second,
+		got := evaluate(t, s, engine.EvalRequest{Target: &engine.Target{Selector: "#later"}, State: "visible", Timeout: patience,
 			Function: "el => el.textContent"})
 		if got != `"Later"` {
 			t.Fatalf("state visible = %s", got)
 		}
 		click(t, s, engine.ClickRequest{Target: sel("#remove")})
-		if got := evaluate(t, s, engine.EvalRequest{Target: &engine.Target{Selector: "#head"}, State: "detached", Timeout: 5 * time.Second,
+		if got := evaluate(t, s, engine.EvalRequest{Target: &engine.Target{Selector: "#head"}, State: "detached", Timeout: patience,
 			Function: "el => el"}); got != "null" {
 			t.Fatalf("state detached = %s", got)
 		}

@@ -73,7 +73,7 @@ func (h *harness) testClick(t *testing.T) {
 	t.Run("WaitsForElement", func(t *testing.T) {
 		s := h.open(t, "/form.html")
 		click(t, s, engine.ClickRequest{Target: sel("#later")})
-		click(t, s, engine.ClickRequest{Target: sel("#late"), Timeout: 10 * time.Second})
+		click(t, s, engine.ClickRequest{Target: sel("#late"), Timeout: patience})
 		wantTitle(t, s, "late clicked")
 	})
 	t.Run("ScrollsIntoView", func(t *testing.T) {

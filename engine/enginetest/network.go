@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -175,17 +174,9 @@ func (h *harness) testNetworkSessionWide(t *testing.T) {
 		t.Errorf("a tab opened after the route: /api/data = %s", got)
 	}
 	evaluate(t, s, engine.EvalRequest{Expression: `window.open("/net.html") && true`})
-	var res engine.TabsResult
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if res = tabs(t, s, engine.TabsRequest{}); len(res.Tabs) == 3 || time.Now().After(deadline) {
-			break
-		}
-	}
-	if len(res.Tabs) != 3 {
-		t.Fatalf("the popup did not become a tab: %+v", res)
-	}
+	waitTabs(t, s, 3) // the popup becomes a tab
 	tabs(t, s, engine.TabsRequest{Action: "select", Index: new(2)})
-	if _, err := s.WaitForLoad(ctx(t), engine.WaitLoad, 10*time.Second); err != nil {
+	if _, err := s.WaitForLoad(ctx(t), engine.WaitLoad, patience); err != nil {
 		t.Fatal(err)
 	}
 	if got := evaluate(t, s, engine.EvalRequest{Expression: api}); got != `"mocked"` {

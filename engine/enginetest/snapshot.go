@@ -1,15 +1,10 @@
 package enginetest
 
 import (
-	"regexp"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
-	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
 // snap takes a snapshot of the whole page.
@@ -22,289 +17,109 @@ func snap(t *testing.T, s engine.Session) engine.SnapshotResult {
 	return r
 }
 
-// refOf returns the ref of the element shown as `- role "name" ... [ref=R]`.
-var refOf = testenv.RefOf
-
-var refNumber = regexp.MustCompile(`\[ref=(?:f[0-9]+)?e([0-9]+)\]`)
-
-// refNumbers returns the numbers of the refs an outline shows.
-func refNumbers(text string) []int {
-	var ns []int
-	for _, m := range refNumber.FindAllStringSubmatch(text, -1) {
-		n, _ := strconv.Atoi(m[1])
-		ns = append(ns, n)
-	}
-	return ns
-}
-
-// waitTitle polls the title until it is want: frames report clicks by
-// postMessage, a task after the click returned.
-func waitTitle(t *testing.T, s engine.Session, want string) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for title(t, s) != want && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	wantTitle(t, s, want)
-}
-
+// testSnapshot checks the outline a snapshot shows, its options, and the
+// refs it hands out (refs.go).
 func (h *harness) testSnapshot(t *testing.T) {
-	t.Run("Outline", func(t *testing.T) {
-		s := h.open(t, "/snapshot.html")
-		r := snap(t, s)
-		if r.Title != "Snapshot" || !strings.HasSuffix(r.URL, "/snapshot.html") || r.Truncated || r.FullChars != len(r.Text) {
-			t.Errorf("result = %+v", r)
-		}
-		// The roles and names come from the browser's accessibility
-		// engine (Chromium) or the script's own computation (elsewhere);
-		// on this page they must agree.
-		for _, want := range []string{
-			`- navigation "Main":`,
-			`- link "Welcome" [ref=`,
-			`- heading "Snapshot test page" [level=1]`,
-			`- paragraph: Plain text with strong words and a`,
-			`- form "Order":`,
-			`- textbox "Name" [ref=`,
-			`]: "Ada"`,
-			`- checkbox "Gift wrap" [checked] [ref=`,
-			`- group "Speed":`,
-			`- radio "Fast" [checked] [ref=`,
-			`- combobox "Size" [ref=`,
-			`- option "Large" [selected] [ref=`,
-			`- textbox "Password" [ref=`,
-			`- button "Order now" [ref=`,
-			`- button "Disabled" [disabled] [ref=`,
-			`- generic [ref=`,
-			`]: Card with a pointer`,
-			`- table "Prices":`,
-			`- row: Tea | 3`,
-			`- link "Buy tea" [ref=`,
-			`- heading "FAQ" [level=2]`,
-			`- listitem: First answer`,
-			`- image "Pixel"`,
-		} {
-			if !strings.Contains(r.Text, want) {
-				t.Errorf("outline lacks %q:\n%s", want, r.Text)
-			}
-		}
-		for _, hidden := range []string{"Never shown", "Hidden from accessibility", "Invisible", "secret"} {
-			if strings.Contains(r.Text, hidden) {
-				t.Errorf("outline shows %q:\n%s", hidden, r.Text)
-			}
-		}
-		if r.Refs != len(refNumbers(r.Text)) || r.Refs < 15 {
-			t.Errorf("Refs = %d for %d refs in the text", r.Refs, len(refNumbers(r.Text)))
-		}
-		// Options: only what can be acted on and what orients; a subtree by
-		// selector and by ref; a depth limit; truncation.
-		io, err := s.Snapshot(ctx(t), engine.SnapshotRequest{InteractiveOnly: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Contains(io.Text, "Plain text") || !strings.Contains(io.Text, `- button "Order now" [ref=`) {
-			t.Errorf("interactiveOnly:\n%s", io.Text)
-		}
-		form, err := s.Snapshot(ctx(t), engine.SnapshotRequest{Target: sel("form")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.HasPrefix(form.Text, `- form "Order":`) || strings.Contains(form.Text, "Welcome") {
-			t.Errorf("subtree of form:\n%s", form.Text)
-		}
-		byRef, err := s.Snapshot(ctx(t), engine.SnapshotRequest{Target: engine.Target{Ref: refOf(t, r.Text, "combobox", "Size")}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.HasPrefix(byRef.Text, `- combobox "Size"`) || !strings.Contains(byRef.Text, `- option "Small"`) || strings.Contains(byRef.Text, "Order now") {
-			t.Errorf("subtree of the Size ref:\n%s", byRef.Text)
-		}
-		shallow, err := s.Snapshot(ctx(t), engine.SnapshotRequest{Depth: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(shallow.Text, "- main: …") || strings.Contains(shallow.Text, "Order now") {
-			t.Errorf("depth 1:\n%s", shallow.Text)
-		}
-		cut, err := s.Snapshot(ctx(t), engine.SnapshotRequest{MaxChars: 200})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !cut.Truncated || cut.FullChars != len(r.Text) || !strings.Contains(cut.Text, "truncated") {
-			t.Errorf("maxChars 200: %+v", cut)
-		}
-		_, err = s.Snapshot(ctx(t), engine.SnapshotRequest{Target: sel("#nothing")})
-		wantError(t, err, engine.ElementNotFound, map[string]any{"selector": "#nothing"})
-		_, err = s.Snapshot(ctx(t), engine.SnapshotRequest{Target: sel("div[")})
-		wantError(t, err, engine.InvalidParameters, map[string]any{"field": "selector"})
-	})
-
-	t.Run("Refs", func(t *testing.T) {
-		s := h.open(t, "/form.html")
-		first := snap(t, s)
-		if first.Title != "Sign in" {
-			t.Fatalf("title = %q", first.Title)
-		}
-		count := refOf(t, first.Text, "button", "Count")
-		click(t, s, engine.ClickRequest{Target: engine.Target{Ref: count}})
-		wantTitle(t, s, "clicked 1")
-		typeText(t, s, engine.TypeRequest{Target: engine.Target{Ref: refOf(t, first.Text, "textbox", "Username")}, Text: "ada"})
-		wantTitle(t, s, "user=ada")
-		if got := evaluate(t, s, engine.EvalRequest{Target: &engine.Target{Ref: count}, Function: "el => el.id"}); got != `"count"` {
-			t.Errorf("evaluate on the Count ref = %s", got)
-		}
-		_, err := s.Hover(ctx(t), engine.HoverRequest{Target: engine.Target{Ref: count}})
-		ok(t, "hover by ref", engine.ActionResult{}, err)
-		_, err = s.Press(ctx(t), engine.PressRequest{Target: &engine.Target{Ref: refOf(t, first.Text, "textbox", "Username")}, Key: "End"})
-		ok(t, "press by ref", engine.ActionResult{}, err)
-
-		// A later snapshot gives every element the same ref.
-		again := snap(t, s)
-		if got := refOf(t, again.Text, "button", "Count"); got != count {
-			t.Fatalf("the Count button's ref changed from %s to %s", count, got)
-		}
-		if !slices.Equal(refNumbers(first.Text), refNumbers(again.Text)) {
-			t.Errorf("refs changed between two snapshots:\n%s\n---\n%s", first.Text, again.Text)
-		}
-
-		// Refs that were never given out, and strings that are not refs.
-		_, err = s.Click(ctx(t), engine.ClickRequest{Target: engine.Target{Ref: "e999999"}, Timeout: short})
-		wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "unknown_ref", "ref": "e999999"})
-		_, err = s.Click(ctx(t), engine.ClickRequest{Target: engine.Target{Ref: "button"}, Timeout: short})
-		wantError(t, err, engine.InvalidParameters, map[string]any{"field": "ref"})
-
-		// After a navigation every old ref is stale, for every kind of
-		// call, and the new page's elements get new refs: none is reused.
-		h.navigate(t, s, "/form.html")
-		_, err = s.Click(ctx(t), engine.ClickRequest{Target: engine.Target{Ref: count}, Timeout: short})
-		wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "stale_ref", "ref": count})
-		_, err = s.Type(ctx(t), engine.TypeRequest{Target: engine.Target{Ref: count}, Text: "x", Timeout: short})
-		wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "stale_ref", "ref": count})
-		_, err = s.Evaluate(ctx(t), engine.EvalRequest{Target: &engine.Target{Ref: count}, Function: "el => el.id", Timeout: short})
-		wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "stale_ref", "ref": count})
-		_, err = s.Snapshot(ctx(t), engine.SnapshotRequest{Target: engine.Target{Ref: count}})
-		wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "stale_ref", "ref": count})
-		third := snap(t, s)
-		old := refNumbers(first.Text)
-		for _, n := range refNumbers(third.Text) {
-			if slices.Contains(old, n) {
-				t.Fatalf("ref number %d of the old page was given out again:\n%s", n, third.Text)
-			}
-		}
-		click(t, s, engine.ClickRequest{Target: engine.Target{Ref: refOf(t, third.Text, "button", "Count")}})
-		wantTitle(t, s, "clicked 1")
-	})
-
-	t.Run("Mutations", func(t *testing.T) {
-		s := h.open(t, "/mutate.html")
-		r := snap(t, s)
-		target := refOf(t, r.Text, "button", "Target")
-		// Elements added before it do not move its ref.
-		click(t, s, engine.ClickRequest{Target: engine.Target{Ref: refOf(t, r.Text, "button", "Add")}})
-		r2 := snap(t, s)
-		if got := refOf(t, r2.Text, "button", "Target"); got != target {
-			t.Fatalf("Target's ref moved from %s to %s after an insertion", target, got)
-		}
-		click(t, s, engine.ClickRequest{Target: engine.Target{Ref: target}})
-		wantTitle(t, s, "target clicked")
-		// A replacement is another element: the old ref is stale, the new
-		// element gets a new ref.
-		click(t, s, engine.ClickRequest{Target: engine.Target{Ref: refOf(t, r.Text, "button", "Replace")}})
-		_, err := s.Click(ctx(t), engine.ClickRequest{Target: engine.Target{Ref: target}, Timeout: short})
-		wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "stale_ref", "ref": target})
-		r3 := snap(t, s)
-		repl := refOf(t, r3.Text, "button", "Target")
-		if repl == target {
-			t.Fatalf("the replacement got the removed element's ref %s", target)
-		}
-		click(t, s, engine.ClickRequest{Target: engine.Target{Ref: repl}})
-		wantTitle(t, s, "replacement clicked")
-	})
-
-	t.Run("Frames", func(t *testing.T) {
-		s := h.open(t, "/frames.html")
-		r := snapFrames(t, s)
-		same, cross := refOf(t, r.Text, "button", "Inner same"), refOf(t, r.Text, "button", "Inner cross")
-		if !regexp.MustCompile(`^e[0-9]+$`).MatchString(same) || !regexp.MustCompile(`^f[0-9]+e[0-9]+$`).MatchString(cross) {
-			t.Fatalf("refs same=%s cross=%s:\n%s", same, cross, r.Text)
-		}
-		for _, want := range []string{"- iframe \"Same\":\n  - button \"Inner same\"", "- iframe \"Cross\":\n  - button \"Inner cross\""} {
-			if !strings.Contains(r.Text, want) {
-				t.Fatalf("frame content not inline under its iframe (%q):\n%s", want, r.Text)
-			}
-		}
-		// Both buttons are out of view (inside a frame, the cross-origin
-		// one below the fold): the click scrolls and finds them.
-		click(t, s, engine.ClickRequest{Target: engine.Target{Ref: same}})
-		waitTitle(t, s, "clicked same")
-		click(t, s, engine.ClickRequest{Target: engine.Target{Ref: cross}})
-		waitTitle(t, s, "clicked cross")
-		if got := evaluate(t, s, engine.EvalRequest{Target: &engine.Target{Ref: cross}, Function: "el => el.textContent + ' ' + location.hostname"}); !strings.HasPrefix(got, `"Inner cross `) {
-			t.Errorf("evaluate on the cross-origin frame's ref = %s", got)
-		}
-		r2 := snap(t, s)
-		if refOf(t, r2.Text, "button", "Inner same") != same || refOf(t, r2.Text, "button", "Inner cross") != cross {
-			t.Fatalf("frame refs changed:\n%s\n---\n%s", r.Text, r2.Text)
-		}
-		// A frame's ref goes stale with its page.
-		h.navigate(t, s, "/form.html")
-		_, err := s.Click(ctx(t), engine.ClickRequest{Target: engine.Target{Ref: cross}, Timeout: short})
-		wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "stale_ref", "ref": cross})
-	})
+	t.Run("Outline", h.testSnapshotOutline)
+	t.Run("Options", h.testSnapshotOptions)
+	t.Run("Refs", h.testSnapshotRefs)
+	t.Run("StaleRefs", h.testSnapshotStaleRefs)
+	t.Run("Mutations", h.testSnapshotMutations)
+	t.Run("Frames", h.testSnapshotFrames)
 }
 
-// snapFrames snapshots /frames.html once its cross-origin frame has loaded.
-func snapFrames(t *testing.T, s engine.Session) engine.SnapshotResult {
-	t.Helper()
-	var r engine.SnapshotResult
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		r = snap(t, s)
-		if strings.Contains(r.Text, `button "Inner cross"`) || time.Now().After(deadline) {
-			return r
+// testSnapshotOutline checks the outline of a page that has every kind of
+// element, and what it leaves out.
+func (h *harness) testSnapshotOutline(t *testing.T) {
+	s := h.open(t, "/snapshot.html")
+	r := snap(t, s)
+	if r.Title != "Snapshot" || !strings.HasSuffix(r.URL, "/snapshot.html") || r.Truncated || r.FullChars != len(r.Text) {
+		t.Errorf("result = %+v", r)
+	}
+	// The roles and names come from the browser's accessibility
+	// engine (Chromium) or the script's own computation (elsewhere);
+	// on this page they must agree.
+	for _, want := range []string{
+		`- navigation "Main":`,
+		`- link "Welcome" [ref=`,
+		`- heading "Snapshot test page" [level=1]`,
+		`- paragraph: Plain text with strong words and a`,
+		`- form "Order":`,
+		`- textbox "Name" [ref=`,
+		`]: "Ada"`,
+		`- checkbox "Gift wrap" [checked] [ref=`,
+		`- group "Speed":`,
+		`- radio "Fast" [checked] [ref=`,
+		`- combobox "Size" [ref=`,
+		`- option "Large" [selected] [ref=`,
+		`- textbox "Password" [ref=`,
+		`- button "Order now" [ref=`,
+		`- button "Disabled" [disabled] [ref=`,
+		`- generic [ref=`,
+		`]: Card with a pointer`,
+		`- table "Prices":`,
+		`- row: Tea | 3`,
+		`- link "Buy tea" [ref=`,
+		`- heading "FAQ" [level=2]`,
+		`- listitem: First answer`,
+		`- image "Pixel"`,
+	} {
+		if !strings.Contains(r.Text, want) {
+			t.Errorf("outline lacks %q:\n%s", want, r.Text)
 		}
-		time.Sleep(50 * time.Millisecond)
+	}
+	for _, hidden := range []string{"Never shown", "Hidden from accessibility", "Invisible", "secret"} {
+		if strings.Contains(r.Text, hidden) {
+			t.Errorf("outline shows %q:\n%s", hidden, r.Text)
+		}
+	}
+	if r.Refs != len(refNumbers(r.Text)) || r.Refs < 15 {
+		t.Errorf("Refs = %d for %d refs in the text", r.Refs, len(refNumbers(r.Text)))
 	}
 }
 
-// testRefsAcrossTabs checks that refs are unique across the tabs of a
-// session: a ref of one tab is stale in another, and never names an element
-// there, even on the same page.
-func (h *harness) testRefsAcrossTabs(t *testing.T) {
-	s := h.open(t, "/frames.html")
-	a := snapFrames(t, s)
-	aSame, aCross := refOf(t, a.Text, "button", "Inner same"), refOf(t, a.Text, "button", "Inner cross")
-	tabs(t, s, engine.TabsRequest{Action: "new", URL: h.site.url("/frames.html")})
-	b := snapFrames(t, s)
-	bSame, bCross := refOf(t, b.Text, "button", "Inner same"), refOf(t, b.Text, "button", "Inner cross")
-	if refNumber.ReplaceAllString(a.Text, "") != refNumber.ReplaceAllString(b.Text, "") {
-		t.Fatalf("the two tabs show the same page differently:\n%s\n---\n%s", a.Text, b.Text)
+// testSnapshotOptions checks the options: only what can be acted on and what
+// orients; a subtree by selector and by ref; a depth limit; truncation.
+func (h *harness) testSnapshotOptions(t *testing.T) {
+	s := h.open(t, "/snapshot.html")
+	r := snap(t, s)
+	io, err := s.Snapshot(ctx(t), engine.SnapshotRequest{InteractiveOnly: true})
+	if err != nil {
+		t.Fatal(err)
 	}
-	old := refNumbers(a.Text)
-	for _, n := range refNumbers(b.Text) {
-		if slices.Contains(old, n) {
-			t.Fatalf("ref number %d of the first tab was given out again in the second:\n%s\n---\n%s", n, a.Text, b.Text)
-		}
+	if strings.Contains(io.Text, "Plain text") || !strings.Contains(io.Text, `- button "Order now" [ref=`) {
+		t.Errorf("interactiveOnly:\n%s", io.Text)
 	}
-	if alias := func(ref string) string { return ref[:strings.LastIndexByte(ref, 'e')] }; alias(aCross) == alias(bCross) {
-		t.Errorf("the cross-origin frames of both tabs have one alias: %s and %s", aCross, bCross)
+	form, err := s.Snapshot(ctx(t), engine.SnapshotRequest{Target: sel("form")})
+	if err != nil {
+		t.Fatal(err)
 	}
-	// The first tab's refs, used in the second, are stale and act on
-	// nothing there.
-	for _, ref := range []string{aSame, aCross} {
-		_, err := s.Click(ctx(t), engine.ClickRequest{Target: engine.Target{Ref: ref}, Timeout: short})
-		wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "stale_ref", "ref": ref})
+	if !strings.HasPrefix(form.Text, `- form "Order":`) || strings.Contains(form.Text, "Welcome") {
+		t.Errorf("subtree of form:\n%s", form.Text)
 	}
-	wantTitle(t, s, "Frames")
-	// In their own tab they still name their elements.
-	zero, one := 0, 1
-	tabs(t, s, engine.TabsRequest{Action: "select", Index: &zero})
-	click(t, s, engine.ClickRequest{Target: engine.Target{Ref: aSame}})
-	waitTitle(t, s, "clicked same")
-	// The refs of a closed tab are stale too.
-	tabs(t, s, engine.TabsRequest{Action: "close", Index: &one})
-	for _, ref := range []string{bSame, bCross} {
-		_, err := s.Click(ctx(t), engine.ClickRequest{Target: engine.Target{Ref: ref}, Timeout: short})
-		wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "stale_ref", "ref": ref})
+	byRef, err := s.Snapshot(ctx(t), engine.SnapshotRequest{Target: engine.Target{Ref: refOf(t, r.Text, "combobox", "Size")}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	wantTitle(t, s, "clicked same")
+	if !strings.HasPrefix(byRef.Text, `- combobox "Size"`) || !strings.Contains(byRef.Text, `- option "Small"`) || strings.Contains(byRef.Text, "Order now") {
+		t.Errorf("subtree of the Size ref:\n%s", byRef.Text)
+	}
+	shallow, err := s.Snapshot(ctx(t), engine.SnapshotRequest{Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(shallow.Text, "- main: …") || strings.Contains(shallow.Text, "Order now") {
+		t.Errorf("depth 1:\n%s", shallow.Text)
+	}
+	cut, err := s.Snapshot(ctx(t), engine.SnapshotRequest{MaxChars: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cut.Truncated || cut.FullChars != len(r.Text) || !strings.Contains(cut.Text, "truncated") {
+		t.Errorf("maxChars 200: %+v", cut)
+	}
+	_, err = s.Snapshot(ctx(t), engine.SnapshotRequest{Target: sel("#nothing")})
+	wantError(t, err, engine.ElementNotFound, map[string]any{"selector": "#nothing"})
+	_, err = s.Snapshot(ctx(t), engine.SnapshotRequest{Target: sel("div[")})
+	wantError(t, err, engine.InvalidParameters, map[string]any{"field": "selector"})
 }

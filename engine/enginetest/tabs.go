@@ -1,11 +1,12 @@
 package enginetest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
 func tabs(t *testing.T, s engine.Session, req engine.TabsRequest) engine.TabsResult {
@@ -14,6 +15,20 @@ func tabs(t *testing.T, s engine.Session, req engine.TabsRequest) engine.TabsRes
 	if err != nil {
 		t.Fatalf("Tabs(%+v): %v", req, err)
 	}
+	return res
+}
+
+// waitTabs waits for the session to have n tabs and returns their list: a
+// browser announces a popup on its own schedule.
+func waitTabs(t *testing.T, s engine.Session, n int) engine.TabsResult {
+	t.Helper()
+	var res engine.TabsResult
+	testenv.Eventually(t, fmt.Sprintf("%d tabs", n), func() (bool, error) {
+		if res = tabs(t, s, engine.TabsRequest{}); len(res.Tabs) != n {
+			return false, fmt.Errorf("the tabs are %+v", res)
+		}
+		return true, nil
+	})
 	return res
 }
 
@@ -27,13 +42,8 @@ func (h *harness) testTabs(t *testing.T) {
 	// the click has returned), so the list may take a moment to show both.
 	click(t, s, engine.ClickRequest{Target: sel("#blank")})
 	click(t, s, engine.ClickRequest{Target: sel("#popup")})
-	var res engine.TabsResult
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if res = tabs(t, s, engine.TabsRequest{}); len(res.Tabs) == 3 || time.Now().After(deadline) {
-			break
-		}
-	}
-	if len(res.Tabs) != 3 || res.Current != 0 {
+	res := waitTabs(t, s, 3)
+	if res.Current != 0 {
 		t.Fatalf("popups not adopted: %+v", res)
 	}
 	popup := -1
