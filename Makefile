@@ -50,12 +50,17 @@ run: build browser
 	@case "$(ARGS)" in *firefox*|*webkit*|*playwright*) $(MAKE) --no-print-directory -s pwdriver >&2 ;; esac
 	@./$(BIN) $(ARGS)
 
+# staticcheck comes from the Go module proxy at a pinned version (built once,
+# then cached by the go command).
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 vet:
 	gofmt -l . | (! grep .) || (echo "gofmt needed" >&2; exit 1)
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
 
 test: browser pwdriver vet
-	$(GO) test -race -count=1 -timeout 20m ./...
+	$(GO) test -race -count=1 -timeout 45m ./...
 
 # fuzz runs every fuzz target (func FuzzXxx in a _test.go file) for
 # FUZZTIME each; `go test` alone runs their seed corpora.
