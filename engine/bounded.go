@@ -76,6 +76,9 @@ func (b *bounded) Navigate(ctx context.Context, req NavigateRequest) (NavigateRe
 }
 
 func (b *bounded) Click(ctx context.Context, req ClickRequest) (ActionResult, error) {
+	if err := req.Validate(); err != nil {
+		return ActionResult{}, err
+	}
 	req = req.WithDefaults()
 	return within(ctx, "click on "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Click(ctx, req) })
 }

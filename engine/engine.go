@@ -199,6 +199,8 @@ type ClickRequest struct {
 	Timeout    time.Duration
 	Force      bool
 	ClickCount int
+	// Button is ButtonLeft (the default), ButtonRight or ButtonMiddle.
+	Button string
 	// NavigationTimeout bounds the wait for a navigation the click starts.
 	NavigationTimeout time.Duration
 }

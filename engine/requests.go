@@ -28,7 +28,22 @@ func (r ClickRequest) WithDefaults() ClickRequest {
 	if r.ClickCount <= 0 {
 		r.ClickCount = 1
 	}
+	if r.Button == "" {
+		r.Button = ButtonLeft
+	}
 	return r
+}
+
+// Validate checks the button.
+func (r ClickRequest) Validate() error { return validButton(r.Button) }
+
+// validButton checks a mouse button name; "" is the default, left.
+func validButton(b string) error {
+	switch b {
+	case "", ButtonLeft, ButtonRight, ButtonMiddle:
+		return nil
+	}
+	return Errorf(InvalidParameters, "button must be left, right or middle, not %q", b).With("field", "button")
 }
 
 func (r ClickRequest) deadline() time.Duration {
@@ -140,10 +155,8 @@ func (r MouseRequest) deadline() time.Duration {
 // Validate checks the action and the button. Whether the point lies in the
 // viewport only the page can tell.
 func (r MouseRequest) Validate() error {
-	switch r.Button {
-	case "", ButtonLeft, ButtonRight, ButtonMiddle:
-	default:
-		return Errorf(InvalidParameters, "button must be left, right or middle, not %q", r.Button).With("field", "button")
+	if err := validButton(r.Button); err != nil {
+		return err
 	}
 	switch r.Action {
 	case "click", "move", "drag":

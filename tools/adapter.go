@@ -85,9 +85,9 @@ func sessionTool[In sessionRefer, Out any](d *Deps, name, desc string, h hints,
 func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 	fn func(ctx context.Context, s engine.Session, in In) (R, error),
 	render func(R, engine.Info) *mcp.CallToolResult) server.ToolHandlerFunc {
-	required := requiredOf(def)
+	shape := shapeOf(def)
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		in, err := bind[In](req, required)
+		in, err := bind[In](req, shape)
 		if err != nil {
 			return errorResult(err), nil
 		}
@@ -110,9 +110,9 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 // serverTool builds a tool that does not run on one session.
 func serverTool[In, Out any](name, desc string, h hints, fn func(ctx context.Context, in In) (Out, error)) Tool {
 	def := define[In, Out](name, desc, h)
-	required := requiredOf(def)
+	shape := shapeOf(def)
 	return Tool{Def: def, Group: Core, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		in, err := bind[In](req, required)
+		in, err := bind[In](req, shape)
 		if err != nil {
 			return errorResult(err), nil
 		}

@@ -3,6 +3,8 @@ package tools
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -14,15 +16,36 @@ import (
 // validator is implemented by inputs with rules beyond their schema.
 type validator interface{ validate() error }
 
-// bind decodes and validates the arguments into In. Every failure is an
-// INVALID_PARAMETERS error naming the field.
-func bind[In any](req mcp.CallToolRequest, required []string) (In, error) {
+// aliaser is implemented by inputs that also take another tool vocabulary's
+// names for their arguments (the user's seed documents name some
+// differently). aliases maps each alias to the argument it stands for; a
+// value given under an alias is moved to that argument, and wrapped in an
+// array when the argument is one. Aliases are not in the schema, which
+// stays small for tools/list.
+type aliaser interface{ aliases() map[string]string }
+
+// argFixer is implemented by inputs whose aliases need more than a rename
+// (a nested object spread into arguments, a unit to convert). It runs
+// after the renames, before the unknown-argument check.
+type argFixer interface {
+	fixArgs(args map[string]any) error
+}
+
+// bind decodes and validates the arguments into In. An argument the tool
+// does not take is refused, named, with the ones it takes (and the nearest
+// when it looks like a typo): nothing an agent sends is silently dropped.
+// Every failure is an INVALID_PARAMETERS error naming the field.
+func bind[In any](req mcp.CallToolRequest, shape argShape) (In, error) {
 	var in In
 	args, _ := req.Params.Arguments.(map[string]any)
 	if req.Params.Arguments != nil && args == nil {
 		return in, engine.Errorf(engine.InvalidParameters, "arguments must be a JSON object")
 	}
-	for _, f := range required {
+	args, err := canonicalArgs(any(in), args, shape)
+	if err != nil {
+		return in, err
+	}
+	for _, f := range shape.required {
 		if v, ok := args[f]; !ok || v == nil {
 			return in, engine.Errorf(engine.InvalidParameters, "missing required parameter %q", f).With("field", f)
 		}
@@ -43,6 +66,126 @@ func bind[In any](req mcp.CallToolRequest, required []string) (In, error) {
 		}
 	}
 	return in, nil
+}
+
+// canonicalArgs renames the aliases in args (into a copy) and refuses an
+// argument the tool does not take.
+func canonicalArgs(in any, args map[string]any, shape argShape) (map[string]any, error) {
+	if len(args) == 0 {
+		return args, nil
+	}
+	var alias map[string]string
+	if a, ok := in.(aliaser); ok {
+		alias = a.aliases()
+	}
+	out := make(map[string]any, len(args))
+	for k, v := range args {
+		canon, isAlias := alias[k]
+		if !isAlias {
+			out[k] = v
+			continue
+		}
+		if _, both := args[canon]; both {
+			return nil, invalid(canon, "give %s or its alias %s, not both", canon, k)
+		}
+		if _, isArray := v.([]any); shape.types[canon] == "array" && !isArray && v != nil {
+			v = []any{v}
+		}
+		out[canon] = v
+	}
+	if f, ok := in.(argFixer); ok {
+		if err := f.fixArgs(out); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(out)) {
+		if _, ok := shape.types[k]; !ok {
+			return nil, unknownArg(k, shape.names())
+		}
+	}
+	return out, nil
+}
+
+// unknownArg is the error for an argument a tool does not take: it names
+// it, suggests the nearest argument when one is close, and lists them all.
+func unknownArg(name string, valid []string) error {
+	msg := fmt.Sprintf("unknown parameter %q", clip(name))
+	e := engine.Errorf(engine.InvalidParameters, "%s", msg).With("field", clip(name)).With("validParameters", valid)
+	if near := nearest(name, valid); near != "" {
+		e.Message += fmt.Sprintf("; did you mean %q?", near)
+		e.With("didYouMean", near)
+	}
+	if len(valid) == 0 {
+		e.Message += "; this tool takes no parameters"
+	} else {
+		e.Message += "; valid parameters: " + strings.Join(valid, ", ")
+	}
+	return e.Suggest("Remove the parameter or use one this tool takes.")
+}
+
+// nearest returns the valid name closest to name: equal but for case, or
+// within an edit distance of about a third of its length; "" when none is.
+func nearest(name string, valid []string) string {
+	best, bestD := "", max(2, len(name)/3)+1
+	for _, v := range valid {
+		if strings.EqualFold(v, name) {
+			return v
+		}
+		if d := editDistance(strings.ToLower(name), strings.ToLower(v)); d < bestD {
+			best, bestD = v, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b; names longer
+// than 256 bytes are not compared, which bounds its cost.
+func editDistance(a, b string) int {
+	if len(a) > 256 || len(b) > 256 {
+		return max(len(a), len(b))
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// number reads a JSON number however the transport decoded it.
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// clip shortens what an error quotes of an agent's input.
+func clip(s string) string {
+	const n = 64
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
 }
 
 func jsonKind(goKind string) string {

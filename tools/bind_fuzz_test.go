@@ -65,9 +65,9 @@ type fuzzBinder struct {
 }
 
 func binderOf[In any](name string, also ...engine.Code) fuzzBinder {
-	required := requiredOf(define[In, struct{}](name, "fuzz", local))
+	shape := shapeOf(define[In, struct{}](name, "fuzz", local))
 	return fuzzBinder{name: name, also: also, bind: func(req mcp.CallToolRequest) error {
-		_, err := bind[In](req, required)
+		_, err := bind[In](req, shape)
 		return err
 	}}
 }

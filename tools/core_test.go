@@ -45,8 +45,12 @@ func TestSessionLifecycle(t *testing.T) {
 	if n := len(e.ok("list_sessions", nil)["sessions"].([]any)); n != 0 {
 		t.Fatalf("%d sessions after close", n)
 	}
-	for _, tool := range []string{"navigate", "click", "type", "close_session"} {
-		args := map[string]any{"sessionId": id, "url": site.URL, "selector": "#go", "text": "x"}
+	for tool, args := range map[string]map[string]any{
+		"navigate":      {"sessionId": id, "url": site.URL},
+		"click":         {"sessionId": id, "selector": "#go"},
+		"type":          {"sessionId": id, "selector": "#go", "text": "x"},
+		"close_session": {"sessionId": id},
+	} {
 		body := e.fail(engine.SessionNotFound, tool, args)
 		if body["sessionId"] != id || body["suggestion"] == nil {
 			t.Fatalf("%s on closed session: %v", tool, body)

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"regexp"
+	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -28,22 +29,35 @@ func evalInto[T any](ctx context.Context, s engine.Session, req engine.EvalReque
 // text.
 func applyJS(hof, fn string) string { return "(" + hof + ")(" + fn + ")" }
 
-// ElementIn targets one element. It takes no timeout: the element gets
-// engine.DefaultActionTimeout to appear, and wait_for_selector is there for
-// longer waits (a timeout on every element tool would cost agents about 80
-// tokens of tools/list on every turn).
+// ElementIn targets one element, which it waits for up to timeout ms
+// (engine.DefaultActionTimeout by default, as actions do). The timeout has
+// no description in the schema: README documents it once for every element
+// tool, which keeps tools/list small.
 type ElementIn struct {
 	SessionArg
 	TargetArg
+	Timeout int `json:"timeout,omitempty"`
 }
 
-func (in ElementIn) validate() error { return in.TargetArg.validate() }
+func (in ElementIn) validate() error {
+	if err := in.TargetArg.validate(); err != nil {
+		return err
+	}
+	return nonNegative("timeout", in.Timeout)
+}
 
-// req builds an element Evaluate that waits for its element as long as
-// actions do.
+// req builds an element Evaluate that waits for its element.
 func (in ElementIn) req(fn string, args ...any) engine.EvalRequest {
 	tg := in.target()
-	return engine.EvalRequest{Target: &tg, Function: fn, Args: args, Timeout: engine.DefaultActionTimeout}
+	return engine.EvalRequest{Target: &tg, Function: fn, Args: args, Timeout: in.timeout()}
+}
+
+// timeout is how long to wait for the element.
+func (in ElementIn) timeout() time.Duration {
+	if in.Timeout > 0 {
+		return ms(in.Timeout)
+	}
+	return engine.DefaultActionTimeout
 }
 
 // TextOut is the result of get_text.
@@ -88,6 +102,8 @@ type AttributeIn struct {
 	ElementIn
 	Name string `json:"name"`
 }
+
+func (AttributeIn) aliases() map[string]string { return map[string]string{"attribute": "name"} }
 
 func (in AttributeIn) validate() error {
 	if in.Name == "" {

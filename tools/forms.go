@@ -55,6 +55,8 @@ type SelectIn struct {
 	Values []string `json:"values" jsonschema:"Option values or labels"`
 }
 
+func (SelectIn) aliases() map[string]string { return map[string]string{"value": "values"} }
+
 func (in SelectIn) validate() error {
 	if len(in.Values) == 0 {
 		return invalid("values", "values must list at least one option value or label")
@@ -110,7 +112,7 @@ func checkTool(d *Deps, name, desc string, want bool) Tool {
 			if r.Checked == want {
 				return ActionOut{Success: true, Message: fmt.Sprintf("%s was already %s", tg, name+"ed")}, nil
 			}
-			if _, err := s.Click(ctx, engine.ClickRequest{Target: tg}); err != nil {
+			if _, err := s.Click(ctx, engine.ClickRequest{Target: tg, Timeout: in.timeout()}); err != nil {
 				return ActionOut{}, err
 			}
 			if r, err = evalInto[formResult](ctx, s, in.req(checkboxStateJS)); err != nil {

@@ -11,7 +11,7 @@ import (
 func hover(d *Deps) Tool {
 	return sessionTool(d, "hover", "Move the mouse over an element.", pageAction,
 		func(ctx context.Context, s engine.Session, in ElementIn) (ActionOut, error) {
-			r, err := s.Hover(ctx, engine.HoverRequest{Target: in.target()})
+			r, err := s.Hover(ctx, engine.HoverRequest{Target: in.target(), Timeout: in.timeout()})
 			return actionOut("Hovered over "+in.target().String(), r), err
 		})
 }
@@ -87,7 +87,7 @@ func (in UploadIn) validate() error {
 func uploadFile(d *Deps) Tool {
 	return sessionTool(d, "upload_file", "Set the files of a file input.", pageAction,
 		func(ctx context.Context, s engine.Session, in UploadIn) (ActionOut, error) {
-			r, err := s.Upload(ctx, engine.UploadRequest{Target: in.target(), Files: in.Files})
+			r, err := s.Upload(ctx, engine.UploadRequest{Target: in.target(), Files: in.Files, Timeout: in.timeout()})
 			return actionOut(fmt.Sprintf("Set %d file(s) on %s", len(in.Files), in.target()), r), err
 		})
 }

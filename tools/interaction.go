@@ -68,9 +68,10 @@ func actionOut(msg string, r engine.ActionResult) ActionOut {
 type ClickIn struct {
 	SessionArg
 	TargetArg
-	Timeout    int  `json:"timeout,omitempty"`
-	Force      bool `json:"force,omitempty" jsonschema:"Skip actionability checks"`
-	ClickCount int  `json:"clickCount,omitempty" jsonschema:"2: double-click"`
+	Timeout    int    `json:"timeout,omitempty"`
+	Force      bool   `json:"force,omitempty" jsonschema:"Skip actionability checks"`
+	ClickCount int    `json:"clickCount,omitempty" jsonschema:"2: double-click"`
+	Button     string `json:"button,omitempty" jsonschema:"left (default), right or middle"`
 }
 
 func (in ClickIn) validate() error {
@@ -86,7 +87,7 @@ func (in ClickIn) validate() error {
 func click(d *Deps) Tool {
 	return sessionTool(d, "click", "Click like a user: scroll, hit-test, mouse events.", pageAction,
 		func(ctx context.Context, s engine.Session, in ClickIn) (ActionOut, error) {
-			r, err := s.Click(ctx, engine.ClickRequest{Target: in.target(), Timeout: ms(in.Timeout), Force: in.Force, ClickCount: in.ClickCount})
+			r, err := s.Click(ctx, engine.ClickRequest{Target: in.target(), Timeout: ms(in.Timeout), Force: in.Force, ClickCount: in.ClickCount, Button: in.Button})
 			if err != nil {
 				return ActionOut{}, err
 			}

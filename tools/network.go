@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -61,6 +62,42 @@ type MockIn struct {
 	Status     int               `json:"status,omitempty" jsonschema:"Default 200"`
 	Headers    map[string]string `json:"headers,omitempty" jsonschema:"Response headers; content-type defaults to application/json for a JSON body, else text/plain"`
 	Body       string            `json:"body,omitempty"`
+}
+
+func (MockIn) aliases() map[string]string { return map[string]string{"url": "urlPattern"} }
+
+// fixArgs spreads a response object {status, headers, body} into the
+// arguments; a body that is not a string is sent as its JSON.
+func (MockIn) fixArgs(args map[string]any) error {
+	r, ok := args["response"]
+	if !ok {
+		return nil
+	}
+	delete(args, "response")
+	obj, ok := r.(map[string]any)
+	if !ok {
+		return invalid("response", "response must be an object {status, headers, body}")
+	}
+	for k, v := range obj {
+		switch k {
+		case "status", "headers":
+		case "body":
+			if _, isString := v.(string); !isString && v != nil {
+				b, err := json.Marshal(v)
+				if err != nil {
+					return invalid("response", "response.body cannot be encoded: %v", err)
+				}
+				v = string(b)
+			}
+		default:
+			return invalid("response", "response takes status, headers and body, not %q", clip(k))
+		}
+		if _, both := args[k]; both {
+			return invalid(k, "give %s or response.%s, not both", k, k)
+		}
+		args[k] = v
+	}
+	return nil
 }
 
 func (in MockIn) route() engine.Route {
@@ -144,6 +181,30 @@ type ThrottleIn struct {
 	DownloadKbps float64 `json:"downloadKbps,omitempty" jsonschema:"Kilobits/s; 0 is unlimited"`
 	UploadKbps   float64 `json:"uploadKbps,omitempty" jsonschema:"Kilobits/s; 0 is unlimited"`
 	LatencyMs    float64 `json:"latencyMs,omitempty" jsonschema:"Added to every request"`
+}
+
+// fixArgs takes the seed's names: downloadSpeed and uploadSpeed in bytes
+// per second (as Chrome's DevTools count throughput), latency in ms.
+func (ThrottleIn) fixArgs(args map[string]any) error {
+	for alias, canon := range map[string]string{"downloadSpeed": "downloadKbps", "uploadSpeed": "uploadKbps", "latency": "latencyMs"} {
+		v, ok := args[alias]
+		if !ok {
+			continue
+		}
+		delete(args, alias)
+		if _, both := args[canon]; both {
+			return invalid(canon, "give %s or %s, not both", canon, alias)
+		}
+		n, ok := number(v)
+		if !ok {
+			return invalid(alias, "parameter %q must be a number", alias)
+		}
+		if alias != "latency" {
+			n = n * 8 / 1000 // bytes/s to kilobits/s
+		}
+		args[canon] = n
+	}
+	return nil
 }
 
 func (in ThrottleIn) numbers() engine.Throttling {

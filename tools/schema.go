@@ -2,7 +2,9 @@ package tools
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
+	"slices"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -154,11 +156,32 @@ func mustJSON(v any) json.RawMessage {
 	return b
 }
 
-// requiredOf lists the required properties of a tool's input schema.
-func requiredOf(t mcp.Tool) []string {
+// argShape is what bind checks a call's arguments against, read once from
+// the tool's input schema: the arguments it must have, and every one it
+// takes with its JSON type.
+type argShape struct {
+	required []string
+	types    map[string]string // argument -> its schema type ("" when it has none)
+}
+
+// shapeOf reads a tool's input schema.
+func shapeOf(t mcp.Tool) argShape {
 	var s struct {
-		Required []string `json:"required"`
+		Required   []string `json:"required"`
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
 	}
 	_ = json.Unmarshal(t.RawInputSchema, &s)
-	return s.Required
+	sh := argShape{required: s.Required, types: map[string]string{}}
+	for name, p := range s.Properties {
+		typ, _ := p.Type.(string)
+		sh.types[name] = typ
+	}
+	return sh
+}
+
+// names lists the arguments the tool takes, sorted.
+func (sh argShape) names() []string {
+	return slices.Sorted(maps.Keys(sh.types))
 }

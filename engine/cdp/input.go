@@ -102,7 +102,7 @@ func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.Ac
 			return err
 		}
 		opened, err := s.raceDialog(ctx, m, func(ctx context.Context) error {
-			return mouseClick(ctx, t, r.X, r.Y, input.MouseButtonLeft, req.ClickCount)
+			return mouseClick(ctx, t, r.X, r.Y, input.MouseButton(req.Button), req.ClickCount)
 		})
 		if err != nil {
 			return err

@@ -35,6 +35,17 @@ func (h *harness) testClick(t *testing.T) {
 		}
 		wantTitle(t, s, "double")
 	})
+	t.Run("Button", func(t *testing.T) {
+		// The button asked for is the one pressed (DOM: 0 left, 1 middle,
+		// 2 right).
+		s := h.open(t, "/form.html")
+		for b, want := range map[string]string{engine.ButtonRight: "button 2", engine.ButtonMiddle: "button 1", engine.ButtonLeft: "button 0"} {
+			click(t, s, engine.ClickRequest{Target: sel("#which"), Button: b})
+			wantTitle(t, s, want)
+		}
+		_, err := s.Click(ctx(t), engine.ClickRequest{Target: sel("#which"), Button: "fourth"})
+		wantError(t, err, engine.InvalidParameters, map[string]any{"field": "button"})
+	})
 	t.Run("XPath", func(t *testing.T) {
 		s := h.open(t, "/form.html")
 		click(t, s, engine.ClickRequest{Target: sel(`//button[@id="count"]`)})

@@ -171,7 +171,7 @@ func (s *session) clickAction(ctx context.Context, req engine.ClickRequest) (eng
 	release(el) // pointer actions resolve to a point only
 	m.navFrom = time.Now()
 	err = do(ctx, func() error {
-		return s.page.Mouse().Click(pt.X, pt.Y, playwright.MouseClickOptions{ClickCount: &req.ClickCount})
+		return s.page.Mouse().Click(pt.X, pt.Y, playwright.MouseClickOptions{ClickCount: &req.ClickCount, Button: mouseButtons[req.Button]})
 	})
 	if err != nil {
 		return engine.ActionResult{}, s.classify(err, what)
