@@ -97,6 +97,10 @@ func TestEvaluate(t *testing.T) {
 		"const a = 20; a * 2":                40.0,
 		"await new Promise(r => r('async'))": "async",
 		"() => ({n: document.querySelectorAll('.item').length})": map[string]any{"n": 3.0},
+		// Expressions that call the function they define run as they are.
+		"(() => 1)()":                       1.0,
+		"(async () => 42)()":                42.0,
+		"(function () { return 'iife' })()": "iife",
 	} {
 		out := e.ok("evaluate", map[string]any{"sessionId": id, "script": script})
 		if got := out["result"]; strings.TrimSpace(strings.ReplaceAll(jsonString(got), " ", "")) != strings.ReplaceAll(jsonString(want), " ", "") {
@@ -114,6 +118,7 @@ func TestEvaluate(t *testing.T) {
 		"() => { const o = {}; o.o = o; return o }": "not_serializable",
 		"() => { throw new TypeError('x') }":        "exception",
 		"this is not js":                            "exception",
+		"document.querySelectorAll('.item')":        "not_serializable",
 	} {
 		body := e.fail(engine.ScriptError, "evaluate", map[string]any{"sessionId": id, "script": script})
 		if body["details"].(map[string]any)["reason"] != reason {

@@ -67,6 +67,11 @@ func (h *harness) testEvaluate(t *testing.T) {
 			{engine.EvalRequest{Expression: "1 / 0"}, "not_serializable"},
 			{engine.EvalRequest{Function: "() => document.body"}, "not_serializable"},
 			{engine.EvalRequest{Function: "() => { const o = {}; o.o = o; return o }"}, "not_serializable"},
+			// Collections of nodes, and nodes inside a value, are not JSON
+			// either (JSON.stringify would say {"0":{},...}).
+			{engine.EvalRequest{Expression: "document.querySelectorAll('input')"}, "not_serializable"},
+			{engine.EvalRequest{Function: "() => document.getElementsByTagName('input')"}, "not_serializable"},
+			{engine.EvalRequest{Function: "() => ({first: [document.body]})"}, "not_serializable"},
 			{engine.EvalRequest{Function: "() => { throw new TypeError('x') }"}, "exception"},
 			{engine.EvalRequest{Function: "() => {"}, "syntax"},
 		} {

@@ -85,10 +85,21 @@ async (a, fn) => {
     const t = typeof v;
     if (t === "function" || t === "symbol" || t === "bigint") return { error: "not_serializable", type: t };
     if (t === "number" && !isFinite(v)) return { error: "not_serializable", type: String(v) };
-    if (v instanceof Node || v === window) return { error: "not_serializable", type: v === window ? "Window" : v.constructor.name };
+    // DOM nodes, collections of them and the window have no JSON of their
+    // own (JSON.stringify would give {} or {"0":{},...}): anywhere in the
+    // value, they make it not serializable, named.
+    const dom = (x) => x === window ? "Window"
+      : (x instanceof Node || x instanceof NodeList || x instanceof HTMLCollection) ? x.constructor.name : "";
+    let found = "";
     try {
-      return { json: JSON.stringify(v) };
+      const json = JSON.stringify(v, function (k, x) {
+        const d = x !== null && typeof x === "object" ? dom(x) : "";
+        if (d) { found = d; throw new TypeError(d + " is not JSON"); }
+        return x;
+      });
+      return { json: json === undefined ? "null" : json };
     } catch (e) {
+      if (found) return { error: "not_serializable", type: found };
       return { error: "not_serializable", type: t, message: String((e && e.message) || e) };
     }
   }
