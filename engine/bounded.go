@@ -70,6 +70,24 @@ func withinErr(ctx context.Context, what string, d time.Duration, f func(context
 	return err
 }
 
+// navigated completes the result of an action that loaded a new page with
+// its title, for every engine alike: the agent learns where it is without
+// another call.
+func (b *bounded) navigated(ctx context.Context) func(ActionResult, error) (ActionResult, error) {
+	return func(res ActionResult, err error) (ActionResult, error) {
+		if err == nil && res.Navigated && res.Title == "" {
+			ctx, cancel := context.WithTimeout(ctx, InfoTimeout)
+			defer cancel()
+			p := b.s.Info(ctx)
+			res.Title = p.Title
+			if res.URL == "" {
+				res.URL = p.URL
+			}
+		}
+		return res, err
+	}
+}
+
 func (b *bounded) Navigate(ctx context.Context, req NavigateRequest) (NavigateResult, error) {
 	req = req.WithDefaults()
 	return within(ctx, "navigate", req.deadline(), func(ctx context.Context) (NavigateResult, error) { return b.s.Navigate(ctx, req) })
@@ -80,12 +98,12 @@ func (b *bounded) Click(ctx context.Context, req ClickRequest) (ActionResult, er
 		return ActionResult{}, err
 	}
 	req = req.WithDefaults()
-	return within(ctx, "click on "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Click(ctx, req) })
+	return b.navigated(ctx)(within(ctx, "click on "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Click(ctx, req) }))
 }
 
 func (b *bounded) Type(ctx context.Context, req TypeRequest) (ActionResult, error) {
 	req = req.WithDefaults()
-	return within(ctx, "type into "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Type(ctx, req) })
+	return b.navigated(ctx)(within(ctx, "type into "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Type(ctx, req) }))
 }
 
 func (b *bounded) Snapshot(ctx context.Context, req SnapshotRequest) (SnapshotResult, error) {
@@ -94,7 +112,7 @@ func (b *bounded) Snapshot(ctx context.Context, req SnapshotRequest) (SnapshotRe
 
 func (b *bounded) HandleDialog(ctx context.Context, req DialogRequest) (ActionResult, error) {
 	req = req.WithDefaults()
-	return within(ctx, "handle_dialog", req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.HandleDialog(ctx, req) })
+	return b.navigated(ctx)(within(ctx, "handle_dialog", req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.HandleDialog(ctx, req) }))
 }
 
 // Info has a short deadline of its own: list_sessions calls it on sessions
@@ -139,17 +157,17 @@ func (b *bounded) WaitForLoad(ctx context.Context, state WaitUntil, timeout time
 
 func (b *bounded) Hover(ctx context.Context, req HoverRequest) (ActionResult, error) {
 	req = req.WithDefaults()
-	return within(ctx, "hover over "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Hover(ctx, req) })
+	return b.navigated(ctx)(within(ctx, "hover over "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Hover(ctx, req) }))
 }
 
 func (b *bounded) Press(ctx context.Context, req PressRequest) (ActionResult, error) {
 	req = req.WithDefaults()
-	return within(ctx, "press "+req.Key, req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Press(ctx, req) })
+	return b.navigated(ctx)(within(ctx, "press "+req.Key, req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Press(ctx, req) }))
 }
 
 func (b *bounded) Drag(ctx context.Context, req DragRequest) (ActionResult, error) {
 	req = req.WithDefaults()
-	return within(ctx, "drag "+req.Source.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Drag(ctx, req) })
+	return b.navigated(ctx)(within(ctx, "drag "+req.Source.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Drag(ctx, req) }))
 }
 
 func (b *bounded) Upload(ctx context.Context, req UploadRequest) (ActionResult, error) {
@@ -157,7 +175,7 @@ func (b *bounded) Upload(ctx context.Context, req UploadRequest) (ActionResult, 
 		return ActionResult{}, err
 	}
 	req = req.WithDefaults()
-	return within(ctx, "upload to "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Upload(ctx, req) })
+	return b.navigated(ctx)(within(ctx, "upload to "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Upload(ctx, req) }))
 }
 
 func (b *bounded) Mouse(ctx context.Context, req MouseRequest) (ActionResult, error) {
@@ -165,7 +183,7 @@ func (b *bounded) Mouse(ctx context.Context, req MouseRequest) (ActionResult, er
 		return ActionResult{}, err
 	}
 	req = req.WithDefaults()
-	return within(ctx, req.Action+" the mouse", req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Mouse(ctx, req) })
+	return b.navigated(ctx)(within(ctx, req.Action+" the mouse", req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Mouse(ctx, req) }))
 }
 
 func (b *bounded) Cookies(ctx context.Context, urls []string) ([]Cookie, error) {

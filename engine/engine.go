@@ -221,6 +221,8 @@ type ActionResult struct {
 	// is then the page it ended on.
 	Navigated bool
 	URL       string
+	// Title is the new page's title when the action navigated.
+	Title string
 	// Dialog is the dialog the action opened, if any. In manual mode it is
 	// still open and blocks the page until HandleDialog.
 	Dialog *Dialog

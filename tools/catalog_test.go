@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"image"
 	_ "image/jpeg"
 	_ "image/png"
@@ -188,6 +189,29 @@ func TestFormTools(t *testing.T) {
 		t.Fatalf("no match lists options: %v", body)
 	}
 	e.fail(engine.ElementNotEditable, "select", map[string]any{"sessionId": id, "selector": "#name", "values": []any{"x"}})
+	// A single select given two values says so, whether or not they exist,
+	// and an error lists a few of 300 options, not all.
+	body = e.fail(engine.InvalidParameters, "select", map[string]any{"sessionId": id, "selector": "#big", "values": []any{"v1", "v2"}})
+	if d := body["details"].(map[string]any); !strings.Contains(body["message"].(string), "selects one option, but 2 values were given") ||
+		len(d["options"].([]any)) != 10 || d["optionCount"].(float64) != 300 {
+		t.Fatalf("two values for a single select: %v", body)
+	}
+	body = e.fail(engine.InvalidParameters, "select", map[string]any{"sessionId": id, "selector": "#big", "values": []any{"none"}})
+	if b, _ := json.Marshal(body); len(b) > 2000 {
+		t.Fatalf("a no-match error on a 300-option select is %d bytes", len(b))
+	}
+	if v := e.ok("get_value", map[string]any{"sessionId": id, "selector": "#big"})["value"]; v != "v0" {
+		t.Fatalf("a refused select changed the value to %v", v)
+	}
+	// A checked radio cannot be unchecked by a click: uncheck says why.
+	body = e.fail(engine.InvalidParameters, "uncheck", map[string]any{"sessionId": id, "selector": "#small"})
+	if body["details"].(map[string]any)["reason"] != "radio" {
+		t.Fatalf("uncheck a radio: %v", body)
+	}
+	e.ok("check", map[string]any{"sessionId": id, "selector": "#large"})
+	if out := e.ok("get_value", map[string]any{"sessionId": id, "selector": "#small"}); out["checked"] != false {
+		t.Fatalf("checking another radio of the group: %v", out)
+	}
 	e.ok("check", map[string]any{"sessionId": id, "selector": "#agree"})
 	if out := e.ok("get_value", map[string]any{"sessionId": id, "selector": "#agree"}); out["checked"] != true {
 		t.Fatalf("check: %v", out)

@@ -4,6 +4,8 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -25,7 +27,24 @@ type formResult struct {
 	Error    string   `json:"error"`
 	Selected []Option `json:"selected"`
 	Options  []Option `json:"options"`
+	Total    int      `json:"total"`
 	Checked  bool     `json:"checked"`
+	Radio    bool     `json:"radio"`
+}
+
+// quoteList quotes the first few of an agent's values for a message, each
+// clipped, and says how many there were in all.
+func quoteList(vs []string) string {
+	const n = 5
+	q := make([]string, 0, n)
+	for _, v := range vs[:min(n, len(vs))] {
+		q = append(q, strconv.Quote(clip(v)))
+	}
+	s := strings.Join(q, ", ")
+	if len(vs) > n {
+		s += fmt.Sprintf(" (and %d more)", len(vs)-n)
+	}
+	return s
 }
 
 func notEditable(tg engine.Target, reason string) error {
@@ -80,9 +99,13 @@ func selectOption(d *Deps) Tool {
 			switch {
 			case err != nil:
 				return SelectOut{}, err
+			case r.Error == "single":
+				return SelectOut{}, engine.Errorf(engine.InvalidParameters, "%s selects one option, but %d values were given", in.target(), len(in.Values)).
+					With("field", "values").With("options", r.Options).With("optionCount", r.Total).
+					Suggest("Give one value or label; only a <select multiple> takes several.")
 			case r.Error == "no_match":
-				return SelectOut{}, engine.Errorf(engine.InvalidParameters, "no option of %s has value or label %q", in.target(), in.Values).
-					With("field", "values").With("options", r.Options)
+				return SelectOut{}, engine.Errorf(engine.InvalidParameters, "no option of %s has value or label %s", in.target(), quoteList(in.Values)).
+					With("field", "values").With("options", r.Options).With("optionCount", r.Total)
 			case r.Error != "":
 				return SelectOut{}, notEditable(in.target(), r.Error)
 			}
@@ -111,6 +134,12 @@ func checkTool(d *Deps, name, desc string, want bool) Tool {
 			}
 			if r.Checked == want {
 				return ActionOut{Success: true, Message: fmt.Sprintf("%s was already %s", tg, name+"ed")}, nil
+			}
+			if r.Radio && !want {
+				// A click never unchecks a radio: checking another one of
+				// its group does.
+				return ActionOut{}, engine.Errorf(engine.InvalidParameters, "%s is a checked radio button; a radio is unchecked only by checking another one of its group", tg).
+					With("field", "selector").With("reason", "radio").Suggest("Use check on the radio button that should be selected instead.")
 			}
 			if _, err := s.Click(ctx, engine.ClickRequest{Target: tg, Timeout: in.timeout()}); err != nil {
 				return ActionOut{}, err

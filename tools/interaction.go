@@ -41,7 +41,8 @@ type ActionOut struct {
 	Message string `json:"message"`
 	// URL is set only when the action loaded a new page, so its presence
 	// says the page navigated.
-	URL string `json:"url,omitempty" jsonschema:"The new page's URL when the action navigated"`
+	URL   string `json:"url,omitempty" jsonschema:"The new page's URL when the action navigated"`
+	Title string `json:"title,omitempty" jsonschema:"The new page's title when the action navigated"`
 	// Dialog is the JavaScript dialog the action opened; unless handled is
 	// set, the page waits for handle_dialog.
 	Dialog *engine.Dialog `json:"dialog,omitempty" jsonschema:"Dialog the action opened; call handle_dialog unless it says handled"`
@@ -51,8 +52,11 @@ type ActionOut struct {
 func actionOut(msg string, r engine.ActionResult) ActionOut {
 	out := ActionOut{Success: true, Message: msg, Dialog: r.Dialog}
 	if r.Navigated {
-		out.URL = r.URL
+		out.URL, out.Title = r.URL, r.Title
 		out.Message += "; the page navigated to " + r.URL
+		if r.Title != "" {
+			out.Message += fmt.Sprintf(" (%q)", r.Title)
+		}
 	}
 	if d := r.Dialog; d != nil {
 		if d.Handled != "" {

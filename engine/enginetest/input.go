@@ -46,6 +46,15 @@ func (h *harness) testClick(t *testing.T) {
 		_, err := s.Click(ctx(t), engine.ClickRequest{Target: sel("#which"), Button: "fourth"})
 		wantError(t, err, engine.InvalidParameters, map[string]any{"field": "button"})
 	})
+	t.Run("PostRedirectReportsThePage", func(t *testing.T) {
+		// A click that submits a form (POST, then a 302) reports the page it
+		// ended on: its URL and its title.
+		s := h.open(t, "/post.html")
+		res := click(t, s, engine.ClickRequest{Target: sel("#send")})
+		if !res.Navigated || res.URL != h.site.url("/welcome.html?user=posted") || res.Title != "Welcome" {
+			t.Fatalf("Click(#send) = %+v, want the welcome page with its title", res)
+		}
+	})
 	t.Run("XPath", func(t *testing.T) {
 		s := h.open(t, "/form.html")
 		click(t, s, engine.ClickRequest{Target: sel(`//button[@id="count"]`)})
