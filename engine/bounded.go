@@ -89,6 +89,9 @@ func (b *bounded) navigated(ctx context.Context) func(ActionResult, error) (Acti
 }
 
 func (b *bounded) Navigate(ctx context.Context, req NavigateRequest) (NavigateResult, error) {
+	if err := req.Validate(); err != nil {
+		return NavigateResult{}, err
+	}
 	req = req.WithDefaults()
 	return within(ctx, "navigate", req.deadline(), func(ctx context.Context) (NavigateResult, error) { return b.s.Navigate(ctx, req) })
 }

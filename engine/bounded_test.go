@@ -163,3 +163,31 @@ func TestBoundKeepsCodedErrorsAndCancellation(t *testing.T) {
 		}
 	})
 }
+
+// TestJavascriptURLsAreRefused: navigate and tabs new never take a
+// javascript: URL, however a browser would still read its scheme.
+func TestJavascriptURLsAreRefused(t *testing.T) {
+	r := &recorder{}
+	s := engine.Bound(r)
+	for _, u := range []string{
+		"javascript:alert(1)", "JavaScript:document.body.innerHTML='x'", "  javascript:1", "\x01javascript:1",
+		"java\tscript:1", "jav\nascript:1", "view-source:javascript:1", "VIEW-SOURCE:view-source:javascript:1",
+	} {
+		_, err := s.Navigate(t.Context(), engine.NavigateRequest{URL: u})
+		var e *engine.Error
+		if !errors.As(err, &e) || e.Code != engine.InvalidURL || e.Details["field"] != "url" {
+			t.Errorf("navigate %q: %v, want INVALID_URL", u, err)
+		}
+		if _, err := s.Tabs(t.Context(), engine.TabsRequest{Action: "new", URL: u}); engine.CodeOf(err) != engine.InvalidURL {
+			t.Errorf("tabs new %q: %v, want INVALID_URL", u, err)
+		}
+	}
+	if r.nav.URL != "" {
+		t.Fatalf("the engine was asked to navigate to %q", r.nav.URL)
+	}
+	for _, u := range []string{"https://example.com/javascript:x", "about:blank", "data:text/html,javascript:", "javascriptx:1"} {
+		if err := engine.CheckURL(u, "url"); err != nil {
+			t.Errorf("CheckURL(%q) = %v, want nil", u, err)
+		}
+	}
+}

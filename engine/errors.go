@@ -20,6 +20,7 @@ const (
 	ElementNotClickable Code = "ELEMENT_NOT_CLICKABLE"
 	ElementNotEditable  Code = "ELEMENT_NOT_EDITABLE"
 	InvalidParameters   Code = "INVALID_PARAMETERS"
+	InvalidURL          Code = "INVALID_URL"
 	DialogOpen          Code = "DIALOG_OPEN"
 	NoDialog            Code = "NO_DIALOG"
 	Unsupported         Code = "UNSUPPORTED"
@@ -46,6 +47,7 @@ var codeInfo = map[Code]codeDefaults{
 	ElementNotClickable: {true, "Scroll, close the covering element, or wait until it is enabled; force:true skips the checks."},
 	ElementNotEditable:  {false, "Target an input, textarea, select or contenteditable element that is enabled and not read-only."},
 	InvalidParameters:   {false, "Fix the named parameter and call again."},
+	InvalidURL:          {false, "Give an http(s), file (if allowed), data or about URL; run scripts with evaluate."},
 	DialogOpen:          {false, "Call handle_dialog to accept or dismiss the dialog first."},
 	ScriptError:         {false, "Fix the script: it threw, or returned something that is not JSON (a DOM node, a function, a cycle)."},
 	NoDialog:            {false, "No dialog is open; the page or the --dialogs policy may have closed it. Continue without handle_dialog."},

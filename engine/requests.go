@@ -2,6 +2,7 @@ package engine
 
 import (
 	"os"
+	"strings"
 	"time"
 )
 
@@ -9,6 +10,32 @@ import (
 // (WithDefaults) and how long a call with it may take at most (deadline):
 // the waits it names plus CallGrace. Bound applies both before an engine
 // sees the request.
+
+// Validate refuses a URL the server never navigates to.
+func (r NavigateRequest) Validate() error { return CheckURL(r.URL, "url") }
+
+// CheckURL refuses a javascript: URL, which would run script in the page
+// rather than load one (and so get around --enable-script-evaluation=false
+// and the evaluate tool's checks). It reads the scheme as browsers do:
+// leading spaces and control characters are dropped, tabs and newlines
+// anywhere are ignored, case does not matter, and view-source: is looked
+// through.
+func CheckURL(raw, field string) error {
+	s := strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, raw)
+	s = strings.ToLower(strings.TrimLeft(s, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f "))
+	for strings.HasPrefix(s, "view-source:") {
+		s = strings.TrimPrefix(s, "view-source:")
+	}
+	if strings.HasPrefix(s, "javascript:") {
+		return Errorf(InvalidURL, "javascript: URLs are refused: they run script instead of loading a page").With("field", field)
+	}
+	return nil
+}
 
 // WithDefaults returns r with its zero fields set to their defaults.
 func (r NavigateRequest) WithDefaults() NavigateRequest {

@@ -38,8 +38,10 @@ type TabsResult struct {
 // Validate checks the action, for every engine alike.
 func (r TabsRequest) Validate() error {
 	switch r.Action {
-	case "", "list", "new", "select", "close":
+	case "", "list", "select", "close":
 		return nil
+	case "new":
+		return CheckURL(r.URL, "url")
 	}
 	return Errorf(InvalidParameters, "action must be list, new, select or close, not %q", r.Action).With("field", "action")
 }

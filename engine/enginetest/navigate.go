@@ -16,6 +16,16 @@ func (h *harness) testNavigate(t *testing.T) {
 			wantError(t, err, engine.NavigationBlocked, map[string]any{"url": u})
 		}
 	})
+	t.Run("JavascriptURLRefused", func(t *testing.T) {
+		// A javascript: URL would run script in the page: it is refused,
+		// and nothing runs.
+		s := h.open(t, "/form.html")
+		_, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: "javascript:document.title='pwned'"})
+		wantError(t, err, engine.InvalidURL, map[string]any{"field": "url"})
+		_, err = s.Tabs(ctx(t), engine.TabsRequest{Action: "new", URL: " JavaScript:document.title='pwned'"})
+		wantError(t, err, engine.InvalidURL, map[string]any{"field": "url"})
+		wantTitle(t, s, "Sign in")
+	})
 	t.Run("Title", func(t *testing.T) {
 		res := h.navigate(t, s, "/form.html")
 		want := engine.NavigateResult{Title: "Sign in", URL: h.site.url("/form.html"), Status: 200}
