@@ -19,6 +19,9 @@ type Deps struct {
 	// subs tells resource subscribers about navigations; nil without
 	// resources.
 	subs *subscriptions
+	// secrets are redacted from resources as from tool results; nil
+	// without prompts.
+	secrets *secrets
 }
 
 // Tool is one MCP tool: its definition, its handler and the capability group

@@ -65,8 +65,28 @@ func TestPrompts(t *testing.T) {
 	if b, _ := json.Marshal(out); strings.Contains(string(b), password) {
 		t.Fatalf("type result shows the password: %s", b)
 	}
-	if got := titleOf(t, c, id); got != `notes="`+password+`"` {
-		t.Fatalf("title = %q, want the password typed", got)
+	// The page has the password (its title echoes the field), but no
+	// result shows it: every one says the placeholder where the exact
+	// password was, so this also proves it was typed.
+	if got := titleOf(t, c, id); got != `notes="`+handle+`"` {
+		t.Fatalf("title = %q, want the typed password shown as its placeholder", got)
+	}
+	for tool, args := range map[string]map[string]any{
+		"get_value": {"sessionId": id, "selector": "#notes"},
+		"evaluate":  {"sessionId": id, "script": "document.querySelector('#notes').value + '|' + JSON.stringify({p: document.title})"},
+		"snapshot":  {"sessionId": id},
+	} {
+		b, _ := json.Marshal(c.OK(tool, args))
+		if strings.Contains(string(b), password) || !strings.Contains(string(b), handle) {
+			t.Fatalf("%s shows the password, or not its placeholder: %s", tool, b)
+		}
+	}
+	res, err := c.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: tools.ResourceScheme + "page/" + id + "/0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(res); strings.Contains(string(b), password) {
+		t.Fatalf("the page resource shows the password: %s", b)
 	}
 	// Key B cannot use key A's placeholder.
 	b := s.HTTPClient(t, httpservetest.KeyB)

@@ -66,7 +66,11 @@ func addResources(s *server.MCPServer, hooks *server.Hooks, d *Deps) {
 			if err != nil {
 				return nil, err
 			}
-			return []mcp.ResourceContents{mcp.TextResourceContents{URI: v.uri, MIMEType: r.mime, Text: string(b)}}, nil
+			text := string(b)
+			if red := d.secrets.redactor(engine.OwnerOf(ctx)); red != nil {
+				text = red.Replace(text)
+			}
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: v.uri, MIMEType: r.mime, Text: text}}, nil
 		})
 	}
 	// resources/list shows the caller's own sessions and their pages.

@@ -19,10 +19,7 @@ import (
 // the shared browser.
 func startHTTP(t *testing.T, opts tools.Options) *httpservetest.Server {
 	t.Helper()
-	if sharedEngine == nil {
-		testenv.NoBrowser(t, browserErr)
-	}
-	return httpservetest.Start(t, sharedEngine, opts)
+	return httpservetest.Start(t, sharedBrowser(t), opts)
 }
 
 // Resources are listed and read per API key: another key sees none of them.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"slices"
 	"strings"
 	"sync"
@@ -75,13 +76,78 @@ func (s *secrets) get(owner, handle string) (string, bool) {
 	return v.value, true
 }
 
+// minRedacted is the shortest secret value redacted from results: a
+// shorter one would also hide ordinary text that happens to contain it.
+const minRedacted = 4
+
+// redactor replaces the owner's secret values in text by their
+// placeholders; nil when the owner has none.
+func (s *secrets) redactor(owner string) *strings.Replacer {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var pairs []string
+	now := time.Now()
+	for h, v := range s.m {
+		if v.owner != owner || now.After(v.expires) || len(v.value) < minRedacted {
+			continue
+		}
+		pairs = append(pairs, v.value, h)
+		// The value as it appears inside a JSON string, when it differs.
+		if b, err := json.Marshal(v.value); err == nil {
+			if esc := string(b[1 : len(b)-1]); esc != v.value {
+				pairs = append(pairs, esc, h)
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return nil
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// redactResult removes the owner's secrets from a tool result: a password
+// typed from the authenticate prompt never comes back to the model, from
+// get_value, evaluate, a snapshot or any other tool.
+func redactResult(r *strings.Replacer, res *mcp.CallToolResult) {
+	if r == nil || res == nil {
+		return
+	}
+	for i, c := range res.Content {
+		if t, ok := c.(mcp.TextContent); ok {
+			t.Text = r.Replace(t.Text)
+			res.Content[i] = t
+		}
+	}
+	if res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			if red := r.Replace(string(b)); red != string(b) {
+				res.StructuredContent = json.RawMessage(red)
+			}
+		}
+	}
+}
+
 // secretTools may receive placeholders; other tools (evaluate, navigate)
 // never see the secret.
 var secretTools = []string{"type", "fill", "fill_form"}
 
 // middleware substitutes the caller's placeholders in string arguments of
-// the typing tools.
+// the typing tools, and redacts the caller's secrets from every result.
 func (s *secrets) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+	substitute := s.substitute(next)
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := substitute(ctx, req)
+		redactResult(s.redactor(engine.OwnerOf(ctx)), res)
+		return res, err
+	}
+}
+
+// substitute replaces the caller's placeholders in string arguments of the
+// typing tools.
+func (s *secrets) substitute(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, ok := req.Params.Arguments.(map[string]any)
 		if !ok || !slices.Contains(secretTools, req.Params.Name) {

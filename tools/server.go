@@ -120,7 +120,7 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 		server.WithToolHandlerMiddleware(secrets.middleware),
 		server.WithInstructions(instructions),
 	)
-	d := &Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes}
+	d := &Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, secrets: secrets}
 	for _, t := range Tools(d) {
 		if slices.Contains(o.DisabledTools, t.Def.Name) || !enabled(o.Caps, t.Group) {
 			continue
