@@ -2,6 +2,7 @@ package cdp
 
 import (
 	"context"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
@@ -122,6 +123,12 @@ func (s *session) HandleDialog(ctx context.Context, req engine.DialogRequest) (e
 // requests or a dialog: it returns as soon as a dialog opens (reporting it),
 // and otherwise waits for what the action started.
 func (s *session) act(ctx context.Context, t *chromedp.Target, m mark, input func(ctx context.Context) error) (engine.ActionResult, error) {
+	return s.actFor(ctx, t, m, engine.DefaultNavigationTimeout, input)
+}
+
+// actFor is act for an action whose request bounds the wait for a
+// navigation it starts.
+func (s *session) actFor(ctx context.Context, t *chromedp.Target, m mark, navTimeout time.Duration, input func(ctx context.Context) error) (engine.ActionResult, error) {
 	opened, err := s.raceDialog(ctx, m, input)
 	if err != nil {
 		return engine.ActionResult{}, err
@@ -129,5 +136,5 @@ func (s *session) act(ctx context.Context, t *chromedp.Target, m mark, input fun
 	if opened {
 		return engine.ActionResult{Dialog: s.st.dialogSince(m)}, nil
 	}
-	return s.settle(ctx, t, m, engine.DefaultNavigationTimeout)
+	return s.settle(ctx, t, m, navTimeout)
 }

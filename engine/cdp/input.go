@@ -101,17 +101,9 @@ func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.Ac
 		if err != nil {
 			return err
 		}
-		opened, err := s.raceDialog(ctx, m, func(ctx context.Context) error {
+		res, err = s.actFor(ctx, t, m, req.NavigationTimeout, func(ctx context.Context) error {
 			return mouseClick(ctx, t, r.X, r.Y, input.MouseButton(req.Button), req.ClickCount)
 		})
-		if err != nil {
-			return err
-		}
-		if opened {
-			res = engine.ActionResult{Dialog: s.st.dialogSince(m)}
-			return nil
-		}
-		res, err = s.settle(ctx, t, m, req.NavigationTimeout)
 		return err
 	})
 	return res, err
@@ -160,7 +152,7 @@ func (s *session) Type(ctx context.Context, req engine.TypeRequest) (engine.Acti
 		if err != nil {
 			return err
 		}
-		opened, err := s.raceDialog(ctx, m, func(ctx context.Context) error {
+		res, err = s.actFor(ctx, t, m, req.NavigationTimeout, func(ctx context.Context) error {
 			for i, r := range req.Text {
 				if i > 0 && req.Delay > 0 {
 					select {
@@ -175,14 +167,6 @@ func (s *session) Type(ctx context.Context, req engine.TypeRequest) (engine.Acti
 			}
 			return nil
 		})
-		if err != nil {
-			return err
-		}
-		if opened {
-			res = engine.ActionResult{Dialog: s.st.dialogSince(m)}
-			return nil
-		}
-		res, err = s.settle(ctx, t, m, req.NavigationTimeout)
 		return err
 	})
 	return res, err
