@@ -54,8 +54,12 @@ type managed struct {
 	timer           *time.Timer
 	busy            int
 	lock            chan struct{} // capacity 1: serialises calls
-	ctx             context.Context
-	cancel          context.CancelFunc
+	// running names the call that holds lock and since when, for the
+	// error of a call that waited for it in vain.
+	running      string
+	runningSince time.Time
+	ctx          context.Context
+	cancel       context.CancelFunc
 }
 
 // Info describes one session.
@@ -80,6 +84,14 @@ func NewManager(eng Engine, cfg ManagerConfig) *Manager {
 }
 
 type sessionIDKey struct{}
+
+type opKey struct{}
+
+// WithOp names the call ctx runs (a tool's name), so that a call kept
+// waiting by it can say what the session is busy with.
+func WithOp(ctx context.Context, op string) context.Context {
+	return context.WithValue(ctx, opKey{}, op)
+}
 
 // SessionIDFrom returns the id of the session a Use call runs on.
 func SessionIDFrom(ctx context.Context) string {
@@ -207,13 +219,13 @@ func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Conte
 	stop := context.AfterFunc(s.ctx, cancel)
 	defer stop()
 
-	select {
-	case s.lock <- struct{}{}:
-	case <-ctx.Done():
-		return Info{}, m.abortErr(s, ctx)
+	if err := m.acquire(ctx, s); err != nil {
+		return Info{}, err
 	}
 	m.mu.Lock()
 	s.busy++
+	s.running, _ = ctx.Value(opKey{}).(string)
+	s.runningSince = time.Now()
 	m.mu.Unlock()
 
 	err = fn(context.WithValue(ctx, sessionIDKey{}, s.id), s.sess)
@@ -237,6 +249,48 @@ func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Conte
 		return Info{}, e
 	}
 	return info, nil
+}
+
+// acquire waits for the session's other call to end: at most
+// DefaultCallTimeout, or until ctx ends. A call that waited in vain is
+// TIMEOUT saying what the session is busy with, and the session stays
+// usable for later calls.
+func (m *Manager) acquire(ctx context.Context, s *managed) error {
+	select {
+	case s.lock <- struct{}{}:
+		return nil
+	default:
+	}
+	wait := time.NewTimer(DefaultCallTimeout)
+	defer wait.Stop()
+	select {
+	case s.lock <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		if s.ctx.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return m.busyErr(s, 0)
+		}
+		return m.abortErr(s, ctx)
+	case <-wait.C:
+		return m.busyErr(s, DefaultCallTimeout)
+	}
+}
+
+// busyErr is the TIMEOUT of a call that waited for a busy session.
+func (m *Manager) busyErr(s *managed, waited time.Duration) *Error {
+	m.mu.Lock()
+	op, since := s.running, s.runningSince
+	m.mu.Unlock()
+	if op == "" {
+		op = "another call"
+	}
+	e := Errorf(Timeout, "session %s is busy with %s (running for %s); this call waited for it in vain", s.id, op, time.Since(since).Round(time.Millisecond)).
+		With("busyWith", op).With("reason", "session_busy")
+	if waited > 0 {
+		e.With("waitedMs", waited.Milliseconds())
+	}
+	e.SessionID = s.id
+	return e.Suggest("Calls on one session run one at a time: wait for the running call, or use another session.")
 }
 
 // abortErr explains a call that ended because its session went away.

@@ -408,3 +408,40 @@ func TestRememberedExpiredIDsAreBounded(t *testing.T) {
 		}
 	})
 }
+
+// A call kept waiting by a busy session gives up after DefaultCallTimeout
+// with TIMEOUT naming what the session is busy with, and the session serves
+// later calls once the busy one ends.
+func TestWaitForBusySessionIsBounded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := newManager(&fakeEngine{}, time.Hour, 10)
+		info, _ := m.Create(t.Context(), "", engine.SessionOptions{})
+		first := make(chan error)
+		go func() {
+			_, err := m.Use(engine.WithOp(t.Context(), "navigate"), info.ID, nav(10*time.Minute))
+			first <- err
+		}()
+		synctest.Wait()
+		start := time.Now()
+		_, err := m.Use(engine.WithOp(t.Context(), "click"), info.ID, nav(time.Second))
+		var e *engine.Error
+		if !errors.As(err, &e) || e.Code != engine.Timeout || e.Details["busyWith"] != "navigate" || e.SessionID != info.ID {
+			t.Fatalf("waiting for a busy session: %v, want TIMEOUT naming navigate", err)
+		}
+		if d := time.Since(start); d != engine.DefaultCallTimeout {
+			t.Fatalf("the waiter gave up after %v, want %v", d, engine.DefaultCallTimeout)
+		}
+		// The caller's own deadline, when sooner, bounds the wait too.
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		defer cancel()
+		if _, err := m.Use(ctx, info.ID, nav(time.Second)); engine.CodeOf(err) != engine.Timeout {
+			t.Fatalf("waiting past the caller's deadline: %v, want TIMEOUT", err)
+		}
+		if err := <-first; err != nil {
+			t.Fatalf("the busy call: %v", err)
+		}
+		if _, err := m.Use(t.Context(), info.ID, nav(time.Second)); err != nil {
+			t.Fatalf("a call after the busy one ended: %v", err)
+		}
+	})
+}

@@ -95,7 +95,7 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 			return errorResult(err), nil
 		}
 		var out R
-		info, err := d.Sessions.Use(ctx, in.sessionRef(), func(ctx context.Context, s engine.Session) error {
+		info, err := d.Sessions.Use(engine.WithOp(ctx, name), in.sessionRef(), func(ctx context.Context, s engine.Session) error {
 			var err error
 			if out, err = fn(ctx, s, in); err == nil {
 				d.subs.afterCall(ctx, engine.SessionIDFrom(ctx), s)
