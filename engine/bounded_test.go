@@ -191,3 +191,24 @@ func TestJavascriptURLsAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionOptionsValidate: options a browser would refuse with an opaque
+// error are INVALID_PARAMETERS naming the field, before any browser sees
+// them; valid ones, Unicode-free, pass.
+func TestSessionOptionsValidate(t *testing.T) {
+	for field, o := range map[string]engine.SessionOptions{
+		"userAgent": {UserAgent: "agent/1 ünïcode"},
+		"locale":    {Locale: "日本語"},
+		"proxy":     {Proxy: "not a proxy"},
+	} {
+		var e *engine.Error
+		if err := o.Validate(); !errors.As(err, &e) || e.Code != engine.InvalidParameters || e.Details["field"] != field {
+			t.Errorf("%+v: %v, want INVALID_PARAMETERS on %s", o, err, field)
+		}
+	}
+	for _, o := range []engine.SessionOptions{{}, {UserAgent: "Mozilla/5.0 (X11) bmcp/1.0", Locale: "de-DE"}, {Locale: "zh-Hant-TW"}, {Proxy: "socks5://127.0.0.1:1080"}} {
+		if err := o.Validate(); err != nil {
+			t.Errorf("%+v: %v", o, err)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"regexp"
 	"time"
 )
 
@@ -152,6 +153,16 @@ type SessionOptions struct {
 // Validate checks the options no browser needs to see to refuse, for
 // every engine alike.
 func (o SessionOptions) Validate() error {
+	// A user agent travels in an HTTP header: printable ASCII only (a
+	// browser refuses anything else, which surfaced as BROWSER_ERROR).
+	for _, r := range o.UserAgent {
+		if r < 0x20 || r > 0x7e {
+			return Errorf(InvalidParameters, "userAgent must be printable ASCII, as an HTTP header is; it has %q", r).With("field", "userAgent")
+		}
+	}
+	if o.Locale != "" && !localePattern.MatchString(o.Locale) {
+		return Errorf(InvalidParameters, "locale %q is not a BCP 47 language tag like en-US or de-DE", o.Locale).With("field", "locale")
+	}
 	if o.Proxy != "" {
 		u, err := url.Parse(o.Proxy)
 		if err != nil || u.Host == "" {
@@ -160,6 +171,10 @@ func (o SessionOptions) Validate() error {
 	}
 	return nil
 }
+
+// localePattern is the shape of a BCP 47 language tag: a 2-8 letter
+// language and subtags of 1-8 letters or digits.
+var localePattern = regexp.MustCompile(`^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$`)
 
 // Viewport is a page size in CSS pixels.
 type Viewport struct {
