@@ -164,11 +164,10 @@ func (s *session) clickAction(ctx context.Context, req engine.ClickRequest) (eng
 	}
 	what := "click " + req.Target.String()
 	m := s.st.mark()
-	el, pt, err := s.resolve(ctx, "point", req.Target, req.Timeout, req.Force, false)
+	_, pt, err := s.resolve(ctx, "point", req.Target, req.Timeout, req.Force, false)
 	if err != nil {
 		return engine.ActionResult{}, err
 	}
-	release(el) // pointer actions resolve to a point only
 	m.navFrom = time.Now()
 	err = do(ctx, func() error {
 		return s.page.Mouse().Click(pt.X, pt.Y, playwright.MouseClickOptions{ClickCount: &req.ClickCount, Button: mouseButtons[req.Button]})

@@ -52,11 +52,10 @@ func (s *session) hoverAction(ctx context.Context, req engine.HoverRequest) (eng
 	}
 	what := "hover over " + req.Target.String()
 	m := s.st.mark()
-	el, pt, err := s.resolve(ctx, "point", req.Target, req.Timeout, false, false)
+	_, pt, err := s.resolve(ctx, "point", req.Target, req.Timeout, false, false)
 	if err != nil {
 		return engine.ActionResult{}, err
 	}
-	release(el) // pointer actions resolve to a point only
 	err = do(ctx, func() error { return s.page.Mouse().Move(pt.X, pt.Y) })
 	if err != nil {
 		return engine.ActionResult{}, s.actionErr(err, what, req.Target)
@@ -149,26 +148,11 @@ func (s *session) dragAction(ctx context.Context, req engine.DragRequest) (engin
 // point is the viewport point where a click on tg would land, after
 // engine/cdp's checks; force skips the checks and the scrolling.
 func (s *session) point(ctx context.Context, tg engine.Target, timeout time.Duration, force bool) ([2]float64, error) {
-	el, pt, err := s.resolve(ctx, "point", tg, timeout, force, false)
+	_, pt, err := s.resolve(ctx, "point", tg, timeout, force, false)
 	if err != nil {
 		return [2]float64{}, err
 	}
-	if el == nil {
-		return [2]float64{pt.X, pt.Y}, nil
-	}
-	defer release(el)
-	v, err := call(ctx, func() (any, error) {
-		return el.Evaluate(`el => { const r = el.getClientRects()[0] || el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }`)
-	}, nil)
-	if err != nil {
-		return [2]float64{}, s.classify(err, "find "+tg.String())
-	}
-	b, _ := json.Marshal(v)
-	var p [2]float64
-	if err := json.Unmarshal(b, &p); err != nil {
-		return p, engine.Wrap(engine.BrowserError, err, "unexpected element box "+string(b))
-	}
-	return p, nil
+	return [2]float64{pt.X, pt.Y}, nil
 }
 
 func (s *session) viewport(ctx context.Context) ([2]float64, error) {
