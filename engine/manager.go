@@ -26,6 +26,9 @@ type ManagerConfig struct {
 	MaxSessions int
 	// Defaults are applied to every new session's options where unset.
 	Defaults SessionOptions
+	// OutputDir is where the server writes files for the agent (e.g. each
+	// session's downloads, under OutputDir/<sessionId>); empty: nowhere yet.
+	OutputDir string
 }
 
 // Manager gives sessions their ids, expiry and limits, and runs the calls on

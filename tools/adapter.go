@@ -16,6 +16,8 @@ type Deps struct {
 	Log      *slog.Logger
 	// MaxScreenshotBytes caps images returned to the agent (default 2 MiB).
 	MaxScreenshotBytes int
+	// OutputDir is where the server writes files for the agent.
+	OutputDir string
 	// subs tells resource subscribers about navigations; nil without
 	// resources.
 	subs *subscriptions

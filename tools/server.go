@@ -7,6 +7,8 @@ package tools
 import (
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -98,6 +100,9 @@ type Options struct {
 	// Caps are the opt-in groups to turn on (see OptIn and ParseCaps);
 	// without any, only the core tools are registered.
 	Caps []Group
+	// OutputDir is where the server writes files for the agent (saved
+	// state, downloads); empty: os.TempDir()/browsermcp.
+	OutputDir string
 }
 
 // NewServer returns an MCP server with the core tools and those of the
@@ -120,7 +125,11 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 		server.WithToolHandlerMiddleware(secrets.middleware),
 		server.WithInstructions(instructions),
 	)
-	d := &Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, secrets: secrets}
+	out := o.OutputDir
+	if out == "" {
+		out = filepath.Join(os.TempDir(), "browsermcp")
+	}
+	d := &Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets}
 	for _, t := range Tools(d) {
 		if slices.Contains(o.DisabledTools, t.Def.Name) || !enabled(o.Caps, t.Group) {
 			continue

@@ -15,6 +15,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -38,6 +39,10 @@ type Config struct {
 	Port         int      `json:"port"` // -1: not set (stdio); 0: any free port
 	APIKeys      []string `json:"apiKeys"`
 	AllowedHosts []string `json:"allowedHosts"`
+	// OutputDir holds what the server writes for the agent: each
+	// session's downloads, and the files of save_state. Empty: a
+	// browsermcp directory under the OS temp directory.
+	OutputDir string `json:"outputDir"`
 
 	Browser  BrowserConfig  `json:"browser"`
 	Session  SessionConfig  `json:"session"`
@@ -146,6 +151,8 @@ var options = []option{
 			}
 			return nil
 		}},
+	{flags: []string{"output-dir"}, env: "BROWSERMCP_OUTPUT_DIR", key: "outputDir", usage: "`directory` for downloads and saved state (default: browsermcp under the OS temp directory)",
+		field: func(c *Config) any { return &c.OutputDir }},
 	{flags: []string{"allowed-hosts"}, env: "BROWSERMCP_ALLOWED_HOSTS", key: "allowedHosts", usage: "extra `host` names accepted in Host and Origin headers (repeatable; * accepts any)",
 		field: func(c *Config) any { return &c.AllowedHosts }},
 	{flags: []string{"allowed-domains"}, env: "BROWSERMCP_ALLOWED_DOMAINS", key: "security.allowedDomains", usage: "only let pages load from these `hosts` (repeatable; *.example.com, host:port)",
@@ -538,6 +545,7 @@ func (c Config) ManagerConfig() engine.ManagerConfig {
 		Timeout:     time.Duration(c.Session.DefaultTimeout) * time.Millisecond,
 		MaxSessions: c.Session.MaxSessions,
 		Defaults:    engine.SessionOptions{Viewport: vp},
+		OutputDir:   c.ResolvedOutputDir(),
 	}
 }
 
@@ -557,7 +565,16 @@ func (c Config) ToolOptions(version string, log *slog.Logger) tools.Options {
 		DisabledTools:      off,
 		Caps:               caps,
 		MaxScreenshotBytes: c.Security.MaxScreenshotSize,
+		OutputDir:          c.ResolvedOutputDir(),
 	}
+}
+
+// ResolvedOutputDir is OutputDir, or its default when empty.
+func (c Config) ResolvedOutputDir() string {
+	if c.OutputDir != "" {
+		return c.OutputDir
+	}
+	return filepath.Join(os.TempDir(), "browsermcp")
 }
 
 // HTTPOptions are where the HTTP transport listens and whom it lets in.
