@@ -182,13 +182,30 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 	if err != nil {
 		return nil, err
 	}
-	s, err := newSession(ctx, b, opts, e.cfg.Dialogs)
+	var relay *socketRelay
+	if e.cfg.Policy.HasHostRules() {
+		if err := opts.Validate(); err != nil {
+			return nil, err
+		}
+		if relay, err = startRelay(e.cfg.Policy, opts.Proxy); err != nil {
+			return nil, err
+		}
+	}
+	s, err := newSession(ctx, b, opts, e.cfg.Dialogs, relay)
 	if err != nil {
+		relay.close()
 		return nil, err
+	}
+	if relay != nil {
+		// The relay lives as long as the session's browser context.
+		context.AfterFunc(s.tab, relay.close)
 	}
 	if err := s.enforce(ctx, e.cfg.Policy); err != nil {
 		s.Close(ctx)
 		return nil, err
+	}
+	if relay != nil {
+		relay.guard.Store(s.guard)
 	}
 	// Later tabs share the first one's browser context (its proxy and
 	// storage) and get the same per-page settings and policy.

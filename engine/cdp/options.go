@@ -16,9 +16,15 @@ import (
 )
 
 // contextOptions configure the browser context itself (before its page).
-func contextOptions(opts engine.SessionOptions) (chromedp.CreateBrowserContextOption, error) {
+// Under a policy with host rules, relay's proxy rules send the context's
+// WebSockets through the policy (sockets.go).
+func contextOptions(opts engine.SessionOptions, relay *socketRelay) (chromedp.CreateBrowserContextOption, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
+	}
+	if relay != nil {
+		server, bypass := relay.proxyRules()
+		return func(p *target.CreateBrowserContextParams) { p.ProxyServer, p.ProxyBypassList = server, bypass }, nil
 	}
 	if opts.Proxy == "" {
 		return func(*target.CreateBrowserContextParams) {}, nil

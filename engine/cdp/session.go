@@ -44,8 +44,8 @@ type session struct {
 // newSession creates the browser context and its page. The tab's first Do
 // runs on the tab's own context, never on the caller's, because that call
 // binds the tab's event loop to its context.
-func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions, dialogs engine.DialogPolicy) (*session, error) {
-	bctx, err := contextOptions(opts)
+func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions, dialogs engine.DialogPolicy, relay *socketRelay) (*session, error) {
+	bctx, err := contextOptions(opts, relay)
 	if err != nil {
 		return nil, err
 	}

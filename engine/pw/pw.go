@@ -97,7 +97,7 @@ func New(cfg Config) (*Engine, error) {
 		return nil, fmt.Errorf("unknown browser %q: want chromium, firefox or webkit", cfg.Browser)
 	}
 	if cfg.Policy.HasHostRules() {
-		return nil, engine.Errorf(engine.Unsupported, "allowedDomains and blockedDomains are enforced only by the cdp engine (Chromium), and the playwright engine (browser %s) cannot hold them on redirects, workers and popups", cfg.Browser).
+		return nil, engine.Errorf(engine.Unsupported, "allowedDomains and blockedDomains are enforced only by the cdp engine (Chromium), and the playwright engine (browser %s) cannot hold them on redirects, workers, popups and WebSockets", cfg.Browser).
 			With("browser", cfg.Browser).With("engine", "playwright").
 			Suggest("Use --browser chromium with the default cdp engine, or remove the domain rules.")
 	}

@@ -1,0 +1,353 @@
+package cdp
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// WebSockets. Chromium's request interception (Fetch) never sees a
+// WebSocket handshake, nor does Network.setBlockedURLs block one, so the
+// guard cannot hold WebSockets to the policy. The network stack's proxy
+// settings can: under a policy with host rules every session's browser
+// context gets proxy rules that send http and https requests where they went
+// before (directly, or to the session's own proxy) and WebSocket connections,
+// which Chromium sends to a SOCKS proxy when one is configured, to a relay
+// of ours on 127.0.0.1. The relay checks each connection's host and port
+// against the policy before it connects anywhere. The rules belong to the
+// browser context, so they hold in every page, popup, cross-site iframe and
+// worker of the session from its first connection, and no page can change
+// them. Loopback addresses are sent to the relay too ("<-loopback>" removes
+// Chromium's implicit bypass), so a page cannot reach 127.0.0.1 around it.
+
+// socketRelay is one session's SOCKS5 relay for WebSocket connections.
+type socketRelay struct {
+	pol      *engine.Policy
+	upstream *url.URL // the session's own proxy, or nil
+	ln       net.Listener
+	// guard records what the relay refused; set once the session's guard
+	// exists, before the session makes any connection.
+	guard atomic.Pointer[guard]
+
+	mu     sync.Mutex
+	conns  map[net.Conn]struct{}
+	closed bool
+}
+
+// relayHandshakeTimeout bounds reading a SOCKS request from the browser and
+// dialing the destination.
+const relayHandshakeTimeout = 30 * time.Second
+
+// startRelay starts a relay for one session. upstream is the session's own
+// proxy (http:// or socks5://), to which allowed connections are chained.
+func startRelay(pol *engine.Policy, upstream string) (*socketRelay, error) {
+	r := &socketRelay{pol: pol, conns: map[net.Conn]struct{}{}}
+	if upstream != "" {
+		u, err := url.Parse(upstream)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "socks5") {
+			return nil, engine.Errorf(engine.InvalidParameters,
+				"proxy %q: under the domain policy a session's proxy must be http:// or socks5://, so that its WebSockets can be checked on the way", upstream).With("field", "proxy")
+		}
+		r.upstream = u
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, engine.Wrap(engine.BrowserError, err, "could not start the WebSocket relay of the domain policy: "+err.Error())
+	}
+	r.ln = ln
+	go r.serve()
+	return r, nil
+}
+
+// proxyRules are the browser context's proxy settings: http and https go
+// where they went before; WebSockets (ws and wss) go to the relay, as
+// Chromium prefers the SOCKS proxy for them.
+func (r *socketRelay) proxyRules() (server, bypass string) {
+	direct := "direct://"
+	if r.upstream != nil {
+		direct = r.upstream.String()
+	}
+	server = fmt.Sprintf("http=%s;https=%s;socks=socks5://%s", direct, direct, r.ln.Addr())
+	bypass = "<-loopback>"
+	if r.upstream != nil {
+		// Chromium would not send loopback http(s) to the session's proxy;
+		// keep that, for http(s) only (bypass rules name a scheme).
+		bypass += ";http://localhost;https://localhost;http://127.0.0.1;https://127.0.0.1;http://[::1];https://[::1]"
+	}
+	return server, bypass
+}
+
+// close stops the relay and every connection it carries; a nil relay
+// is a no-op.
+func (r *socketRelay) close() {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	r.closed = true
+	r.ln.Close()
+	for c := range r.conns {
+		c.Close()
+	}
+}
+
+// track registers a connection to close with the relay; false if the
+// relay is closed.
+func (r *socketRelay) track(c net.Conn) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		c.Close()
+		return false
+	}
+	r.conns[c] = struct{}{}
+	return true
+}
+
+func (r *socketRelay) untrack(c net.Conn) {
+	r.mu.Lock()
+	delete(r.conns, c)
+	r.mu.Unlock()
+	c.Close()
+}
+
+func (r *socketRelay) serve() {
+	for {
+		c, err := r.ln.Accept()
+		if err != nil {
+			return // closed
+		}
+		if r.track(c) {
+			go r.handle(c)
+		}
+	}
+}
+
+// SOCKS5 (RFC 1928) reply codes.
+const (
+	socksOK          = 0
+	socksNotAllowed  = 2
+	socksUnreachable = 4
+	socksBadCommand  = 7
+)
+
+// handle serves one SOCKS5 connection from the browser.
+func (r *socketRelay) handle(c net.Conn) {
+	defer r.untrack(c)
+	c.SetDeadline(time.Now().Add(relayHandshakeTimeout))
+	br := bufio.NewReader(c)
+	hostPort, err := readSocksRequest(br, c)
+	if err != nil {
+		return
+	}
+	if hostPort == "" {
+		writeSocksReply(c, socksBadCommand)
+		return
+	}
+	if ok, reason := r.pol.Check("ws://" + hostPort + "/"); !ok {
+		if g := r.guard.Load(); g != nil {
+			g.rec.Add(engine.BlockedRequest{URL: "//" + hostPort, ResourceType: "WebSocket", Reason: reason, Time: time.Now()})
+		}
+		writeSocksReply(c, socksNotAllowed)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), relayHandshakeTimeout)
+	up, err := r.dial(ctx, hostPort)
+	cancel()
+	if err != nil {
+		writeSocksReply(c, socksUnreachable)
+		return
+	}
+	if !r.track(up) {
+		return
+	}
+	defer r.untrack(up)
+	if writeSocksReply(c, socksOK) != nil {
+		return
+	}
+	c.SetDeadline(time.Time{})
+	done := make(chan struct{}, 2)
+	go func() { io.Copy(up, br); done <- struct{}{} }()
+	go func() { io.Copy(c, up); done <- struct{}{} }()
+	// Either side ending ends both: the deferred untracks close them, and
+	// the other copy returns.
+	<-done
+}
+
+// readSocksRequest reads the greeting and a CONNECT request; it returns ""
+// for another command.
+func readSocksRequest(br *bufio.Reader, w io.Writer) (string, error) {
+	var head [2]byte
+	if _, err := io.ReadFull(br, head[:]); err != nil {
+		return "", err
+	}
+	if head[0] != 5 {
+		return "", errors.New("not SOCKS5")
+	}
+	if _, err := io.ReadFull(br, make([]byte, head[1])); err != nil {
+		return "", err
+	}
+	if _, err := w.Write([]byte{5, 0}); err != nil { // no authentication
+		return "", err
+	}
+	var req [4]byte
+	if _, err := io.ReadFull(br, req[:]); err != nil {
+		return "", err
+	}
+	var host string
+	switch req[3] {
+	case 1, 4: // IPv4, IPv6
+		ip := make([]byte, 4)
+		if req[3] == 4 {
+			ip = make([]byte, 16)
+		}
+		if _, err := io.ReadFull(br, ip); err != nil {
+			return "", err
+		}
+		host = net.IP(ip).String()
+	case 3: // domain name
+		n, err := br.ReadByte()
+		if err != nil {
+			return "", err
+		}
+		name := make([]byte, n)
+		if _, err := io.ReadFull(br, name); err != nil {
+			return "", err
+		}
+		host = string(name)
+	default:
+		return "", errors.New("bad address type")
+	}
+	var port [2]byte
+	if _, err := io.ReadFull(br, port[:]); err != nil {
+		return "", err
+	}
+	if req[1] != 1 { // CONNECT
+		return "", nil
+	}
+	return net.JoinHostPort(host, strconv.Itoa(int(binary.BigEndian.Uint16(port[:])))), nil
+}
+
+func writeSocksReply(w io.Writer, code byte) error {
+	_, err := w.Write([]byte{5, code, 0, 1, 0, 0, 0, 0, 0, 0})
+	return err
+}
+
+// dial connects to hostPort directly or through the session's proxy.
+func (r *socketRelay) dial(ctx context.Context, hostPort string) (net.Conn, error) {
+	var d net.Dialer
+	if r.upstream == nil {
+		return d.DialContext(ctx, "tcp", hostPort)
+	}
+	c, err := d.DialContext(ctx, "tcp", r.upstream.Host)
+	if err != nil {
+		return nil, err
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		c.SetDeadline(dl)
+	}
+	if r.upstream.Scheme == "http" {
+		err = httpConnect(c, hostPort)
+	} else {
+		err = socksConnect(c, hostPort)
+	}
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	c.SetDeadline(time.Time{})
+	return c, nil
+}
+
+// httpConnect opens a tunnel through an HTTP proxy.
+func httpConnect(c net.Conn, hostPort string) error {
+	if _, err := fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", hostPort, hostPort); err != nil {
+		return err
+	}
+	// Read the answer byte by byte up to its end, so that nothing the
+	// destination sends after it is lost in a buffer.
+	resp, err := http.ReadResponse(bufio.NewReaderSize(oneByteReader{c}, 16), nil)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("the proxy answered CONNECT with %s", resp.Status)
+	}
+	return nil
+}
+
+// oneByteReader reads one byte at a time.
+type oneByteReader struct{ r io.Reader }
+
+func (o oneByteReader) Read(p []byte) (int, error) {
+	if len(p) > 1 {
+		p = p[:1]
+	}
+	return o.r.Read(p)
+}
+
+// socksConnect opens a connection through a SOCKS5 proxy without
+// authentication.
+func socksConnect(c net.Conn, hostPort string) error {
+	host, portStr, err := net.SplitHostPort(hostPort)
+	if err != nil {
+		return err
+	}
+	port, err := strconv.Atoi(portStr)
+	if err != nil || len(host) > 255 {
+		return fmt.Errorf("bad destination %q", hostPort)
+	}
+	if _, err := c.Write([]byte{5, 1, 0}); err != nil {
+		return err
+	}
+	var sel [2]byte
+	if _, err := io.ReadFull(c, sel[:]); err != nil {
+		return err
+	}
+	if sel[0] != 5 || sel[1] != 0 {
+		return errors.New("the SOCKS proxy wants authentication")
+	}
+	req := append([]byte{5, 1, 0, 3, byte(len(host))}, host...)
+	req = binary.BigEndian.AppendUint16(req, uint16(port))
+	if _, err := c.Write(req); err != nil {
+		return err
+	}
+	var rep [4]byte
+	if _, err := io.ReadFull(c, rep[:]); err != nil {
+		return err
+	}
+	if rep[1] != socksOK {
+		return fmt.Errorf("the SOCKS proxy refused the connection (code %d)", rep[1])
+	}
+	skip := 0
+	switch rep[3] {
+	case 1:
+		skip = 4
+	case 4:
+		skip = 16
+	case 3:
+		var n [1]byte
+		if _, err := io.ReadFull(c, n[:]); err != nil {
+			return err
+		}
+		skip = int(n[0])
+	}
+	_, err = io.ReadFull(c, make([]byte, skip+2))
+	return err
+}
