@@ -18,6 +18,8 @@ type Deps struct {
 	MaxScreenshotBytes int
 	// OutputDir is where the server writes files for the agent.
 	OutputDir string
+	// files confines the tool arguments that name server files.
+	files fileAccess
 	// subs tells resource subscribers about navigations; nil without
 	// resources.
 	subs *subscriptions

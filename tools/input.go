@@ -74,7 +74,7 @@ func dragAndDrop(d *Deps) Tool {
 // UploadIn is the input of upload_file.
 type UploadIn struct {
 	ElementIn
-	Files []string `json:"files" jsonschema:"Absolute paths of existing files"`
+	Files []string `json:"files" jsonschema:"Existing files in the output dir or --allowed-paths"`
 }
 
 func (in UploadIn) validate() error {
@@ -87,7 +87,15 @@ func (in UploadIn) validate() error {
 func uploadFile(d *Deps) Tool {
 	return sessionTool(d, "upload_file", "Set the files of a file input.", pageAction,
 		func(ctx context.Context, s engine.Session, in UploadIn) (ActionOut, error) {
-			r, err := s.Upload(ctx, engine.UploadRequest{Target: in.target(), Files: in.Files, Timeout: in.timeout()})
+			files := make([]string, len(in.Files))
+			for i, f := range in.Files {
+				p, err := d.files.resolve("files", f, false)
+				if err != nil {
+					return ActionOut{}, err
+				}
+				files[i] = p
+			}
+			r, err := s.Upload(ctx, engine.UploadRequest{Target: in.target(), Files: files, Timeout: in.timeout()})
 			return actionOut(fmt.Sprintf("Set %d file(s) on %s", len(in.Files), in.target()), r), err
 		})
 }

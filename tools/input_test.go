@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
@@ -42,7 +43,8 @@ func TestHoverPressDragUpload(t *testing.T) {
 		t.Fatalf("drag_and_drop waited %v ms, want its timeout 200: %v", got, body)
 	}
 
-	dir := t.TempDir()
+	// Files to upload come from the server's output directory.
+	dir := e.out
 	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
 	os.WriteFile(a, []byte("12345"), 0o644)
 	os.WriteFile(b, []byte("1"), 0o644)
@@ -59,6 +61,20 @@ func TestHoverPressDragUpload(t *testing.T) {
 		t.Fatalf("missing file: %v", body)
 	}
 	e.fail(engine.InvalidParameters, "upload_file", map[string]any{"sessionId": id, "selector": "#one", "files": []any{a, b}})
+	// A relative path is taken in the output directory; a file outside it
+	// is refused, naming the field.
+	e.ok("upload_file", map[string]any{"sessionId": id, "selector": "#one", "files": []any{"b.txt"}})
+	if got := e.title(id); got != "files b.txt:1" {
+		t.Fatalf("upload of a relative path: %q", got)
+	}
+	elsewhere := filepath.Join(t.TempDir(), "c.txt")
+	os.WriteFile(elsewhere, []byte("1"), 0o644)
+	for _, f := range []string{elsewhere, "../c.txt", "/etc/hostname"} {
+		body = e.fail(engine.InvalidParameters, "upload_file", map[string]any{"sessionId": id, "selector": "#one", "files": []any{f}})
+		if body["details"].(map[string]any)["field"] != "files" || !strings.Contains(body["message"].(string), "outside") {
+			t.Fatalf("upload of %s: %v", f, body)
+		}
+	}
 	e.fail(engine.ElementNotEditable, "upload_file", map[string]any{"sessionId": id, "selector": "#field", "files": []any{a}})
 
 	// Enter in a form field submits it and press waits for the new page.

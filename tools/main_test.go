@@ -64,6 +64,7 @@ type env struct {
 	t   testing.TB
 	c   *client.Client
 	mgr *engine.Manager
+	out string // the server's output directory
 }
 
 // newEnv returns an MCP client, connected in-process, to a server with its
@@ -81,6 +82,9 @@ func newEnvWith(t testing.TB, cfg engine.ManagerConfig, opts tools.Options) *env
 		cfg.MaxSessions = 20
 	}
 	cfg.Defaults.Viewport = engine.Viewport{Width: 1280, Height: 720}
+	if opts.OutputDir == "" {
+		opts.OutputDir = t.TempDir()
+	}
 	mgr := engine.NewManager(sharedBrowser(t), cfg)
 	srv := tools.NewServer(mgr, opts)
 	c, err := client.NewInProcessClient(srv)
@@ -98,7 +102,7 @@ func newEnvWith(t testing.TB, cfg engine.ManagerConfig, opts tools.Options) *env
 		mgr.Shutdown(context.Background())
 		c.Close()
 	})
-	return &env{t: t, c: c, mgr: mgr}
+	return &env{t: t, c: c, mgr: mgr, out: opts.OutputDir}
 }
 
 // call runs a tool and returns its structured result and isError.

@@ -24,6 +24,9 @@ var (
 	pageAction = hints{openWorld: true}
 	// local tools change server state only.
 	local = hints{}
+	// savesFile tools observe the page and may write a file on the server,
+	// overwriting one of the same name (save_state with a path).
+	savesFile = hints{destructive: true, idempotent: true, openWorld: true}
 )
 
 // annotations encodes h as the MCP annotations a client reads, leaving out

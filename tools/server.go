@@ -101,8 +101,15 @@ type Options struct {
 	// without any, only the core tools are registered.
 	Caps []Group
 	// OutputDir is where the server writes files for the agent (saved
-	// state, downloads); empty: os.TempDir()/browsermcp.
+	// state, downloads); empty: os.TempDir()/browsermcp. Tool arguments
+	// that name server files must be inside it or AllowedPaths.
 	OutputDir string
+	// AllowedPaths are more directories whose files tools may read and
+	// write (upload_file, save_state, restore_state); see files.go.
+	AllowedPaths []string
+	// NoFileAccess refuses every tool argument that names a server file
+	// (security.enableFileUpload false).
+	NoFileAccess bool
 }
 
 // NewServer returns an MCP server with the core tools and those of the
@@ -129,7 +136,8 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 	if out == "" {
 		out = filepath.Join(os.TempDir(), "browsermcp")
 	}
-	d := &Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets}
+	d := &Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets,
+		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths)}
 	for _, t := range Tools(d) {
 		if slices.Contains(o.DisabledTools, t.Def.Name) || !enabled(o.Caps, t.Group) {
 			continue

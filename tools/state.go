@@ -61,7 +61,7 @@ func setCookies(d *Deps) Tool {
 // SaveStateIn is the input of save_state.
 type SaveStateIn struct {
 	SessionArg
-	Path string `json:"path,omitempty" jsonschema:"Also write the state to this JSON file"`
+	Path string `json:"path,omitempty" jsonschema:"Also write it to this JSON file in the output directory"`
 }
 
 // SavedStateOut is the result of save_state.
@@ -72,21 +72,30 @@ type SavedStateOut struct {
 }
 
 func saveState(d *Deps) Tool {
-	return inGroup(State, sessionTool(d, "save_state", "Save cookies and localStorage (a login) as JSON.", readOnly,
+	// Not read-only: with a path it writes (or overwrites) a file.
+	return inGroup(State, sessionTool(d, "save_state", "Save cookies and localStorage (a login) as JSON.", savesFile,
 		func(ctx context.Context, s engine.Session, in SaveStateIn) (SavedStateOut, error) {
+			path := ""
+			if in.Path != "" {
+				p, err := d.files.resolve("path", in.Path, true)
+				if err != nil {
+					return SavedStateOut{}, err
+				}
+				path = p
+			}
 			st, err := s.SaveState(ctx)
 			if err != nil {
 				return SavedStateOut{}, err
 			}
-			if in.Path != "" {
+			if path != "" {
 				b, _ := json.MarshalIndent(st, "", "  ")
-				if err := os.WriteFile(in.Path, b, 0o600); err != nil {
-					return SavedStateOut{}, engine.Wrap(engine.InvalidParameters, err, "cannot write "+in.Path+": "+err.Error()).With("field", "path")
+				if err := os.WriteFile(path, b, 0o600); err != nil {
+					return SavedStateOut{}, engine.Wrap(engine.InvalidParameters, err, "cannot write "+path+": "+err.Error()).With("field", "path")
 				}
 			}
 			var m map[string]any
 			json.Unmarshal(mustJSON(st), &m)
-			return SavedStateOut{State: m, Path: in.Path}, nil
+			return SavedStateOut{State: m, Path: path}, nil
 		}))
 }
 
@@ -94,7 +103,7 @@ func saveState(d *Deps) Tool {
 type RestoreStateIn struct {
 	SessionArg
 	State map[string]any `json:"state,omitempty" jsonschema:"A save_state result"`
-	Path  string         `json:"path,omitempty" jsonschema:"Or read it from this file"`
+	Path  string         `json:"path,omitempty" jsonschema:"Or read it from this file in the output directory"`
 }
 
 func (in RestoreStateIn) validate() error {
@@ -118,9 +127,13 @@ func restoreState(d *Deps) Tool {
 		func(ctx context.Context, s engine.Session, in RestoreStateIn) (SuccessOut, error) {
 			raw := []byte(mustJSON(in.State))
 			if in.Path != "" {
-				b, err := os.ReadFile(in.Path)
+				path, err := d.files.resolve("path", in.Path, false)
 				if err != nil {
-					return SuccessOut{}, engine.Wrap(engine.InvalidParameters, err, "cannot read "+in.Path+": "+err.Error()).With("field", "path")
+					return SuccessOut{}, err
+				}
+				b, err := os.ReadFile(path)
+				if err != nil {
+					return SuccessOut{}, engine.Wrap(engine.InvalidParameters, err, "cannot read "+path+": "+err.Error()).With("field", "path")
 				}
 				raw = b
 			}

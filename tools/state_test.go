@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/tools"
 )
 
 func TestSaveAndRestoreStateLogsBackIn(t *testing.T) {
@@ -16,7 +17,7 @@ func TestSaveAndRestoreStateLogsBackIn(t *testing.T) {
 	if out := e.ok("navigate", map[string]any{"sessionId": a, "url": site.URL + "/members"}); !strings.HasPrefix(out["title"].(string), "s-ada t-ada") {
 		t.Fatalf("logged-in session: %v", out["title"])
 	}
-	path := filepath.Join(t.TempDir(), "state.json")
+	path := filepath.Join(e.out, "state.json")
 	saved := e.ok("save_state", map[string]any{"sessionId": a, "path": path})
 	st := saved["state"].(map[string]any)
 	if len(st["cookies"].([]any)) != 1 || len(st["origins"].([]any)) != 1 {
@@ -46,7 +47,7 @@ func TestSaveAndRestoreStateLogsBackIn(t *testing.T) {
 		t.Fatalf("created with storageState: %v", out["title"])
 	}
 	e.fail(engine.InvalidParameters, "restore_state", map[string]any{"sessionId": d})
-	e.fail(engine.InvalidParameters, "restore_state", map[string]any{"sessionId": d, "path": filepath.Join(t.TempDir(), "none.json")})
+	e.fail(engine.InvalidParameters, "restore_state", map[string]any{"sessionId": d, "path": filepath.Join(e.out, "none.json")})
 }
 
 func TestCookies(t *testing.T) {
@@ -96,4 +97,73 @@ func TestCreateSessionOptions(t *testing.T) {
 	e.fail(engine.InvalidParameters, "create_session", map[string]any{"timezoneId": "Mars/Olympus"})
 	e.fail(engine.InvalidParameters, "create_session", map[string]any{"viewport": map[string]any{"width": 0, "height": 5}})
 	e.fail(engine.InvalidParameters, "create_session", map[string]any{"proxy": "::not a url"})
+}
+
+// TestStateFilesConfined checks that save_state and restore_state use only
+// files in the output directory or an allowed path: no path, however it is
+// spelled (.., an absolute path, a link), reads or writes anything else,
+// and a refusal names the field and the directories that are allowed.
+func TestStateFilesConfined(t *testing.T) {
+	allowed, outside := t.TempDir(), t.TempDir()
+	e := newEnvWith(t, engine.ManagerConfig{}, tools.Options{Caps: []tools.Group{tools.All}, AllowedPaths: []string{allowed}})
+	id := e.session()
+	e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/login?user=ada"})
+
+	// A relative path lands in the output directory, and reads back.
+	out := e.ok("save_state", map[string]any{"sessionId": id, "path": "ada.json"})
+	if want := filepath.Join(e.out, "ada.json"); out["path"] != want {
+		t.Fatalf("saved to %v, want %s", out["path"], want)
+	}
+	e.ok("restore_state", map[string]any{"sessionId": e.session(), "path": "ada.json"})
+	// An allowed path works both ways too.
+	e.ok("save_state", map[string]any{"sessionId": id, "path": filepath.Join(allowed, "ada.json")})
+	e.ok("restore_state", map[string]any{"sessionId": id, "path": filepath.Join(allowed, "ada.json")})
+
+	secret := filepath.Join(outside, "secret.json")
+	os.WriteFile(secret, []byte(`{"cookies": [], "origins": []}`), 0o600)
+	link := filepath.Join(e.out, "link")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "dangling.json"), filepath.Join(e.out, "dangling.json")); err != nil {
+		t.Fatal(err)
+	}
+	rel, _ := filepath.Rel(e.out, filepath.Join(outside, "written.json"))
+	for _, p := range []string{filepath.Join(outside, "written.json"), rel, "link/written.json", "dangling.json", filepath.Join(e.out, "..", filepath.Base(outside), "written.json"), "/etc/passwd-copy"} {
+		body := e.fail(engine.InvalidParameters, "save_state", map[string]any{"sessionId": id, "path": p})
+		d := body["details"].(map[string]any)
+		if d["field"] != "path" || !strings.Contains(body["message"].(string), e.out) || !strings.Contains(body["message"].(string), allowed) {
+			t.Errorf("save_state %s: %v", p, body)
+		}
+	}
+	for _, p := range []string{secret, "link/secret.json", filepath.Join(e.out, "..", filepath.Base(outside), "secret.json")} {
+		body := e.fail(engine.InvalidParameters, "restore_state", map[string]any{"sessionId": id, "path": p})
+		if body["details"].(map[string]any)["field"] != "path" || !strings.Contains(body["message"].(string), "outside") {
+			t.Errorf("restore_state %s: %v", p, body)
+		}
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 1 {
+		t.Fatalf("save_state wrote outside the allowed directories: %v", entries)
+	}
+}
+
+// TestFileAccessOff: with file access off (security.enableFileUpload false)
+// no tool argument may name a server file; inline state still works.
+func TestFileAccessOff(t *testing.T) {
+	e := newEnvWith(t, engine.ManagerConfig{}, tools.Options{Caps: []tools.Group{tools.All}, NoFileAccess: true})
+	id := e.session()
+	for name, args := range map[string]map[string]any{
+		"save_state":    {"sessionId": id, "path": "state.json"},
+		"restore_state": {"sessionId": id, "path": "state.json"},
+	} {
+		body := e.fail(engine.InvalidParameters, name, args)
+		if body["details"].(map[string]any)["field"] != "path" || !strings.Contains(body["message"].(string), "enableFileUpload") {
+			t.Errorf("%s: %v", name, body)
+		}
+	}
+	if entries, _ := os.ReadDir(e.out); len(entries) != 0 {
+		t.Fatalf("save_state wrote with file access off: %v", entries)
+	}
+	st := e.ok("save_state", map[string]any{"sessionId": id})["state"]
+	e.ok("restore_state", map[string]any{"sessionId": id, "state": st})
 }

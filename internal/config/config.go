@@ -77,6 +77,10 @@ type SecurityConfig struct {
 	MaxScreenshotSize      int      `json:"maxScreenshotSize"` // bytes
 	EnableFileUpload       bool     `json:"enableFileUpload"`
 	EnableScriptEvaluation bool     `json:"enableScriptEvaluation"`
+	// AllowedPaths are directories, besides the output directory, whose
+	// files tools may read and write (upload_file, save_state,
+	// restore_state).
+	AllowedPaths []string `json:"allowedPaths"`
 }
 
 // LoggingConfig is where logs go and which.
@@ -93,7 +97,7 @@ func defaultConfig() Config {
 		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual"},
 		Session: SessionConfig{DefaultTimeout: 300000, MaxSessions: 10},
 		Security: SecurityConfig{
-			AllowedDomains: []string{}, BlockedDomains: []string{},
+			AllowedDomains: []string{}, BlockedDomains: []string{}, AllowedPaths: []string{},
 			MaxScreenshotSize: 2 << 20, EnableFileUpload: true, EnableScriptEvaluation: true,
 		},
 		Logging:      LoggingConfig{Level: "info", Format: "text"},
@@ -163,8 +167,10 @@ var options = []option{
 		field: func(c *Config) any { return &c.Security.AllowFileURLs }},
 	{flags: []string{"max-screenshot-size"}, env: "BROWSERMCP_MAX_SCREENSHOT_SIZE", key: "security.maxScreenshotSize", usage: "largest screenshot in `bytes`",
 		field: func(c *Config) any { return &c.Security.MaxScreenshotSize }, check: func(c *Config) error { return positive(c.Security.MaxScreenshotSize, "a positive number of bytes") }},
-	{flags: []string{"enable-file-upload"}, env: "BROWSERMCP_ENABLE_FILE_UPLOAD", key: "security.enableFileUpload", usage: "offer the upload_file tool",
+	{flags: []string{"enable-file-upload"}, env: "BROWSERMCP_ENABLE_FILE_UPLOAD", key: "security.enableFileUpload", usage: "offer the upload_file tool and let tools name server files (save_state and restore_state path)",
 		field: func(c *Config) any { return &c.Security.EnableFileUpload }},
+	{flags: []string{"allowed-paths"}, env: "BROWSERMCP_ALLOWED_PATHS", key: "security.allowedPaths", usage: "`directories` besides --output-dir whose files upload_file, save_state and restore_state may use (repeatable)",
+		field: func(c *Config) any { return &c.Security.AllowedPaths }},
 	{flags: []string{"enable-script-evaluation"}, env: "BROWSERMCP_ENABLE_SCRIPT_EVALUATION", key: "security.enableScriptEvaluation", usage: "offer the evaluate tool",
 		field: func(c *Config) any { return &c.Security.EnableScriptEvaluation }},
 	{flags: []string{"caps"}, env: "BROWSERMCP_CAPS", key: "capabilities", usage: "opt-in tool `groups`, comma-separated or repeated: network, console, pdf, state, vision or all",
@@ -566,6 +572,8 @@ func (c Config) ToolOptions(version string, log *slog.Logger) tools.Options {
 		Caps:               caps,
 		MaxScreenshotBytes: c.Security.MaxScreenshotSize,
 		OutputDir:          c.ResolvedOutputDir(),
+		AllowedPaths:       c.Security.AllowedPaths,
+		NoFileAccess:       !c.Security.EnableFileUpload,
 	}
 }
 

@@ -37,6 +37,9 @@ func TestConfigPrecedence(t *testing.T) {
 			map[string]any{"capabilities": []any{"network,pdf", "console"}}},
 		{"caps from the environment", nil, map[string]string{"BROWSERMCP_CAPS": "state, vision"}, map[string]any{"capabilities": []any{"state", "vision"}}},
 		{"no caps", nil, nil, map[string]any{"capabilities": []any{}}},
+		{"allowed paths", []string{"--allowed-paths", "/srv/a", "--allowed-paths", "/srv/b"}, map[string]string{"BROWSERMCP_ALLOWED_PATHS": "/env"},
+			map[string]any{"security.allowedPaths": []any{"/srv/a", "/srv/b"}}},
+		{"allowed paths from the environment", nil, map[string]string{"BROWSERMCP_ALLOWED_PATHS": "/x, /y"}, map[string]any{"security.allowedPaths": []any{"/x", "/y"}}},
 		{"api keys show as identities", []string{"--api-key", "secret-key-1"}, map[string]string{"BROWSERMCP_API_KEY": "env-key-123"},
 			map[string]any{"apiKeys": []any{httpserve.KeyIdentity("secret-key-1")}}},
 	}
@@ -82,5 +85,18 @@ func TestConfigErrorsListEveryProblem(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
+	}
+}
+
+// TestFileAccessReachesTools: the file settings reach the tools: the
+// allowed paths, and enableFileUpload false turning off every file argument.
+func TestFileAccessReachesTools(t *testing.T) {
+	c, err := Load([]string{"--allowed-paths", "/srv/a", "--enable-file-upload=false"}, func(string) string { return "" }, &bytes.Buffer{}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := c.ToolOptions("test", nil)
+	if len(o.AllowedPaths) != 1 || o.AllowedPaths[0] != "/srv/a" || !o.NoFileAccess {
+		t.Fatalf("tool options: allowed %v, no file access %v", o.AllowedPaths, o.NoFileAccess)
 	}
 }
