@@ -20,6 +20,9 @@ type Deps struct {
 	OutputDir string
 	// files confines the tool arguments that name server files.
 	files fileAccess
+	// noScript is set when script evaluation is disabled: then a click
+	// that would follow a javascript: URL is refused too.
+	noScript bool
 	// subs tells resource subscribers about navigations; nil without
 	// resources.
 	subs *subscriptions

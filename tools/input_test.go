@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/tools"
 )
 
 func TestHoverPressDragUpload(t *testing.T) {
@@ -145,4 +148,37 @@ func TestRefsForDragPressScroll(t *testing.T) {
 		t.Fatalf("scroll back to a ref: %v", out)
 	}
 	e.fail(engine.InvalidParameters, "scroll", map[string]any{"sessionId": id, "ref": form, "selector": "#bottom"})
+}
+
+// TestScriptLinksWithoutEvaluation: while script evaluation is disabled, a
+// click that would follow a javascript: URL (a link, spelled any way a
+// browser accepts, a child of one, a form's submit button) is refused with
+// NAVIGATION_BLOCKED saying why, and the script does not run; other links
+// still work. With evaluation on, the same link runs: it is the page's own.
+func TestScriptLinksWithoutEvaluation(t *testing.T) {
+	e := newEnvWith(t, engine.ManagerConfig{}, tools.Options{DisabledTools: []string{"evaluate"}, NoScriptEvaluation: true})
+	id := e.session()
+	e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/jslink.html"})
+	for _, sel := range []string{"#js", "#spelled", "#inner", "#submit"} {
+		body := e.fail(engine.NavigationBlocked, "click", map[string]any{"sessionId": id, "selector": sel})
+		if !strings.Contains(body["message"].(string), "enableScriptEvaluation") || !strings.HasPrefix(strings.ToLower(body["details"].(map[string]any)["url"].(string)), "javascript:") {
+			t.Errorf("click %s: %v", sel, body)
+		}
+		if got := e.title(id); got != "jslink" {
+			t.Fatalf("click %s ran the script: title %q", sel, got)
+		}
+	}
+	e.ok("click", map[string]any{"sessionId": id, "selector": "#plain"})
+	if got := e.title(id); got != "Welcome" {
+		t.Fatalf("a plain link: title %q", got)
+	}
+
+	on := newEnv(t, engine.ManagerConfig{})
+	id = on.session()
+	on.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/jslink.html"})
+	on.ok("click", map[string]any{"sessionId": id, "selector": "#js"})
+	testenv.Eventually(t, "the page's javascript: link to run", func() (bool, error) {
+		got := on.title(id)
+		return got == "ran", fmt.Errorf("the title is %q", got)
+	})
 }

@@ -2,7 +2,9 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -91,6 +93,11 @@ func (in ClickIn) validate() error {
 func click(d *Deps) Tool {
 	return sessionTool(d, "click", "Click like a user: scroll, hit-test, mouse events.", pageAction,
 		func(ctx context.Context, s engine.Session, in ClickIn) (ActionOut, error) {
+			if d.noScript {
+				if err := refuseScriptURL(ctx, s, in.target(), ms(in.Timeout)); err != nil {
+					return ActionOut{}, err
+				}
+			}
 			r, err := s.Click(ctx, engine.ClickRequest{Target: in.target(), Timeout: ms(in.Timeout), Force: in.Force, ClickCount: in.ClickCount, Button: in.Button})
 			if err != nil {
 				return ActionOut{}, err
@@ -128,4 +135,39 @@ func typeText(d *Deps) Tool {
 			}
 			return actionOut(fmt.Sprintf("Typed %d characters into %s", len([]rune(in.Text)), in.target()), r), nil
 		})
+}
+
+// scriptURLOf finds the URL a click on an element would follow: the href
+// of its link, or the action of the form its submit button submits.
+const scriptURLOf = `el => {
+  const a = el.closest('a[href], area[href]');
+  if (a) return a.href;
+  const b = el.closest('button, input');
+  if (b && b.form && /^(submit|image)$/i.test(b.type)) return b.hasAttribute('formaction') ? b.formAction : b.form.action;
+  return '';
+}`
+
+// refuseScriptURL refuses a click that would follow a javascript: URL while
+// script evaluation is disabled: such a URL runs script in the page, which
+// is what the setting forbids the agent. The page's own scripts still run;
+// only the agent's click is refused.
+func refuseScriptURL(ctx context.Context, s engine.Session, t engine.Target, timeout time.Duration) error {
+	if timeout == 0 {
+		// The click waits this long for its element; so does the check.
+		timeout = engine.DefaultActionTimeout
+	}
+	raw, err := s.Evaluate(ctx, engine.EvalRequest{Target: &t, Function: scriptURLOf, Timeout: timeout})
+	if err != nil {
+		return err
+	}
+	var u string
+	if json.Unmarshal(raw, &u) != nil || engine.CheckURL(u, "") == nil {
+		return nil
+	}
+	if len(u) > 200 {
+		u = u[:200] + "…"
+	}
+	reason := "script evaluation is disabled (security.enableScriptEvaluation is false), and a javascript: URL runs script"
+	return engine.Errorf(engine.NavigationBlocked, "click on %s refused: it would follow a javascript: URL; %s", t, reason).
+		With("url", u).With("reason", reason)
 }

@@ -110,6 +110,10 @@ type Options struct {
 	// NoFileAccess refuses every tool argument that names a server file
 	// (security.enableFileUpload false).
 	NoFileAccess bool
+	// NoScriptEvaluation refuses clicks that would follow a javascript:
+	// URL (security.enableScriptEvaluation false; evaluate goes through
+	// DisabledTools).
+	NoScriptEvaluation bool
 }
 
 // NewServer returns an MCP server with the core tools and those of the
@@ -137,7 +141,7 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 		out = filepath.Join(os.TempDir(), "browsermcp")
 	}
 	d := &Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets,
-		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths)}
+		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths), noScript: o.NoScriptEvaluation}
 	for _, t := range Tools(d) {
 		if slices.Contains(o.DisabledTools, t.Def.Name) || !enabled(o.Caps, t.Group) {
 			continue

@@ -574,6 +574,7 @@ func (c Config) ToolOptions(version string, log *slog.Logger) tools.Options {
 		OutputDir:          c.ResolvedOutputDir(),
 		AllowedPaths:       c.Security.AllowedPaths,
 		NoFileAccess:       !c.Security.EnableFileUpload,
+		NoScriptEvaluation: !c.Security.EnableScriptEvaluation,
 	}
 }
 
