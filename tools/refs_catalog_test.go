@@ -52,7 +52,7 @@ func TestCatalogToolsTakeRefs(t *testing.T) {
 
 	id = e.open("/input.html")
 	s = e.snap(id, nil)
-	dir := t.TempDir()
+	dir := e.out // upload_file takes files from the output directory
 	f := filepath.Join(dir, "r.txt")
 	os.WriteFile(f, []byte("ref"), 0o644)
 	e.ok("upload_file", map[string]any{"sessionId": id, "ref": ref(t, s, "button", "Choose File: No file chosen"), "files": []any{f}})
