@@ -14,7 +14,9 @@ var elementJS string
 // ElementScript returns js/element.js, the in-page function that resolves a
 // target and checks it for an action. Every engine evaluates it, so that
 // they find the same element and fail with the same codes and details.
-func ElementScript() string { return elementJS }
+func ElementScript() string { return elementJSQ }
+
+var elementJSQ = withQuery(elementJS)
 
 // ElementCheck is what ElementScript returns, decoded from JSON.
 type ElementCheck struct {

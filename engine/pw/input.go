@@ -27,10 +27,7 @@ import (
 var resolveJS = `async (a) => {
   const r = await (` + page.ElementScript() + `)(a);
   if (r.error || a.pointOnly) return r;
-  let el = a.kind === "xpath"
-    ? document.evaluate(a.sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue
-    : document.querySelector(a.sel);
-  if (el && el.nodeType !== 1) el = el.parentElement;
+  const el = (` + page.QueryScript() + `)(a.kind, a.sel, false);
   if (el && a.force && el.getClientRects().length === 0) return r;
   return el || { error: "not_found" };
 }`
