@@ -241,6 +241,10 @@ type ActionResult struct {
 	// Dialog is the dialog the action opened, if any. In manual mode it is
 	// still open and blocks the page until HandleDialog.
 	Dialog *Dialog
+	// ReceivedBy describes the element a forced click landed on (its
+	// target, or what the click went to instead is an error); other
+	// actions leave it empty.
+	ReceivedBy string
 }
 
 // PageInfo is a cheap description of a session's current page.

@@ -241,7 +241,7 @@ type MetadataOut struct {
 var pageMetadataJS string
 
 func getPageMetadata(d *Deps) Tool {
-	return sessionTool(d, "get_page_metadata", "Get title, URL, description, canonical, lang, Open Graph.", readOnly,
+	return sessionTool(d, "get_page_metadata", "Title, URL, description, canonical, lang, Open Graph.", readOnly,
 		func(ctx context.Context, s engine.Session, in PageIn) (MetadataOut, error) {
 			return evalInto[MetadataOut](ctx, s, engine.EvalRequest{Function: pageMetadataJS})
 		})

@@ -90,19 +90,30 @@ func (in ClickIn) validate() error {
 	return nonNegative("clickCount", in.ClickCount)
 }
 
+// ClickOut is the result of click: an action's, and with force the element
+// that received the click.
+type ClickOut struct {
+	ActionOut
+	ReceivedBy string `json:"receivedBy,omitempty"`
+}
+
 func click(d *Deps) Tool {
 	return sessionTool(d, "click", "Click like a user: scroll, hit-test, mouse events.", pageAction,
-		func(ctx context.Context, s engine.Session, in ClickIn) (ActionOut, error) {
+		func(ctx context.Context, s engine.Session, in ClickIn) (ClickOut, error) {
 			if d.noScript {
 				if err := refuseScriptURL(ctx, s, in.target(), ms(in.Timeout)); err != nil {
-					return ActionOut{}, err
+					return ClickOut{}, err
 				}
 			}
 			r, err := s.Click(ctx, engine.ClickRequest{Target: in.target(), Timeout: ms(in.Timeout), Force: in.Force, ClickCount: in.ClickCount, Button: in.Button})
 			if err != nil {
-				return ActionOut{}, err
+				return ClickOut{}, err
 			}
-			return actionOut("Clicked "+in.target().String(), r), nil
+			msg := "Clicked " + in.target().String()
+			if r.ReceivedBy != "" {
+				msg += " (" + r.ReceivedBy + " received it)"
+			}
+			return ClickOut{ActionOut: actionOut(msg, r), ReceivedBy: r.ReceivedBy}, nil
 		})
 }
 

@@ -52,7 +52,7 @@ func (o SnapshotOut) text() string {
 
 func snapshot(d *Deps) Tool {
 	return sessionTool(d, "snapshot",
-		"Accessibility outline of the page, frames inline; every actionable element has a ref.",
+		"Accessibility outline of the page, frames inline; actionable elements have refs.",
 		readOnly,
 		func(ctx context.Context, s engine.Session, in SnapshotIn) (SnapshotOut, error) {
 			r, err := s.Snapshot(ctx, engine.SnapshotRequest{

@@ -222,8 +222,12 @@ func TestRefClickCoveredAndNavigating(t *testing.T) {
 		t.Fatalf("message does not name the cover: %v", out)
 	}
 	// force skips the checks, but the events still go to what is on top:
-	// here the banner, so the button is not bought.
-	e.ok("click", map[string]any{"sessionId": id, "ref": buy, "force": true})
+	// here the banner, so the button is not bought, and the answer is an
+	// error naming the banner as the element that received the click.
+	forced := e.fail(engine.ElementNotClickable, "click", map[string]any{"sessionId": id, "ref": buy, "force": true})
+	if d := forced["details"].(map[string]any); d["receivedBy"] != "div#cookie-banner" || d["clicked"] != true || forced["retryable"] != false {
+		t.Fatalf("forced click on the covered button: %v", forced)
+	}
 	if got := e.title(id); got != "Covered" {
 		t.Fatalf("force click reached the covered button: title = %q", got)
 	}

@@ -26,7 +26,7 @@ type TabsOut struct {
 }
 
 func tabs(d *Deps) Tool {
-	return sessionTool(d, "tabs", "List, open, select or close tabs; pages the site opens become tabs.", pageAction,
+	return sessionTool(d, "tabs", "List, open, select or close tabs; popups become tabs.", pageAction,
 		func(ctx context.Context, s engine.Session, in TabsIn) (TabsOut, error) {
 			r, err := s.Tabs(ctx, engine.TabsRequest{Action: in.Action, Index: in.Index, URL: in.URL})
 			return TabsOut{Tabs: r.Tabs, Current: r.Current}, err

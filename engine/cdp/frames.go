@@ -173,28 +173,30 @@ func keepAX(ctx context.Context, t *chromedp.Target, frame cdp.FrameID) error {
 // toPage turns a point in world w's top window into a point in the page,
 // climbing the owner iframes of each cross-origin frame and hit-testing
 // them, so that a click there reaches the frame and not what covers it.
-func (s *session) toPage(ctx context.Context, w *world, x, y float64, force bool) (float64, float64, error) {
+// r holds the point in w's top window and becomes the point in the page,
+// with what receives a forced click there (see page.ElementCheck.Through).
+func (s *session) toPage(ctx context.Context, w *world, r *page.ElementCheck, force bool) error {
 	for ; w != nil && w.frameID != ""; w = w.parent {
 		p := w.parent
 		owner, err := cdp.Call(ctx, p.t, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: w.frameID})
 		if err != nil {
-			return 0, 0, err
+			return err
 		}
 		node, err := cdp.Call(ctx, p.t, dom.ResolveNode, dom.ResolveNodeParams{
 			BackendNodeID: owner.BackendNodeID, ExecutionContextID: p.ctxID, ObjectGroup: objectGroup,
 		})
 		if err != nil {
-			return 0, 0, err
+			return err
 		}
-		var r page.ElementCheck
-		args := map[string]any{"op": "frame", "x": x, "y": y, "force": force}
-		if err := callOn(ctx, p.t, node.Object.ObjectID, page.ElementScript(), args, &r); err != nil {
-			return 0, 0, err
+		var c page.ElementCheck
+		args := map[string]any{"op": "frame", "x": r.X, "y": r.Y, "force": force}
+		if err := callOn(ctx, p.t, node.Object.ObjectID, page.ElementScript(), args, &c); err != nil {
+			return err
 		}
-		if err := page.ElementError(r, engine.Target{}, 0); err != nil {
-			return 0, 0, err
+		if err := page.ElementError(c, engine.Target{}, 0); err != nil {
+			return err
 		}
-		x, y = r.X, r.Y
+		r.Through(c)
 	}
-	return x, y, nil
+	return nil
 }

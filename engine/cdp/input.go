@@ -34,14 +34,12 @@ func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg
 			return r, err
 		}
 		if op == "point" && w.frameID != "" {
-			x, y, err := s.toPage(ctx, w, r.X, r.Y, force)
-			if err != nil {
+			if err := s.toPage(ctx, w, &r, force); err != nil {
 				if e, ok := err.(*engine.Error); ok {
 					e.With("ref", tg.Ref)
 				}
 				return r, err
 			}
-			r.X, r.Y = x, y
 		}
 		return r, nil
 	}
@@ -104,7 +102,16 @@ func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.Ac
 		res, err = s.actFor(ctx, t, m, req.NavigationTimeout, func(ctx context.Context) error {
 			return mouseClick(ctx, t, r.X, r.Y, input.MouseButton(req.Button), req.ClickCount)
 		})
-		return err
+		if err != nil || !req.Force {
+			return err
+		}
+		// A forced click skipped the hit test, which said where it would
+		// land: a click another element took is not a success.
+		if r.Missed {
+			return page.MissedClick(r, req.Target)
+		}
+		res.ReceivedBy = r.ReceivedBy
+		return nil
 	})
 	return res, err
 }

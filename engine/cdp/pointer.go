@@ -118,10 +118,11 @@ func (s *session) elementObject(ctx context.Context, t *chromedp.Target, tg engi
 	}
 	kind, expr := engine.ParseSelector(tg.Selector)
 	q, _ := json.Marshal(expr)
-	find := "document.querySelector(" + string(q) + ")"
+	k := `"css"`
 	if kind == engine.XPath {
-		find = "document.evaluate(" + string(q) + ", document, null, 9, null).singleNodeValue"
+		k = `"xpath"`
 	}
+	find := "(" + page.QueryScript() + ")(" + k + ", " + string(q) + ", false)"
 	res, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: find})
 	if err != nil {
 		return elemObject{}, err

@@ -83,6 +83,7 @@ func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 	t.Run("Routes", h.testRoutes)
 	t.Run("Snapshot", h.testSnapshot)
 	t.Run("RefsAcrossTabs", h.testRefsAcrossTabs)
+	t.Run("Shadow", h.testShadow)
 	t.Run("InfoWhileBusy", h.testInfoWhileBusy)
 	t.Run("SessionClose", h.testSessionClose)
 	t.Run("EngineClose", func(t *testing.T) {

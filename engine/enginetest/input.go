@@ -139,9 +139,27 @@ func (h *harness) testClick(t *testing.T) {
 		wantTitle(t, s, "bought")
 	})
 	t.Run("Force", func(t *testing.T) {
-		// force skips the checks: the click lands on whatever is on top.
-		s := h.open(t, "/covered.html")
-		click(t, s, engine.ClickRequest{Target: sel("#buy"), Force: true, Timeout: short})
+		// force skips the checks, and the result says who received the
+		// click: the target itself here.
+		s := h.open(t, "/form.html")
+		res := click(t, s, engine.ClickRequest{Target: sel("#count"), Force: true})
+		if res.ReceivedBy != "button#count" {
+			t.Errorf("forced click on #count: receivedBy = %q, want button#count", res.ReceivedBy)
+		}
+		wantTitle(t, s, "clicked 1")
+		// The click lands on whatever is on top, which is an error naming it.
+		s = h.open(t, "/covered.html")
+		_, err := s.Click(ctx(t), engine.ClickRequest{Target: sel("#buy"), Force: true, Timeout: short})
+		e := wantError(t, err, engine.ElementNotClickable, map[string]any{"reason": "covered", "element": "button#buy",
+			"receivedBy": "div#cookie-banner", "clicked": true, "selector": "#buy"})
+		if !strings.Contains(e.Message, "div#cookie-banner") {
+			t.Errorf("message %q does not name the element that received the click", e.Message)
+		}
+		wantTitle(t, s, "Covered")
+		// By ref too.
+		buy := refOf(t, snap(t, s).Text, "button", "Buy")
+		_, err = s.Click(ctx(t), engine.ClickRequest{Target: engine.Target{Ref: buy}, Force: true, Timeout: short})
+		wantError(t, err, engine.ElementNotClickable, map[string]any{"reason": "covered", "receivedBy": "div#cookie-banner", "ref": buy})
 		wantTitle(t, s, "Covered")
 	})
 	t.Run("Hidden", func(t *testing.T) {

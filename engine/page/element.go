@@ -14,7 +14,9 @@ var elementJS string
 // ElementScript returns js/element.js, the in-page function that resolves a
 // target and checks it for an action. Every engine evaluates it, so that
 // they find the same element and fail with the same codes and details.
-func ElementScript() string { return elementJS }
+func ElementScript() string { return elementJSQ }
+
+var elementJSQ = withQuery(elementJS)
 
 // ElementCheck is what ElementScript returns, decoded from JSON.
 type ElementCheck struct {
@@ -26,6 +28,48 @@ type ElementCheck struct {
 	CoveredBy string
 	Hit       string
 	Message   string
+	// ReceivedBy describes the element a click at (X, Y) lands on: the
+	// target itself, or with Missed (only when forced) what covers it.
+	ReceivedBy string
+	Missed     bool
+}
+
+// MissedClick is the error of a forced click that was sent but landed on
+// another element than its target (r.Missed): the element named by
+// r.ReceivedBy got it, and its handlers ran. It is ELEMENT_NOT_CLICKABLE
+// with reason covered, as an unforced click on a covered element is, and
+// says that the click happened.
+func MissedClick(r ElementCheck, tg engine.Target) error {
+	cover := r.ReceivedBy
+	if r.CoveredBy != "" && r.CoveredBy != r.ReceivedBy {
+		cover = fmt.Sprintf("%s (inside %s, which covers it)", r.ReceivedBy, r.CoveredBy)
+	}
+	e := engine.Errorf(engine.ElementNotClickable, "the forced click on %s was sent, but %s received it, not the target", r.Element, cover).
+		With("reason", "covered").With("element", r.Element).With("receivedBy", r.ReceivedBy).With("clicked", true).
+		Suggest("Close or remove the element that covers the target, then click again without force; take a snapshot first: the click may have changed the page.")
+	// Clicking again would click again: the caller must look first.
+	e.Retryable = false
+	if r.CoveredBy != "" {
+		e.With("coveredBy", r.CoveredBy).With("hit", r.Hit)
+	}
+	if tg.Selector != "" {
+		e.With("selector", tg.Selector)
+	}
+	if tg.Ref != "" {
+		e.With("ref", tg.Ref)
+	}
+	return e
+}
+
+// Through takes the answer c of the element check's frame climb (op
+// "frame") in the world above r's: its point becomes r's, and when a
+// forced click there would land on something other than the frame, that is
+// what receives it.
+func (r *ElementCheck) Through(c ElementCheck) {
+	r.X, r.Y = c.X, c.Y
+	if c.Missed && !r.Missed {
+		r.Missed, r.ReceivedBy, r.CoveredBy, r.Hit = true, c.ReceivedBy, c.CoveredBy, c.Hit
+	}
 }
 
 // ElementError classifies a failed ElementCheck into the engine error every

@@ -14,7 +14,9 @@ var evalJS string
 // EvalScript returns js/eval.js, the in-page runner of engine.EvalRequest
 // functions. Every engine evaluates it, so that results, waits and failures
 // match.
-func EvalScript() string { return evalJS }
+func EvalScript() string { return evalJSQ }
+
+var evalJSQ = withQuery(evalJS)
 
 // EvalOutcome is what EvalScript returns, decoded from JSON.
 type EvalOutcome struct {

@@ -17,7 +17,9 @@ var snapshotJS string
 // accessibility outline and keeps the ref registry (window.__bmcp). Every
 // engine evaluates it, so that they print the same outline and give out
 // refs under the same rules.
-func SnapshotScript() string { return snapshotJS }
+func SnapshotScript() string { return snapshotJSQ }
+
+var snapshotJSQ = withQuery(snapshotJS)
 
 // SnapshotArgs are the arguments of SnapshotScript.
 type SnapshotArgs struct {

@@ -27,10 +27,7 @@ import (
 var resolveJS = `async (a) => {
   const r = await (` + page.ElementScript() + `)(a);
   if (r.error || a.pointOnly) return r;
-  let el = a.kind === "xpath"
-    ? document.evaluate(a.sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue
-    : document.querySelector(a.sel);
-  if (el && el.nodeType !== 1) el = el.parentElement;
+  const el = (` + page.QueryScript() + `)(a.kind, a.sel, false);
   if (el && a.force && el.getClientRects().length === 0) return r;
   return el || { error: "not_found" };
 }`
@@ -175,7 +172,17 @@ func (s *session) clickAction(ctx context.Context, req engine.ClickRequest) (eng
 	if err != nil {
 		return engine.ActionResult{}, s.classify(err, what)
 	}
-	return s.settle(ctx, m, req.NavigationTimeout)
+	res, err := s.settle(ctx, m, req.NavigationTimeout)
+	if err != nil || !req.Force {
+		return res, err
+	}
+	// A forced click skipped the hit test, which said where it would land:
+	// a click another element took is not a success.
+	if pt.Missed {
+		return engine.ActionResult{}, page.MissedClick(pt, req.Target)
+	}
+	res.ReceivedBy = pt.ReceivedBy
+	return res, nil
 }
 
 // clickedBeforeTimeout tells a click whose action timed out while waiting

@@ -27,11 +27,12 @@ func (s *session) element(ctx context.Context, tg engine.Target, timeout time.Du
 	var out string
 	_ = json.Unmarshal(v, &out)
 	kind, expr := engine.ParseSelector(tg.Selector)
-	find := "(s) => document.querySelector(s)"
+	find := "([k, s]) => (" + page.QueryScript() + ")(k, s, false)"
+	k := "css"
 	if kind == engine.XPath {
-		find = "(s) => { const n = document.evaluate(s, document, null, 9, null).singleNodeValue; return n && n.nodeType !== 1 ? n.parentElement : n; }"
+		k = "xpath"
 	}
-	h, err := call(ctx, func() (playwright.JSHandle, error) { return s.page.EvaluateHandle(find, expr) },
+	h, err := call(ctx, func() (playwright.JSHandle, error) { return s.page.EvaluateHandle(find, []string{k, expr}) },
 		func(h playwright.JSHandle) { _ = h.Dispose() })
 	if err != nil {
 		return nil, "", s.classify(err, "find "+tg.String())

@@ -123,14 +123,12 @@ func (s *session) resolveRef(ctx context.Context, args map[string]any, tg engine
 	}
 	if args["op"] == "point" && alias != "" {
 		force, _ := args["force"].(bool)
-		x, y, err := s.toPage(ctx, f, r.X, r.Y, force)
-		if err != nil {
+		if err := s.toPage(ctx, f, &r, force); err != nil {
 			if e, ok := err.(*engine.Error); ok {
 				e.With("ref", tg.Ref)
 			}
 			return nil, r, err
 		}
-		r.X, r.Y = x, y
 	}
 	return nil, r, nil
 }
@@ -158,30 +156,32 @@ var frameJS = `(el, a) => (` + page.ElementScript() + `).call(el, a)`
 
 // toPage turns a point in frame f's viewport into a point in the page's,
 // climbing through each owner iframe as engine/cdp does, so that a click
-// reaches the frame and not what covers it.
-func (s *session) toPage(ctx context.Context, f playwright.Frame, x, y float64, force bool) (float64, float64, error) {
+// reaches the frame and not what covers it. pt holds the point in f's
+// viewport and becomes the point in the page's, with what receives a forced
+// click there (see page.ElementCheck.Through).
+func (s *session) toPage(ctx context.Context, f playwright.Frame, pt *page.ElementCheck, force bool) error {
 	for ; f.ParentFrame() != nil; f = f.ParentFrame() {
 		owner, err := call(ctx, f.FrameElement, func(h playwright.ElementHandle) { _ = h.Dispose() })
 		if err != nil {
-			return 0, 0, s.classify(err, "find the frame's iframe")
+			return s.classify(err, "find the frame's iframe")
 		}
-		a := map[string]any{"op": "frame", "x": x, "y": y, "force": force}
+		a := map[string]any{"op": "frame", "x": pt.X, "y": pt.Y, "force": force}
 		v, err := call(ctx, func() (any, error) { return owner.Evaluate(frameJS, a) }, nil)
 		release(owner)
 		if err != nil {
-			return 0, 0, s.classify(err, "find the frame's iframe")
+			return s.classify(err, "find the frame's iframe")
 		}
 		b, _ := json.Marshal(v)
 		var r page.ElementCheck
 		if err := json.Unmarshal(b, &r); err != nil {
-			return 0, 0, engine.Wrap(engine.BrowserError, err, "unexpected element check result "+string(b))
+			return engine.Wrap(engine.BrowserError, err, "unexpected element check result "+string(b))
 		}
 		if err := page.ElementError(r, engine.Target{}, 0); err != nil {
-			return 0, 0, err
+			return err
 		}
-		x, y = r.X, r.Y
+		pt.Through(r)
 	}
-	return x, y, nil
+	return nil
 }
 
 // refElement returns a handle to the element ref names with the answer of

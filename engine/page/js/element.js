@@ -12,12 +12,10 @@
 async function (a) {
   const self = this;
   const deadline = Date.now() + (a.timeout || 0);
+  const query = __QUERY__;
   const find = () => {
     if (!a.sel) return self && self.isConnected ? self : null;
-    if (a.kind === "xpath") {
-      return document.evaluate(a.sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
-    }
-    return document.querySelector(a.sel);
+    return query(a.kind, a.sel, false);
   };
   const describe = (el) => {
     if (!el || !el.tagName) return String(el);
@@ -36,18 +34,24 @@ async function (a) {
   const disabled = (el) => el.matches(":disabled") || el.getAttribute("aria-disabled") === "true";
   const winOf = (el) => el.ownerDocument.defaultView;
   const inView = (r, w) => r.bottom > 0 && r.right > 0 && r.top < w.innerHeight && r.left < w.innerWidth;
+  // Ancestry crosses shadow boundaries: a shadow host is the parent of the
+  // top elements of its shadow root.
   const owns = (el, h) => {
     for (let n = h; n; n = n.parentNode || n.host) if (n === el) return true;
     return false;
   };
+  const up = (n) => n.parentElement || (n.parentNode && n.parentNode.host) || null;
   // cover names what covers el: the outermost ancestor of the hit element
   // that does not contain el, such as an overlay's root (div#cookie-banner)
   // rather than the button inside it.
   const cover = (el, hit) => {
     let c = hit;
-    while (c && c.parentElement && !c.parentElement.contains(el)) c = c.parentElement;
+    for (let p = c && up(c); p && !owns(p, el); p = up(c)) c = p;
     return c;
   };
+  // missed is what a forced click at a point that hit the element hit
+  // instead of el: it goes ahead, and the engine reports who received it.
+  const missed = (el, hit) => ({ missed: true, receivedBy: hit ? describe(hit) : "nothing", hit: describe(hit), coveredBy: hit ? describe(cover(el, hit)) : "" });
   const hitAt = (doc, x, y) => {
     let hit = doc.elementFromPoint(x, y);
     while (hit && hit.shadowRoot) {
@@ -60,7 +64,8 @@ async function (a) {
   // climb turns a point inside frame element fe's content into a point in
   // this world's top window, checking at each level that the frame element
   // is what the point hits.
-  const climb = (fe, x, y) => {
+  const climb = (fe, x, y, res) => {
+    res = res || {};
     for (; fe; ) {
       const w = winOf(fe);
       let r = fe.getBoundingClientRect();
@@ -76,16 +81,17 @@ async function (a) {
           return { error: "not_clickable", reason: "outside_viewport", element: describe(fe) };
         }
       }
-      if (!a.force) {
-        const hit = hitAt(fe.ownerDocument, px, py);
-        if (hit !== fe) return { error: "not_clickable", reason: "covered", element: describe(fe), coveredBy: describe(cover(fe, hit)), hit: describe(hit) };
+      const hit = hitAt(fe.ownerDocument, px, py);
+      if (hit !== fe) {
+        if (!a.force) return { error: "not_clickable", reason: "covered", element: describe(fe), coveredBy: describe(cover(fe, hit)), hit: describe(hit) };
+        if (!res.missed) res = { ...res, ...missed(fe, hit) };
       }
       x = px; y = py;
       let next = null;
       try { next = w !== window ? w.frameElement : null; } catch (e) { next = null; }
       fe = next;
     }
-    return { x, y };
+    return { ...res, x, y };
   };
 
   const point = (el) => {
@@ -104,16 +110,16 @@ async function (a) {
     const left = Math.max(r.left, 0), right = Math.min(r.right, w.innerWidth);
     const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, w.innerHeight);
     const x = (left + right) / 2, y = (top + bottom) / 2;
-    if (!a.force) {
-      if (right <= left || bottom <= top) return { error: "not_clickable", reason: "outside_viewport", element: describe(el) };
-      const hit = hitAt(el.ownerDocument, x, y);
-      if (!hit || !owns(el, hit)) {
-        return { error: "not_clickable", reason: "covered", element: describe(el), coveredBy: describe(cover(el, hit)), hit: describe(hit) };
-      }
+    if (!a.force && (right <= left || bottom <= top)) return { error: "not_clickable", reason: "outside_viewport", element: describe(el) };
+    const hit = hitAt(el.ownerDocument, x, y);
+    let res = { element: describe(el), receivedBy: describe(el) };
+    if (!hit || !owns(el, hit)) {
+      if (!a.force) return { error: "not_clickable", reason: "covered", element: describe(el), coveredBy: describe(cover(el, hit)), hit: describe(hit) };
+      res = { ...res, ...missed(el, hit) };
     }
     let fe = null;
     try { fe = w !== window ? w.frameElement : null; } catch (e) { fe = null; }
-    return climb(fe, x, y);
+    return climb(fe, x, y, res);
   };
 
   const textTypes = new Set(["", "text", "search", "email", "url", "tel", "password", "number", "date", "datetime-local", "month", "time", "week"]);
@@ -129,7 +135,11 @@ async function (a) {
     if (v) return { error: "not_editable", reason: v, element: describe(el) };
     el.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
     el.focus();
-    if (el.ownerDocument.activeElement !== el && !el.contains(el.ownerDocument.activeElement)) {
+    // The document's active element is the shadow host of a focused
+    // element inside a shadow root: look through to the focused one.
+    let active = el.ownerDocument.activeElement;
+    while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+    if (!owns(el, active)) {
       return { error: "not_editable", reason: "not_focusable", element: describe(el) };
     }
     if (a.clear) {

@@ -9,20 +9,15 @@
 // a = {kind: ""|"css"|"xpath"|"el", sel, el, all, timeout, args, state}
 async (a, fn) => {
   const deadline = Date.now() + (a.timeout || 0);
+  const query = __QUERY__;
   const find = () => {
     // "el": the element a ref named, passed in by the engine.
     if (a.kind === "el") return a.el && a.el.isConnected ? [a.el] : [];
-    if (a.kind === "xpath") {
-      const r = document.evaluate(a.sel, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
-      const out = [];
-      for (let i = 0; i < r.snapshotLength; i++) {
-        let n = r.snapshotItem(i);
-        if (n && n.nodeType !== 1) n = n.parentElement;
-        if (n) out.push(n);
-      }
-      return out;
-    }
-    return [...document.querySelectorAll(a.sel)];
+    // With all every match; otherwise only the first, which is cheaper
+    // when it is in the document (see query.js).
+    if (a.all) return query(a.kind, a.sel, true);
+    const el = query(a.kind, a.sel, false);
+    return el ? [el] : [];
   };
   const next = () => new Promise((res) => {
     let done = false;

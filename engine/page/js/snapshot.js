@@ -495,9 +495,7 @@ function (a) {
   let root = this && this.nodeType === 1 ? this : null;
   if (a.sel) {
     try {
-      root = a.kind === "xpath"
-        ? document.evaluate(a.sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue
-        : document.querySelector(a.sel);
+      root = (__QUERY__)(a.kind, a.sel, false);
     } catch (e) {
       return { error: "invalid_selector", message: String((e && e.message) || e) };
     }
