@@ -18,7 +18,6 @@ import (
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -30,8 +29,10 @@ type Config struct {
 	ExecPath string
 	// Headless runs without a window.
 	Headless bool
-	// Endpoint attaches to a running browser (http://host:port or ws://...)
-	// instead of launching one.
+	// Endpoint attaches to a running browser instead of launching one: a
+	// DevTools host (http://host:port), a browser websocket
+	// (ws://host:port/devtools/browser/...) or a proxied websocket such as
+	// Selenium Grid's se:cdp; see endpoint.go.
 	Endpoint string
 	// Viewport is the default page size.
 	Viewport engine.Viewport
@@ -145,7 +146,9 @@ func (e *Engine) launch() *browserProc {
 	var alloc context.Context
 	var cancelAlloc context.CancelFunc
 	if e.cfg.Endpoint != "" {
-		alloc, cancelAlloc = remote.NewAllocator(context.Background(), e.cfg.Endpoint)
+		// Any of the three forms of endpoint.go; chromedp's own remote
+		// allocator handles only the first two.
+		alloc, cancelAlloc = chromedp.NewAllocatorContext(context.Background(), &endpointAllocator{endpoint: e.cfg.Endpoint})
 	} else {
 		alloc, cancelAlloc = chromedp.NewExecAllocator(context.Background(),
 			allocatorOptions(e.cfg.ExecPath, e.cfg.Headless, e.cfg.Viewport)...)

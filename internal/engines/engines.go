@@ -7,6 +7,8 @@
 package engines
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -95,6 +97,17 @@ func newCDP(c Config, log *slog.Logger) (engine.Engine, error) {
 	if d, err := time.ParseDuration(os.Getenv("BROWSERMCP_LAUNCH_TIMEOUT")); err == nil && d > 0 {
 		cc.LaunchTimeout = d
 	}
+	if c.CDPEndpoint != "" {
+		// The browser starts in the background: without this check a
+		// wrong endpoint would fail only at the first session.
+		ctx, cancel := context.WithTimeout(context.Background(), endpointCheckTimeout)
+		defer cancel()
+		product, err := cdp.CheckEndpoint(ctx, c.CDPEndpoint)
+		if err != nil {
+			return nil, &EndpointError{Flag: "--cdp-endpoint", URL: c.CDPEndpoint, Err: err}
+		}
+		log.Info("attached to the browser", "endpoint", c.CDPEndpoint, "product", product)
+	}
 	if c.CDPEndpoint == "" {
 		p, err := browserpath.FindChromium(c.ExecutablePath, cc.Headless)
 		if err != nil {
@@ -103,6 +116,29 @@ func newCDP(c Config, log *slog.Logger) (engine.Engine, error) {
 		cc.ExecPath = p
 	}
 	return cdp.New(cc), nil
+}
+
+// endpointCheckTimeout bounds the startup check of an endpoint.
+const endpointCheckTimeout = 15 * time.Second
+
+// EndpointError is an endpoint given on the command line (--cdp-endpoint,
+// --grid-url) that is wrong or does not answer at startup. main exits with
+// status 2 for it, as for any bad flag.
+type EndpointError struct {
+	Flag, URL string
+	Err       error
+}
+
+func (e *EndpointError) Error() string {
+	return fmt.Sprintf("%s %s: cannot attach: %v", e.Flag, e.URL, e.Err)
+}
+
+func (e *EndpointError) Unwrap() error { return e.Err }
+
+// IsEndpointError reports whether err is an EndpointError.
+func IsEndpointError(err error) bool {
+	var e *EndpointError
+	return errors.As(err, &e)
 }
 
 func newPlaywright(c Config, log *slog.Logger) (engine.Engine, error) {
