@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -61,21 +60,9 @@ var disabledFeatures = []string{
 // allocatorOptions are the flags for a browser we launch.
 func allocatorOptions(execPath string, headless bool, vp engine.Viewport) []chromedp.ExecAllocatorOption {
 	opts := append([]chromedp.ExecAllocatorOption{}, chromedp.DefaultExecAllocatorOptions[:]...)
-	opts = append(opts,
-		chromedp.ExecPath(execPath),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-features", strings.Join(disabledFeatures, ",")),
-		chromedp.Flag("disable-quic", true),
-		// Snapshots read roles and names from Chromium's accessibility
-		// engine through Element.computedRole and computedName.
-		chromedp.Flag("enable-blink-features", "ComputedAccessibilityInfo"),
-		chromedp.Flag("no-service-autorun", true),
-		chromedp.Flag("password-store", "basic"),
-		chromedp.WindowSize(vp.Width, vp.Height),
-	)
+	opts = append(opts, chromedp.ExecPath(execPath))
+	opts = append(opts, execFlags()...) // see flags.go
+	opts = append(opts, chromedp.WindowSize(vp.Width, vp.Height))
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox)
 	}

@@ -1,6 +1,7 @@
 // Package engines chooses and builds the browser engine the server runs on:
 // cdp (Chromium over the DevTools protocol, engine/cdp) or playwright
-// (Chromium, Firefox and WebKit, engine/pw). Check refuses a choice that
+// (Chromium, Firefox and WebKit, engine/pw); with a Grid URL, cdp on the
+// browsers of a Selenium Grid (engine/grid). Check refuses a choice that
 // cannot work before anything starts; New builds the engine and checks that
 // its browser and driver are installed, so that a missing one fails at
 // startup with what to install.
@@ -32,11 +33,15 @@ type Config struct {
 	Headless       bool
 	ExecutablePath string // "": search PATH
 	CDPEndpoint    string // attach to a running Chrome instead of launching one
-	Viewport       engine.Viewport
-	Dialogs        engine.DialogPolicy
-	AllowedDomains []string
-	BlockedDomains []string
-	AllowFileURLs  bool
+	// GridURL runs every session on a browser of this Selenium Grid
+	// (engine/grid) instead of launching one.
+	GridURL          string
+	GridQueueTimeout time.Duration // 0: grid.DefaultQueueTimeout
+	Viewport         engine.Viewport
+	Dialogs          engine.DialogPolicy
+	AllowedDomains   []string
+	BlockedDomains   []string
+	AllowFileURLs    bool
 }
 
 // engines are the values of --engine: the browsers each drives and how to
@@ -71,6 +76,10 @@ func Check(c Config) error {
 		return fmt.Errorf("--engine %s drives only %s, not %s; use --engine playwright", name, strings.Join(e.browsers, ", "), c.Browser)
 	case c.CDPEndpoint != "" && name != "cdp":
 		return fmt.Errorf("--cdp-endpoint needs --engine cdp")
+	case c.GridURL != "" && name != "cdp":
+		return fmt.Errorf("--grid-url drives Chromium over CDP: it needs --engine cdp and --browser chromium")
+	case c.GridURL != "" && c.CDPEndpoint != "":
+		return fmt.Errorf("--grid-url and --cdp-endpoint exclude each other: sessions run either on the Grid or in one browser")
 	case name != "cdp" && (len(c.AllowedDomains) > 0 || len(c.BlockedDomains) > 0):
 		return fmt.Errorf("allowedDomains/blockedDomains are enforced only by --engine cdp; refusing to run %s without them", c.Browser)
 	}
@@ -83,6 +92,9 @@ func New(c Config, log *slog.Logger, stderr io.Writer) (engine.Engine, error) {
 	if c.CDPEndpoint == "" && !c.Headless && noDisplay() {
 		c.Headless = true
 		fmt.Fprintln(stderr, "browsermcp: no display (DISPLAY and WAYLAND_DISPLAY are unset), running the browser headless")
+	}
+	if c.GridURL != "" {
+		return newGrid(c, log)
 	}
 	return engines[Name(c)].build(c, log)
 }
