@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
@@ -78,6 +79,7 @@ type Engine struct {
 	cfg  Config
 	log  *slog.Logger
 	keep *engine.Keeper[*browserProc]
+	last atomic.Pointer[browserProc] // the latest launch, for Lost
 }
 
 // browserProc is one browser launch or attachment; its LaunchState makes
@@ -130,6 +132,7 @@ func (b *browserProc) stop() { b.cancel() }
 // browser's life.
 func (e *Engine) launch() *browserProc {
 	b := &browserProc{attached: e.cfg.Endpoint != ""}
+	e.last.Store(b)
 	var alloc context.Context
 	var cancelAlloc context.CancelFunc
 	if e.cfg.Endpoint != "" {
@@ -161,6 +164,18 @@ func (e *Engine) launch() *browserProc {
 		b.Started(chromedp.FromContext(root).Browser.LostConnection)
 	}()
 	return b
+}
+
+// Lost tells the engine that its browser is gone even though the
+// connection to it may still be open: a proxy in front of the browser, such
+// as Selenium Grid's se:cdp, can keep the websocket of a browser that died
+// open. The calls running end, and every call answers BROWSER_CRASHED, as
+// when the connection drops.
+func (e *Engine) Lost() {
+	if b := e.last.Load(); b != nil {
+		b.MarkLost()
+		b.cancel()
+	}
 }
 
 // closeTimeout bounds a graceful browser close before it is killed.

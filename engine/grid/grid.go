@@ -15,8 +15,10 @@
 // the session lives, a WebDriver command every Config.KeepAlive keeps the
 // node's session timeout, which counts WebDriver commands only, from ending
 // it. Closing, expiry and shutdown delete the Grid's session, which ends
-// the browser. A node or browser that dies drops only its own sessions'
-// websockets, which then answer BROWSER_CRASHED.
+// the browser. A node or browser that dies fails that command (the Grid
+// keeps the se:cdp websocket of a dead browser open, so CDP alone cannot
+// tell), and the session's calls then answer BROWSER_CRASHED; other
+// sessions are not touched.
 package grid
 
 import (
@@ -42,9 +44,9 @@ type Config struct {
 	// QueueTimeout bounds the wait in the Grid's queue for a free browser
 	// (default DefaultQueueTimeout).
 	QueueTimeout time.Duration
-	// KeepAlive is the interval of the command that keeps a Grid session
-	// alive; it must be below the nodes' --session-timeout (300 s by
-	// default). Default DefaultKeepAlive.
+	// KeepAlive is the interval of the WebDriver command that keeps a Grid
+	// session alive and finds a browser that died; it must be below the
+	// nodes' --session-timeout (300 s by default). Default DefaultKeepAlive.
 	KeepAlive time.Duration
 	// ExecPath, when set, is the browser binary on the nodes
 	// (goog:chromeOptions.binary); empty lets the node choose.
@@ -65,7 +67,7 @@ type Config struct {
 // Defaults of Config.
 const (
 	DefaultQueueTimeout = 60 * time.Second
-	DefaultKeepAlive    = 60 * time.Second
+	DefaultKeepAlive    = 5 * time.Second
 )
 
 // Engine is the Grid engine. It holds no browser of its own.

@@ -35,8 +35,11 @@ func newSession(e *Engine, inner engine.Session, browser *cdp.Engine, gridID str
 	return s
 }
 
-// keepAlive touches the Grid session every KeepAlive until the session
-// closes, or the Grid has ended it.
+// keepAlive sends the Grid a WebDriver command for the session every
+// KeepAlive until the session closes. It keeps the node's session timeout
+// from ending the session, and finds a browser that died: the Grid keeps
+// the se:cdp websocket of a dead browser open, so the CDP connection alone
+// would leave calls waiting for their deadline.
 func (s *session) keepAlive(ctx context.Context) {
 	defer close(s.done)
 	t := time.NewTicker(s.e.cfg.KeepAlive)
@@ -48,18 +51,30 @@ func (s *session) keepAlive(ctx context.Context) {
 		case <-t.C:
 		}
 		err := s.e.touch(ctx, s.gridID)
-		var we *wdError
 		switch {
 		case err == nil || ctx.Err() != nil:
-		case errors.As(err, &we) && (we.Status == http.StatusNotFound || we.Code == "invalid session id"):
-			// The node died or ended the session; the websocket has
-			// dropped with it, and page calls answer BROWSER_CRASHED.
-			s.log.Warn("the Grid no longer has this session", "err", err)
+		case gone(err):
+			s.log.Warn("the Grid session's browser is gone", "err", err)
+			s.browser.Lost()
 			return
 		default:
 			s.log.Debug("keeping the Grid session alive", "err", err)
 		}
 	}
+}
+
+// gone reports whether a WebDriver answer says the session's browser or
+// node is gone (rather than, say, the Grid being slow).
+func gone(err error) bool {
+	var we *wdError
+	if !errors.As(err, &we) {
+		return false
+	}
+	switch we.Code {
+	case "invalid session id", "no such window", "disconnected", "chrome not reachable":
+		return true
+	}
+	return we.Status == http.StatusNotFound
 }
 
 // Close closes the page and its browser context, detaches, and deletes the

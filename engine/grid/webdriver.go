@@ -22,6 +22,11 @@ import (
 // the Grid's queue for as long as the queue timeout allows.
 const callTimeout = 10 * time.Second
 
+// abandonLimit bounds a New Session request create_session gave up on (see
+// newGridSession); the Grid's own --session-request-timeout (300 s by
+// default) normally ends it sooner.
+const abandonLimit = 10 * time.Minute
+
 // wdError is a WebDriver error answer: {"value": {"error", "message"}}.
 type wdError struct {
 	Status  int
@@ -102,11 +107,48 @@ type newSessionReply struct {
 // newGridSession asks the Grid for a browser. It waits in the Grid's queue
 // until a slot frees, up to the queue timeout; a full Grid then answers
 // MAX_SESSIONS_REACHED, retryable.
+//
+// A request the Grid has queued stays queued when its client goes away,
+// and the Grid later starts a browser for nobody. So when the queue timeout
+// (or the caller) gives up, the request is not cancelled: it goes on in the
+// background, for at most abandonLimit, and the session it ends in, if
+// any, is deleted at once.
 func (e *Engine) newGridSession(ctx context.Context, caps map[string]any) (newSessionReply, error) {
-	qctx, cancel := context.WithTimeout(ctx, e.cfg.QueueTimeout)
-	defer cancel()
+	type answer struct {
+		r   newSessionReply
+		err error
+	}
+	done := make(chan answer, 1)
+	bg, cancelBg := context.WithTimeout(context.WithoutCancel(ctx), abandonLimit)
+	go func() {
+		var a answer
+		a.err = e.do(bg, http.MethodPost, "/session", map[string]any{"capabilities": map[string]any{"alwaysMatch": caps}}, &a.r)
+		done <- a
+	}()
+	abandon := func() {
+		go func() {
+			defer cancelBg()
+			if a := <-done; a.err == nil && a.r.SessionID != "" {
+				e.log.Info("deleting a Grid session whose create_session gave up waiting", "gridSession", a.r.SessionID)
+				e.deleteGridSession(bg, a.r.SessionID)
+			}
+		}()
+	}
+	queue := time.NewTimer(e.cfg.QueueTimeout)
+	defer queue.Stop()
 	var r newSessionReply
-	err := e.do(qctx, http.MethodPost, "/session", map[string]any{"capabilities": map[string]any{"alwaysMatch": caps}}, &r)
+	var err error
+	select {
+	case a := <-done:
+		cancelBg()
+		r, err = a.r, a.err
+	case <-queue.C:
+		abandon()
+		return r, e.full(context.DeadlineExceeded, fmt.Sprintf("no browser became free within %s", e.cfg.QueueTimeout))
+	case <-ctx.Done():
+		abandon()
+		return r, engine.Wrap(engine.BrowserError, ctx.Err(), "waiting for a browser from the Grid: "+ctx.Err().Error())
+	}
 	switch {
 	case err == nil && (r.SessionID == "" || r.Capabilities.CDP == ""):
 		if r.SessionID != "" {
@@ -116,29 +158,23 @@ func (e *Engine) newGridSession(ctx context.Context, caps map[string]any) (newSe
 			Suggest("Run Chrome or Chromium nodes (Selenium Grid 4 or later); browsermcp drives them over CDP.")
 	case err == nil:
 		return r, nil
-	case ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded):
-		return r, e.full(err)
 	}
 	var we *wdError
 	if errors.As(err, &we) {
 		if we.Code == "session not created" && strings.Contains(strings.ToLower(we.Message), "timed out") {
 			// The Grid's own --session-request-timeout, shorter than ours.
-			return r, e.full(err)
+			return r, e.full(err, "the Grid's queue timed out the request")
 		}
 		return r, engine.Wrap(engine.BrowserError, err, fmt.Sprintf("the Grid at %s did not create a browser: %v", e.base, we)).
 			With("gridError", we.Code)
-	}
-	if ctx.Err() != nil {
-		return r, err
 	}
 	return r, engine.Wrap(engine.BrowserError, err, fmt.Sprintf("the Grid at %s does not answer: %v", e.base, err))
 }
 
 // full is the answer of a create_session that waited in the Grid's queue in
 // vain.
-func (e *Engine) full(err error) *engine.Error {
-	return engine.Wrap(engine.MaxSessionsReached, err,
-		fmt.Sprintf("the Grid at %s is full: no browser became free within %s", e.base, e.cfg.QueueTimeout)).
+func (e *Engine) full(err error, why string) *engine.Error {
+	return engine.Wrap(engine.MaxSessionsReached, err, fmt.Sprintf("the Grid at %s is full: %s", e.base, why)).
 		With("reason", "grid_full").With("grid", e.base).With("queueTimeoutMs", e.cfg.QueueTimeout.Milliseconds()).
 		Suggest("Every browser of the Grid is in use. Retry later, close a session you no longer need, or add Grid nodes.")
 }
@@ -158,13 +194,14 @@ func (e *Engine) deleteGridSession(ctx context.Context, id string) {
 	}
 }
 
-// touch sends the Grid a cheap command for session id, which restarts the
-// node's session timeout: that timeout counts WebDriver commands only, and
-// the engine drives the browser over se:cdp.
+// touch sends the Grid a cheap command for session id (Get Current URL of
+// chromedriver's own tab), which restarts the node's session timeout (it
+// counts WebDriver commands only, and the engine drives the browser over
+// se:cdp) and fails when the browser is gone.
 func (e *Engine) touch(ctx context.Context, id string) error {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	return e.do(ctx, http.MethodGet, "/session/"+id+"/timeouts", nil, nil)
+	return e.do(ctx, http.MethodGet, "/session/"+id+"/url", nil, nil)
 }
 
 // Status is the part of the Grid's /status the engine reads.

@@ -131,7 +131,7 @@ var options = []option{
 		field: func(c *Config) any { return &c.Browser.CDPEndpoint }},
 	{flags: []string{"grid-url"}, env: "BROWSERMCP_GRID_URL", key: "browser.gridUrl", usage: "run each session on a browser of the Selenium Grid 4 at this `URL` (http://host:4444)",
 		field: func(c *Config) any { return &c.Browser.GridURL }},
-	{flags: []string{"grid-queue-timeout"}, env: "BROWSERMCP_GRID_QUEUE_TIMEOUT", key: "browser.gridQueueTimeout", usage: "`ms` create_session waits in the Grid's queue before MAX_SESSIONS_REACHED",
+	{flags: []string{"grid-queue-timeout"}, env: "BROWSERMCP_GRID_QUEUE_TIMEOUT", key: "browser.gridQueueTimeout", usage: "`ms` create_session waits for the Grid's browser (its queue, then the start) before MAX_SESSIONS_REACHED",
 		field: func(c *Config) any { return &c.Browser.GridQueueTimeout }, check: func(c *Config) error { return positive(c.Browser.GridQueueTimeout, "a positive number of ms") }},
 	{flags: []string{"viewport-size"}, env: "BROWSERMCP_VIEWPORT_SIZE", key: "browser.viewport", usage: "page size `WxH`",
 		field: func(c *Config) any { return &c.Browser.Viewport }, check: func(c *Config) error { _, err := parseViewport(c.Browser.Viewport); return err }},
