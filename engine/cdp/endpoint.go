@@ -43,7 +43,7 @@ func ResolveEndpoint(ctx context.Context, endpoint string) (string, error) {
 		return "", fmt.Errorf("%q is not a URL: %w", endpoint, err)
 	}
 	if u.Host == "" {
-		return "", fmt.Errorf("%q has no host; want http://host:port or ws://host:port/...", endpoint)
+		return "", fmt.Errorf("%q has no host; want http://host:port or ws://host:port/path", endpoint)
 	}
 	switch u.Scheme {
 	case "http", "https":
