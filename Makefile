@@ -11,7 +11,7 @@ PW_VERSION := 1.52.0
 PWDRIVER   ?= $(CURDIR)/.cache/pwdriver
 export PLAYWRIGHT_DRIVER_PATH ?= $(PWDRIVER)
 
-.PHONY: build run test browser pwdriver vet bench bench-peers clean tsclient fuzz
+.PHONY: build run test browser pwdriver gridjar gridtools grid vet bench bench-peers clean tsclient fuzz
 
 # build is silent on stdout: `make run` may be an MCP client's command, and
 # stdout is then the protocol channel.
@@ -44,6 +44,49 @@ $(PWDRIVER)/.version-$(PW_VERSION):
 	@$(PWDRIVER)/node $(PWDRIVER)/package/cli.js --version | grep -q "$(PW_VERSION)"
 	@touch $@
 
+# Selenium Grid 4 for --grid-url: its standalone jar ships in the npm
+# package @nightwatch/selenium-server. npm pack fetches the package without
+# running its install script, which would download from GitHub.
+GRID_VERSION := 4.20.0
+GRIDJAR      ?= $(CURDIR)/.cache/grid/selenium-server-$(GRID_VERSION).jar
+GRID_PORT    ?= 4444
+GRID_NODES   ?= 2
+
+gridjar: $(GRIDJAR)
+
+$(GRIDJAR):
+	@command -v npm >/dev/null 2>&1 || { echo "gridjar needs npm: apt-get install -y npm" >&2; exit 1; }
+	@echo "Fetching Selenium Grid $(GRID_VERSION) from npm into $(dir $(GRIDJAR))..." >&2
+	@rm -rf $(dir $(GRIDJAR))fetch && mkdir -p $(dir $(GRIDJAR))fetch
+	@cd $(dir $(GRIDJAR))fetch && npm pack --silent @nightwatch/selenium-server@$(GRID_VERSION) >/dev/null
+	@tar xzf $(dir $(GRIDJAR))fetch/nightwatch-selenium-server-$(GRID_VERSION).tgz -C $(dir $(GRIDJAR))fetch package/lib/$(notdir $(GRIDJAR))
+	@mv $(dir $(GRIDJAR))fetch/package/lib/$(notdir $(GRIDJAR)) $@ && rm -rf $(dir $(GRIDJAR))fetch
+
+# gridtools installs Java and chromedriver from apt when missing.
+gridtools:
+	@command -v java >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || [ -n "$(NO_INSTALL)" ] || { \
+	  echo "Installing Java and chromedriver with apt..." >&2; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq openjdk-17-jre-headless chromium-driver >&2; }
+
+# grid runs a local Selenium Grid on 127.0.0.1 in the foreground until
+# Ctrl-C: a hub on GRID_PORT and GRID_NODES nodes (GRID_NODES=0: one
+# standalone server). Then: bin/browsermcp --grid-url http://127.0.0.1:$(GRID_PORT)
+# --executable-path /usr/bin/chromium. The hub's request timeout matches
+# --grid-queue-timeout's default (60 s), so that no request outlives its
+# create_session.
+grid: gridjar gridtools browser
+	@set -e; pids=""; trap 'kill $$pids 2>/dev/null; wait' INT TERM EXIT; \
+	if [ "$(GRID_NODES)" = 0 ]; then \
+	  java -jar $(GRIDJAR) standalone --host 127.0.0.1 --port $(GRID_PORT) --selenium-manager false --session-request-timeout 60 & pids="$$!"; \
+	else \
+	  java -jar $(GRIDJAR) hub --host 127.0.0.1 --port $(GRID_PORT) --session-request-timeout 60 & pids="$$!"; \
+	  for i in $$(seq 1 $(GRID_NODES)); do \
+	    java -jar $(GRIDJAR) node --host 127.0.0.1 --port $$(( $(GRID_PORT) + 1000 + i )) --hub http://127.0.0.1:$(GRID_PORT) --selenium-manager false & pids="$$pids $$!"; \
+	  done; \
+	fi; \
+	echo "Selenium Grid on http://127.0.0.1:$(GRID_PORT) (Ctrl-C stops it)" >&2; wait
+
 # run needs the driver only for the Playwright engine (--browser firefox or
 # webkit, or --engine playwright).
 run: build browser
@@ -59,7 +102,7 @@ vet:
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
-test: browser pwdriver vet
+test: browser pwdriver gridjar vet
 	$(GO) test -race -count=1 -timeout 45m ./...
 
 # fuzz runs every fuzz target (func FuzzXxx in a _test.go file) for
@@ -74,7 +117,7 @@ fuzz:
 	  done; \
 	done
 
-bench: browser pwdriver
+bench: browser pwdriver gridjar
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
 
 # bench-peers runs ../shared/peerbench (or $$PEERBENCH) for browsermcp,

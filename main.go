@@ -60,6 +60,9 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	eng, err := engines.New(cfg.EngineConfig(), log, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "browsermcp:", err)
+		if engines.IsEndpointError(err) {
+			return 2
+		}
 		return 1
 	}
 	// The browser starts now, in the background: initialize does not wait

@@ -38,4 +38,7 @@ for s in $SERVERS; do run "$s" concurrent -k 5,10 -m 5 -modes shared; done
 files=$(ls "$OUT"/*.json | paste -sd, -)
 "$CACHE/peerbench" -compare "$files" > "$OUT/compare.md" 2>/dev/null || true
 go run ./bench/report -dir "$OUT" -compare "$OUT/compare.md" > BENCHMARKS.md
+# The Grid figures come from BenchmarkGrid (tools/grid_bench_test.go), not
+# from peerbench: kept by hand in bench/grid.md.
+cat bench/grid.md >> BENCHMARKS.md
 log "wrote BENCHMARKS.md"

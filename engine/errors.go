@@ -28,6 +28,9 @@ const (
 	Timeout             Code = "TIMEOUT"
 	BrowserCrashed      Code = "BROWSER_CRASHED"
 	BrowserError        Code = "BROWSER_ERROR"
+	// InternalError is a bug of the server's own (a recovered panic): the
+	// one call failed, and the server runs on.
+	InternalError Code = "INTERNAL_ERROR"
 )
 
 type codeDefaults struct {
@@ -55,6 +58,17 @@ var codeInfo = map[Code]codeDefaults{
 	Timeout:             {true, "Raise timeout, or wait for the page to settle and retry."},
 	BrowserCrashed:      {true, "The browser or tab crashed; call create_session to start a fresh session."},
 	BrowserError:        {true, "Retry; if it persists, create a new session."},
+	InternalError:       {false, "The server hit a bug on this call and runs on; try another way, and report the call to its maintainers."},
+}
+
+// Recovered turns a panic recovered from a call (recover's value) into an
+// INTERNAL_ERROR; it is nil when there was none. The panic's value goes into
+// the message, never a stack trace.
+func Recovered(v any) *Error {
+	if v == nil {
+		return nil
+	}
+	return Errorf(InternalError, "internal error: %v", v)
 }
 
 // Error is the one error type that crosses the engine/tool boundary. Backends

@@ -96,7 +96,8 @@ func WithOp(ctx context.Context, op string) context.Context {
 	return context.WithValue(ctx, opKey{}, op)
 }
 
-// SessionIDFrom returns the id of the session a Use call runs on.
+// SessionIDFrom returns the id of the session a Use call runs on, or of the
+// session an Engine's NewSession creates.
 func SessionIDFrom(ctx context.Context) string {
 	id, _ := ctx.Value(sessionIDKey{}).(string)
 	return id
@@ -142,7 +143,17 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 	m.pending++
 	m.mu.Unlock()
 
-	sess, err := within(ctx, "create_session", NewSessionTimeout, func(ctx context.Context) (Session, error) {
+	// The id is known before the browser is asked for, so that an engine
+	// can label what it creates with it (SessionIDFrom); e.g. the Grid's
+	// session carries it as a capability.
+	id := uuid.NewString()
+	sess, err := within(context.WithValue(ctx, sessionIDKey{}, id), "create_session", NewSessionTimeout, func(ctx context.Context) (s Session, err error) {
+		// A panicking engine must not leak the pending slot.
+		defer func() {
+			if e := Recovered(recover()); e != nil {
+				err = e
+			}
+		}()
 		return m.eng.NewSession(ctx, m.withDefaults(opts))
 	})
 
@@ -163,7 +174,7 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 	now := time.Now()
 	sctx, cancel := context.WithCancel(context.Background())
 	s := &managed{
-		id: uuid.NewString(), name: name, owner: owner, sess: Bound(sess),
+		id: id, name: name, owner: owner, sess: Bound(sess),
 		created: now, expires: now.Add(m.cfg.Timeout),
 		lock: make(chan struct{}, 1), ctx: sctx, cancel: cancel,
 	}

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"log/slog"
+	"runtime/debug"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -102,8 +103,10 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 			return errorResult(err), nil
 		}
 		var out R
-		info, err := d.Sessions.Use(engine.WithOp(ctx, name), in.sessionRef(), func(ctx context.Context, s engine.Session) error {
-			var err error
+		info, err := d.Sessions.Use(engine.WithOp(ctx, name), in.sessionRef(), func(ctx context.Context, s engine.Session) (err error) {
+			// Recovered here, inside Use, so that the session is released
+			// and serves the next call.
+			defer recoverCall(ctx, d.Log, name, &err)
 			if out, err = fn(ctx, s, in); err == nil {
 				d.subs.afterCall(ctx, engine.SessionIDFrom(ctx), s)
 			}
@@ -114,6 +117,31 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 			return errorResult(err), nil
 		}
 		return render(out, info), nil
+	}
+}
+
+// recoverCall turns a panic of the call into an INTERNAL_ERROR in *err and
+// logs it with its stack: one bad call fails alone, and the server lives on.
+func recoverCall(ctx context.Context, log *slog.Logger, tool string, err *error) {
+	if e := engine.Recovered(recover()); e != nil {
+		log.ErrorContext(ctx, "tool panicked", "tool", tool, "panic", e.Message, "stack", string(debug.Stack()))
+		*err = e
+	}
+}
+
+// recovering wraps a tool's handler so that a panic anywhere in it, even
+// outside a session, is one INTERNAL_ERROR result. mcp-go's own recovery
+// would make it a JSON-RPC error, which carries no errorCode.
+func recovering(log *slog.Logger, tool string, h server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			var perr error
+			recoverCall(ctx, log, tool, &perr)
+			if perr != nil {
+				res, err = errorResult(perr), nil
+			}
+		}()
+		return h(ctx, req)
 	}
 }
 

@@ -146,7 +146,7 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 		if slices.Contains(o.DisabledTools, t.Def.Name) || !enabled(o.Caps, t.Group) {
 			continue
 		}
-		s.AddTool(t.Def, t.Handler)
+		s.AddTool(t.Def, recovering(log, t.Def.Name, t.Handler))
 	}
 	d.subs = newSubscriptions(s, hooks, d)
 	addResources(s, hooks, d)

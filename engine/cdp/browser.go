@@ -11,14 +11,13 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -30,8 +29,10 @@ type Config struct {
 	ExecPath string
 	// Headless runs without a window.
 	Headless bool
-	// Endpoint attaches to a running browser (http://host:port or ws://...)
-	// instead of launching one.
+	// Endpoint attaches to a running browser instead of launching one: a
+	// DevTools host (http://host:port), a browser websocket
+	// (ws://host:port/devtools/browser/...) or a proxied websocket such as
+	// Selenium Grid's se:cdp; see endpoint.go.
 	Endpoint string
 	// Viewport is the default page size.
 	Viewport engine.Viewport
@@ -60,21 +61,9 @@ var disabledFeatures = []string{
 // allocatorOptions are the flags for a browser we launch.
 func allocatorOptions(execPath string, headless bool, vp engine.Viewport) []chromedp.ExecAllocatorOption {
 	opts := append([]chromedp.ExecAllocatorOption{}, chromedp.DefaultExecAllocatorOptions[:]...)
-	opts = append(opts,
-		chromedp.ExecPath(execPath),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-features", strings.Join(disabledFeatures, ",")),
-		chromedp.Flag("disable-quic", true),
-		// Snapshots read roles and names from Chromium's accessibility
-		// engine through Element.computedRole and computedName.
-		chromedp.Flag("enable-blink-features", "ComputedAccessibilityInfo"),
-		chromedp.Flag("no-service-autorun", true),
-		chromedp.Flag("password-store", "basic"),
-		chromedp.WindowSize(vp.Width, vp.Height),
-	)
+	opts = append(opts, chromedp.ExecPath(execPath))
+	opts = append(opts, execFlags()...) // see flags.go
+	opts = append(opts, chromedp.WindowSize(vp.Width, vp.Height))
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox)
 	}
@@ -90,6 +79,7 @@ type Engine struct {
 	cfg  Config
 	log  *slog.Logger
 	keep *engine.Keeper[*browserProc]
+	last atomic.Pointer[browserProc] // the latest launch, for Lost
 }
 
 // browserProc is one browser launch or attachment; its LaunchState makes
@@ -142,10 +132,13 @@ func (b *browserProc) stop() { b.cancel() }
 // browser's life.
 func (e *Engine) launch() *browserProc {
 	b := &browserProc{attached: e.cfg.Endpoint != ""}
+	e.last.Store(b)
 	var alloc context.Context
 	var cancelAlloc context.CancelFunc
 	if e.cfg.Endpoint != "" {
-		alloc, cancelAlloc = remote.NewAllocator(context.Background(), e.cfg.Endpoint)
+		// Any of the three forms of endpoint.go; chromedp's own remote
+		// allocator handles only the first two.
+		alloc, cancelAlloc = chromedp.NewAllocatorContext(context.Background(), &endpointAllocator{endpoint: e.cfg.Endpoint})
 	} else {
 		alloc, cancelAlloc = chromedp.NewExecAllocator(context.Background(),
 			allocatorOptions(e.cfg.ExecPath, e.cfg.Headless, e.cfg.Viewport)...)
@@ -171,6 +164,18 @@ func (e *Engine) launch() *browserProc {
 		b.Started(chromedp.FromContext(root).Browser.LostConnection)
 	}()
 	return b
+}
+
+// Lost tells the engine that its browser is gone even though the
+// connection to it may still be open: a proxy in front of the browser, such
+// as Selenium Grid's se:cdp, can keep the websocket of a browser that died
+// open. The calls running end, and every call answers BROWSER_CRASHED, as
+// when the connection drops.
+func (e *Engine) Lost() {
+	if b := e.last.Load(); b != nil {
+		b.MarkLost()
+		b.cancel()
+	}
 }
 
 // closeTimeout bounds a graceful browser close before it is killed.

@@ -58,9 +58,13 @@ type BrowserConfig struct {
 	Headless       bool   `json:"headless"`
 	ExecutablePath string `json:"executablePath"`
 	CDPEndpoint    string `json:"cdpEndpoint"`
-	Viewport       string `json:"viewport"`
-	Dialogs        string `json:"dialogs"`
-	Engine         string `json:"engine"`
+	GridURL        string `json:"gridUrl"`
+	// GridQueueTimeout is how long, in ms, create_session waits in the
+	// Grid's queue for a free browser.
+	GridQueueTimeout int    `json:"gridQueueTimeout"`
+	Viewport         string `json:"viewport"`
+	Dialogs          string `json:"dialogs"`
+	Engine           string `json:"engine"`
 }
 
 // SessionConfig bounds the browser sessions.
@@ -94,7 +98,7 @@ func defaultConfig() Config {
 	return Config{
 		Transport: "stdio", Host: "127.0.0.1", Port: -1,
 		APIKeys: []string{}, AllowedHosts: []string{},
-		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual"},
+		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000},
 		Session: SessionConfig{DefaultTimeout: 300000, MaxSessions: 10},
 		Security: SecurityConfig{
 			AllowedDomains: []string{}, BlockedDomains: []string{}, AllowedPaths: []string{},
@@ -129,6 +133,10 @@ var options = []option{
 		field: func(c *Config) any { return &c.Browser.ExecutablePath }},
 	{flags: []string{"cdp-endpoint"}, env: "BROWSERMCP_CDP_ENDPOINT", key: "browser.cdpEndpoint", usage: "attach to a running Chrome at this `URL` (http://host:port or ws://...)",
 		field: func(c *Config) any { return &c.Browser.CDPEndpoint }},
+	{flags: []string{"grid-url"}, env: "BROWSERMCP_GRID_URL", key: "browser.gridUrl", usage: "run each session on a browser of the Selenium Grid 4 at this `URL` (http://host:4444)",
+		field: func(c *Config) any { return &c.Browser.GridURL }},
+	{flags: []string{"grid-queue-timeout"}, env: "BROWSERMCP_GRID_QUEUE_TIMEOUT", key: "browser.gridQueueTimeout", usage: "`ms` create_session waits for the Grid's browser (its queue, then the start) before MAX_SESSIONS_REACHED",
+		field: func(c *Config) any { return &c.Browser.GridQueueTimeout }, check: func(c *Config) error { return positive(c.Browser.GridQueueTimeout, "a positive number of ms") }},
 	{flags: []string{"viewport-size"}, env: "BROWSERMCP_VIEWPORT_SIZE", key: "browser.viewport", usage: "page size `WxH`",
 		field: func(c *Config) any { return &c.Browser.Viewport }, check: func(c *Config) error { _, err := parseViewport(c.Browser.Viewport); return err }},
 	{flags: []string{"sessionTimeout", "session-timeout"}, env: "BROWSERMCP_SESSION_TIMEOUT", key: "session.defaultTimeout", usage: "idle `ms` before a session expires",
@@ -538,6 +546,7 @@ func (c Config) EngineConfig() engines.Config {
 	vp, _ := parseViewport(b.Viewport)
 	return engines.Config{
 		Engine: b.Engine, Browser: b.Type, Headless: b.Headless, ExecutablePath: b.ExecutablePath, CDPEndpoint: b.CDPEndpoint,
+		GridURL: b.GridURL, GridQueueTimeout: time.Duration(b.GridQueueTimeout) * time.Millisecond,
 		Viewport: vp, Dialogs: engine.DialogPolicy(b.Dialogs),
 		AllowedDomains: sec.AllowedDomains, BlockedDomains: sec.BlockedDomains, AllowFileURLs: sec.AllowFileURLs,
 	}

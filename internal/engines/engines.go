@@ -1,12 +1,15 @@
 // Package engines chooses and builds the browser engine the server runs on:
 // cdp (Chromium over the DevTools protocol, engine/cdp) or playwright
-// (Chromium, Firefox and WebKit, engine/pw). Check refuses a choice that
+// (Chromium, Firefox and WebKit, engine/pw); with a Grid URL, cdp on the
+// browsers of a Selenium Grid (engine/grid). Check refuses a choice that
 // cannot work before anything starts; New builds the engine and checks that
 // its browser and driver are installed, so that a missing one fails at
 // startup with what to install.
 package engines
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -30,11 +33,15 @@ type Config struct {
 	Headless       bool
 	ExecutablePath string // "": search PATH
 	CDPEndpoint    string // attach to a running Chrome instead of launching one
-	Viewport       engine.Viewport
-	Dialogs        engine.DialogPolicy
-	AllowedDomains []string
-	BlockedDomains []string
-	AllowFileURLs  bool
+	// GridURL runs every session on a browser of this Selenium Grid
+	// (engine/grid) instead of launching one.
+	GridURL          string
+	GridQueueTimeout time.Duration // 0: grid.DefaultQueueTimeout
+	Viewport         engine.Viewport
+	Dialogs          engine.DialogPolicy
+	AllowedDomains   []string
+	BlockedDomains   []string
+	AllowFileURLs    bool
 }
 
 // engines are the values of --engine: the browsers each drives and how to
@@ -69,6 +76,10 @@ func Check(c Config) error {
 		return fmt.Errorf("--engine %s drives only %s, not %s; use --engine playwright", name, strings.Join(e.browsers, ", "), c.Browser)
 	case c.CDPEndpoint != "" && name != "cdp":
 		return fmt.Errorf("--cdp-endpoint needs --engine cdp")
+	case c.GridURL != "" && name != "cdp":
+		return fmt.Errorf("--grid-url drives Chromium over CDP: it needs --engine cdp and --browser chromium")
+	case c.GridURL != "" && c.CDPEndpoint != "":
+		return fmt.Errorf("--grid-url and --cdp-endpoint exclude each other: sessions run either on the Grid or in one browser")
 	case name != "cdp" && (len(c.AllowedDomains) > 0 || len(c.BlockedDomains) > 0):
 		return fmt.Errorf("allowedDomains/blockedDomains are enforced only by --engine cdp; refusing to run %s without them", c.Browser)
 	}
@@ -81,6 +92,9 @@ func New(c Config, log *slog.Logger, stderr io.Writer) (engine.Engine, error) {
 	if c.CDPEndpoint == "" && !c.Headless && noDisplay() {
 		c.Headless = true
 		fmt.Fprintln(stderr, "browsermcp: no display (DISPLAY and WAYLAND_DISPLAY are unset), running the browser headless")
+	}
+	if c.GridURL != "" {
+		return newGrid(c, log)
 	}
 	return engines[Name(c)].build(c, log)
 }
@@ -95,6 +109,17 @@ func newCDP(c Config, log *slog.Logger) (engine.Engine, error) {
 	if d, err := time.ParseDuration(os.Getenv("BROWSERMCP_LAUNCH_TIMEOUT")); err == nil && d > 0 {
 		cc.LaunchTimeout = d
 	}
+	if c.CDPEndpoint != "" {
+		// The browser starts in the background: without this check a
+		// wrong endpoint would fail only at the first session.
+		ctx, cancel := context.WithTimeout(context.Background(), endpointCheckTimeout)
+		defer cancel()
+		product, err := cdp.CheckEndpoint(ctx, c.CDPEndpoint)
+		if err != nil {
+			return nil, &EndpointError{Flag: "--cdp-endpoint", URL: c.CDPEndpoint, Err: err}
+		}
+		log.Info("attached to the browser", "endpoint", c.CDPEndpoint, "product", product)
+	}
 	if c.CDPEndpoint == "" {
 		p, err := browserpath.FindChromium(c.ExecutablePath, cc.Headless)
 		if err != nil {
@@ -103,6 +128,29 @@ func newCDP(c Config, log *slog.Logger) (engine.Engine, error) {
 		cc.ExecPath = p
 	}
 	return cdp.New(cc), nil
+}
+
+// endpointCheckTimeout bounds the startup check of an endpoint.
+const endpointCheckTimeout = 15 * time.Second
+
+// EndpointError is an endpoint given on the command line (--cdp-endpoint,
+// --grid-url) that is wrong or does not answer at startup. main exits with
+// status 2 for it, as for any bad flag.
+type EndpointError struct {
+	Flag, URL string
+	Err       error
+}
+
+func (e *EndpointError) Error() string {
+	return fmt.Sprintf("%s %s: cannot attach: %v", e.Flag, e.URL, e.Err)
+}
+
+func (e *EndpointError) Unwrap() error { return e.Err }
+
+// IsEndpointError reports whether err is an EndpointError.
+func IsEndpointError(err error) bool {
+	var e *EndpointError
+	return errors.As(err, &e)
 }
 
 func newPlaywright(c Config, log *slog.Logger) (engine.Engine, error) {

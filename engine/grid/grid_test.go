@@ -1,0 +1,32 @@
+package grid_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/enginetest"
+	"github.com/seed4af8c199/browsermcp/engine/grid"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
+)
+
+// TestConformance runs the engine conformance suite on sessions of a local
+// Selenium Grid. Every session is a browser the Grid starts (seconds each,
+// where a local session is a browser context), so the whole suite takes
+// many minutes: it runs only with BROWSERMCP_GRID_CONFORMANCE=1, e.g.
+//
+//	BROWSERMCP_GRID_CONFORMANCE=1 go test -run 'TestConformance/(Sessions|Navigate|Click)' ./engine/grid/
+func TestConformance(t *testing.T) {
+	if os.Getenv("BROWSERMCP_GRID_CONFORMANCE") != "1" {
+		t.Skip("set BROWSERMCP_GRID_CONFORMANCE=1 to run the conformance suite on a Selenium Grid (many minutes)")
+	}
+	g := testenv.StartGrid(t, "--max-sessions", "4", "--override-max-sessions", "true")
+	path := testenv.Chromium(t)
+	enginetest.Run(t, func(t *testing.T) engine.Engine {
+		e, err := grid.New(grid.Config{URL: g.URL, Headless: true, ExecPath: path, Viewport: enginetest.Viewport, Policy: enginetest.Policy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	})
+}

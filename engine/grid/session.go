@@ -1,0 +1,104 @@
+package grid
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/cdp"
+)
+
+// session is one Grid session: engine/cdp's session in the Grid's browser,
+// the cdp engine attached to that browser, and the keep-alive.
+type session struct {
+	engine.Session // engine/cdp's; every page call goes straight to it
+
+	e       *Engine
+	browser *cdp.Engine
+	gridID  string
+	log     *slog.Logger
+
+	stop      context.CancelFunc // ends the keep-alive
+	done      chan struct{}      // closed when the keep-alive has ended
+	closeOnce sync.Once
+	closeErr  error
+}
+
+func newSession(e *Engine, inner engine.Session, browser *cdp.Engine, gridID string, log *slog.Logger) *session {
+	ctx, stop := context.WithCancel(context.Background())
+	s := &session{Session: inner, e: e, browser: browser, gridID: gridID, log: log, stop: stop, done: make(chan struct{})}
+	go s.keepAlive(ctx)
+	return s
+}
+
+// keepAlive sends the Grid a WebDriver command for the session every
+// KeepAlive until the session closes. It keeps the node's session timeout
+// from ending the session, and finds a browser that died: the Grid keeps
+// the se:cdp websocket of a dead browser open, so the CDP connection alone
+// would leave calls waiting for their deadline.
+func (s *session) keepAlive(ctx context.Context) {
+	defer close(s.done)
+	t := time.NewTicker(s.e.cfg.KeepAlive)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		err := s.e.touch(ctx, s.gridID)
+		switch {
+		case err == nil || ctx.Err() != nil:
+		case gone(err):
+			s.log.Warn("the Grid session's browser is gone", "err", err)
+			s.browser.Lost()
+			return
+		default:
+			s.log.Debug("keeping the Grid session alive", "err", err)
+		}
+	}
+}
+
+// gone reports whether a WebDriver answer says the session's browser or
+// node is gone (rather than, say, the Grid being slow).
+func gone(err error) bool {
+	var we *wdError
+	if !errors.As(err, &we) {
+		return false
+	}
+	switch we.Code {
+	case "invalid session id", "no such window", "disconnected", "chrome not reachable":
+		return true
+	}
+	return we.Status == http.StatusNotFound
+}
+
+// Close closes the page and its browser context, detaches, and deletes the
+// Grid session (which ends the browser). The deletion gets its own bounded
+// time even when ctx has run out, because a Grid session left behind holds
+// a slot until the node's timeout.
+func (s *session) Close(ctx context.Context) error {
+	s.closeOnce.Do(func() {
+		s.stop()
+		<-s.done
+		s.closeErr = s.Session.Close(ctx)
+		s.browser.Close()
+		s.e.deleteGridSession(context.WithoutCancel(ctx), s.gridID)
+		s.e.forget(s)
+	})
+	return s.closeErr
+}
+
+// BlockedRequests passes on engine/cdp's record of what the domain policy
+// refused (engine.BlockedLog), which embedding alone would hide from
+// engine.As.
+func (s *session) BlockedRequests() []engine.BlockedRequest {
+	if bl, ok := engine.As[engine.BlockedLog](s.Session); ok {
+		return bl.BlockedRequests()
+	}
+	return nil
+}

@@ -1,0 +1,94 @@
+package tools_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/grid"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/tools"
+)
+
+// BenchmarkGrid compares sessions on a local Selenium Grid (engine/grid,
+// driving each browser over the Grid's se:cdp proxy) with the local engine,
+// in one run: create_session, and the 7 steps of peerbench's iteration
+// (navigate, snapshot, type, click, screenshot on a small page; navigate
+// and snapshot on a large one).
+//
+//	go test -run '^$' -bench Grid -benchtime 10x ./tools/
+func BenchmarkGrid(b *testing.B) {
+	g := testenv.StartGrid(b, "--max-sessions", "2")
+	ge, err := grid.New(grid.Config{URL: g.URL, Headless: true, ExecPath: testenv.Chromium(b), Viewport: engine.Viewport{Width: 1280, Height: 720}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ge.Close() })
+	engines := []struct {
+		name string
+		eng  func() engine.Engine
+	}{{"local", func() engine.Engine { return sharedBrowser(b) }}, {"grid", func() engine.Engine { return ge }}}
+	for _, en := range engines {
+		b.Run(en.name+"/create_session", func(b *testing.B) {
+			e := newEnvOn(b, en.eng())
+			e.ok("close_session", map[string]any{"sessionId": e.session()}) // warm up
+			for b.Loop() {
+				id := e.session()
+				b.StopTimer()
+				e.ok("close_session", map[string]any{"sessionId": id})
+				b.StartTimer()
+			}
+		})
+		b.Run(en.name+"/iteration7", func(b *testing.B) {
+			e := newEnvOn(b, en.eng())
+			id := e.session()
+			for b.Loop() {
+				e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/peerbench/login.html"})
+				snapshotOK(e, id)
+				e.ok("type", map[string]any{"sessionId": id, "selector": "#user", "text": "alice", "clear": true})
+				e.ok("click", map[string]any{"sessionId": id, "selector": "#remember"})
+				e.ok("screenshot", map[string]any{"sessionId": id})
+				e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/peerbench/large.html"})
+				snapshotOK(e, id)
+			}
+		})
+	}
+}
+
+// snapshotOK takes a snapshot, whose text is the outline rather than JSON.
+func snapshotOK(e *env, id string) {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := e.c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "snapshot", Arguments: map[string]any{"sessionId": id}}})
+	if err != nil || res.IsError {
+		e.t.Fatalf("snapshot: %v %v", err, res)
+	}
+}
+
+// newEnvOn is newEnv on another engine than the shared browser.
+func newEnvOn(t testing.TB, eng engine.Engine) *env {
+	t.Helper()
+	mgr := engine.NewManager(eng, engine.ManagerConfig{Timeout: time.Minute, MaxSessions: 2,
+		Defaults: engine.SessionOptions{Viewport: engine.Viewport{Width: 1280, Height: 720}}})
+	c, err := client.NewInProcessClient(tools.NewServer(mgr, tools.Options{Version: "test", Caps: []tools.Group{tools.All}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		mgr.Shutdown(context.Background())
+		c.Close()
+	})
+	return &env{t: t, c: c, mgr: mgr}
+}
