@@ -45,6 +45,9 @@ func bind[In any](req mcp.CallToolRequest, shape argShape) (In, error) {
 	if err != nil {
 		return in, err
 	}
+	if err := checkBounds(shape.bounds, args); err != nil {
+		return in, err
+	}
 	for _, f := range shape.required {
 		if v, ok := args[f]; !ok || v == nil {
 			return in, engine.Errorf(engine.InvalidParameters, "missing required parameter %q", f).With("field", f)
@@ -221,12 +224,4 @@ func limitOr(n, def int) int {
 		return def
 	}
 	return n
-}
-
-// nonNegative checks a numeric parameter.
-func nonNegative(field string, v int) error {
-	if v < 0 {
-		return invalid(field, "%s must not be negative, got %d", field, v)
-	}
-	return nil
 }

@@ -72,20 +72,14 @@ func actionOut(msg string, r engine.ActionResult) ActionOut {
 type ClickIn struct {
 	SessionArg
 	TargetArg
-	Timeout    int    `json:"timeout,omitempty"`
+	Timeout    int    `json:"timeout,omitempty" range:"0,300000"`
 	Force      bool   `json:"force,omitempty" jsonschema:"Skip actionability checks"`
-	ClickCount int    `json:"clickCount,omitempty" jsonschema:"2: double-click"`
+	ClickCount int    `json:"clickCount,omitempty" jsonschema:"2: double-click" range:"0,3"`
 	Button     string `json:"button,omitempty" jsonschema:"left (default), right or middle"`
 }
 
 func (in ClickIn) validate() error {
-	if err := in.TargetArg.validate(); err != nil {
-		return err
-	}
-	if err := nonNegative("timeout", in.Timeout); err != nil {
-		return err
-	}
-	return nonNegative("clickCount", in.ClickCount)
+	return in.TargetArg.validate()
 }
 
 func click(d *Deps) Tool {
@@ -103,21 +97,13 @@ func click(d *Deps) Tool {
 type TypeIn struct {
 	SessionArg
 	TargetArg
-	Text    string `json:"text" jsonschema:"\n presses Enter"`
-	Delay   int    `json:"delay,omitempty" jsonschema:"ms between keys"`
-	Timeout int    `json:"timeout,omitempty"`
+	Text    string `json:"text" jsonschema:"\n presses Enter" size:"1048576"`
+	Delay   int    `json:"delay,omitempty" jsonschema:"ms between keys" range:"0,1000"`
+	Timeout int    `json:"timeout,omitempty" range:"0,300000"`
 	Clear   bool   `json:"clear,omitempty" jsonschema:"Empty the field first"`
 }
 
-func (in TypeIn) validate() error {
-	if err := in.TargetArg.validate(); err != nil {
-		return err
-	}
-	if err := nonNegative("delay", in.Delay); err != nil {
-		return err
-	}
-	return nonNegative("timeout", in.Timeout)
-}
+func (in TypeIn) validate() error { return in.TargetArg.validate() }
 
 func typeText(d *Deps) Tool {
 	return sessionTool(d, "type", "Type into a text field with real key events.", pageAction,

@@ -15,7 +15,7 @@ const State Group = "state"
 // GetCookiesIn is the input of get_cookies.
 type GetCookiesIn struct {
 	SessionArg
-	URLs []string `json:"urls,omitempty" jsonschema:"Only cookies sent to these URLs"`
+	URLs []string `json:"urls,omitempty" jsonschema:"Only cookies sent to these URLs" size:"65536"`
 }
 
 // CookiesOut is the result of get_cookies.
@@ -61,7 +61,7 @@ func setCookies(d *Deps) Tool {
 // SaveStateIn is the input of save_state.
 type SaveStateIn struct {
 	SessionArg
-	Path string `json:"path,omitempty" jsonschema:"Also write the state to this JSON file"`
+	Path string `json:"path,omitempty" jsonschema:"Also write the state to this JSON file" size:"4096"`
 }
 
 // SavedStateOut is the result of save_state.
@@ -94,7 +94,7 @@ func saveState(d *Deps) Tool {
 type RestoreStateIn struct {
 	SessionArg
 	State map[string]any `json:"state,omitempty" jsonschema:"A save_state result"`
-	Path  string         `json:"path,omitempty" jsonschema:"Or read it from this file"`
+	Path  string         `json:"path,omitempty" jsonschema:"Or read it from this file" size:"4096"`
 }
 
 func (in RestoreStateIn) validate() error {
