@@ -57,7 +57,7 @@ func addResources(s *server.MCPServer, hooks *server.Hooks, d *Deps) {
 			}
 			out, err := r.read(ctx, d, v)
 			if err != nil {
-				return nil, engine.AsError(err)
+				return nil, engine.AsError(err).Clipped()
 			}
 			if png, ok := out.([]byte); ok {
 				return []mcp.ResourceContents{mcp.BlobResourceContents{URI: v.uri, MIMEType: r.mime, Blob: base64.StdEncoding.EncodeToString(png)}}, nil
