@@ -240,7 +240,7 @@ func ResourceCheck(m *engine.Manager) jsonrpc.Check {
 			return nil
 		}
 		return &jsonrpc.Error{Code: jsonrpc.ResourceNotFound,
-			Message: fmt.Sprintf("resource not found: no session %q", engine.Clip(parts[1], 64)),
+			Message: fmt.Sprintf("%s: resource not found: no session %q", engine.SessionNotFound, engine.Clip(parts[1], 64)),
 			Data:    map[string]any{"uri": engine.Clip(p.URI, 256), "errorCode": engine.SessionNotFound}}
 	}
 }
