@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"fmt"
+	"time"
+	"unicode/utf8"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -103,7 +105,21 @@ type TypeIn struct {
 	Clear   bool   `json:"clear,omitempty" jsonschema:"Empty the field first"`
 }
 
-func (in TypeIn) validate() error { return in.TargetArg.validate() }
+// maxTimeout is the longest timeout a tool takes, the top of the range of
+// every timeout argument.
+const maxTimeout = 5 * time.Minute
+
+func (in TypeIn) validate() error {
+	if err := in.TargetArg.validate(); err != nil {
+		return err
+	}
+	// Delays that alone outlast the longest call could only time out.
+	if n := time.Duration(utf8.RuneCountInString(in.Text)); n*ms(in.Delay) > maxTimeout {
+		return invalid("delay", "typing %d characters with a delay of %d ms takes %s, longer than a call may take (%s); lower delay or type less at a time",
+			n, in.Delay, (n * ms(in.Delay)).Round(time.Second), maxTimeout)
+	}
+	return nil
+}
 
 func typeText(d *Deps) Tool {
 	return sessionTool(d, "type", "Type into a text field with real key events.", pageAction,
