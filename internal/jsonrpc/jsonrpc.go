@@ -62,7 +62,7 @@ func (g Guard) Inspect(ctx context.Context, msg []byte) (resp []byte, code int) 
 	if len(msg) == 0 {
 		return nil, 0
 	}
-	if !json.Valid(msg) {
+	if msg[0] != '{' && !json.Valid(msg) {
 		// mcp-go answers a parse error itself.
 		return nil, 0
 	}
@@ -76,7 +76,7 @@ func (g Guard) Inspect(ctx context.Context, msg []byte) (resp []byte, code int) 
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(msg, &m); err != nil {
-		return nil, 0
+		return nil, 0 // not valid JSON: mcp-go answers a parse error itself
 	}
 	rawID, hasID := m["id"]
 	rawMethod, hasMethod := m["method"]
