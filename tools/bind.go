@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,7 +55,7 @@ func bind[In any](req mcp.CallToolRequest, shape argShape) (In, error) {
 		}
 	}
 	raw, _ := json.Marshal(args)
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&in); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
