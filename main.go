@@ -24,6 +24,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/internal/config"
 	"github.com/seed4af8c199/browsermcp/internal/engines"
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
+	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
 	"github.com/seed4af8c199/browsermcp/internal/logbridge"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
@@ -74,10 +75,13 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	guard := jsonrpc.Guard{MaxMessage: int64(cfg.Security.MaxMessageSize), Check: tools.ResourceCheck(mgr)}
 	if cfg.Transport == "http" {
-		err = httpserve.Serve(ctx, cfg.HTTPOptions(), srv, log, stderr)
+		opts := cfg.HTTPOptions()
+		opts.Check = guard.Check
+		err = httpserve.Serve(ctx, opts, srv, log, stderr)
 	} else {
-		err = serveStdio(ctx, srv, log, stdin, stdout)
+		err = serveStdio(ctx, srv, guard, log, stdin, stdout)
 	}
 	shutdown(mgr, eng, log)
 	if err != nil {
@@ -88,11 +92,15 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 }
 
 // serveStdio serves MCP on stdin and stdout until stdin ends or ctx does.
-func serveStdio(ctx context.Context, srv *server.MCPServer, log *slog.Logger, stdin io.Reader, stdout io.Writer) error {
+// Every message passes guard first: one it refuses is answered at once and
+// never reaches mcp-go, and a line over the size limit is skipped as it
+// streams in.
+func serveStdio(ctx context.Context, srv *server.MCPServer, guard jsonrpc.Guard, log *slog.Logger, stdin io.Reader, stdout io.Writer) error {
 	stdio := server.NewStdioServer(srv)
 	stdio.SetErrorLogger(slog.NewLogLogger(log.Handler(), slog.LevelError))
 	server.WithWorkerPoolSize(64)(stdio)
-	err := stdio.Listen(ctx, stdin, stdout)
+	out := jsonrpc.NewLockedWriter(stdout)
+	err := stdio.Listen(ctx, jsonrpc.Reader(ctx, guard, stdin, out), out)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		log.Error("stdio server stopped", "err", err)
 	}

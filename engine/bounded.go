@@ -105,6 +105,9 @@ func (b *bounded) Click(ctx context.Context, req ClickRequest) (ActionResult, er
 }
 
 func (b *bounded) Type(ctx context.Context, req TypeRequest) (ActionResult, error) {
+	if err := req.Validate(); err != nil {
+		return ActionResult{}, err
+	}
 	req = req.WithDefaults()
 	return b.navigated(ctx)(within(ctx, "type into "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Type(ctx, req) }))
 }
@@ -131,6 +134,9 @@ func (b *bounded) Close(ctx context.Context) error {
 }
 
 func (b *bounded) Evaluate(ctx context.Context, req EvalRequest) (json.RawMessage, error) {
+	if err := checkTimeouts(map[string]time.Duration{"timeout": req.Timeout}); err != nil {
+		return nil, err
+	}
 	return within(ctx, "evaluate", req.deadline(), func(ctx context.Context) (json.RawMessage, error) { return b.s.Evaluate(ctx, req) })
 }
 
@@ -139,16 +145,25 @@ func (b *bounded) Screenshot(ctx context.Context, req ScreenshotRequest) ([]byte
 }
 
 func (b *bounded) History(ctx context.Context, delta int, timeout time.Duration) (NavigateResult, error) {
+	if err := checkTimeouts(map[string]time.Duration{"timeout": timeout}); err != nil {
+		return NavigateResult{}, err
+	}
 	timeout = orDefault(timeout, DefaultNavigationTimeout)
 	return within(ctx, "history", timeout+CallGrace, func(ctx context.Context) (NavigateResult, error) { return b.s.History(ctx, delta, timeout) })
 }
 
 func (b *bounded) Reload(ctx context.Context, ignoreCache bool, timeout time.Duration) (NavigateResult, error) {
+	if err := checkTimeouts(map[string]time.Duration{"timeout": timeout}); err != nil {
+		return NavigateResult{}, err
+	}
 	timeout = orDefault(timeout, DefaultNavigationTimeout)
 	return within(ctx, "reload", timeout+CallGrace, func(ctx context.Context) (NavigateResult, error) { return b.s.Reload(ctx, ignoreCache, timeout) })
 }
 
 func (b *bounded) WaitForLoad(ctx context.Context, state WaitUntil, timeout time.Duration) (NavigateResult, error) {
+	if err := checkTimeouts(map[string]time.Duration{"timeout": timeout}); err != nil {
+		return NavigateResult{}, err
+	}
 	timeout = orDefault(timeout, DefaultNavigationTimeout)
 	if state == "" {
 		state = WaitLoad
@@ -159,16 +174,25 @@ func (b *bounded) WaitForLoad(ctx context.Context, state WaitUntil, timeout time
 }
 
 func (b *bounded) Hover(ctx context.Context, req HoverRequest) (ActionResult, error) {
+	if err := checkTimeouts(map[string]time.Duration{"timeout": req.Timeout}); err != nil {
+		return ActionResult{}, err
+	}
 	req = req.WithDefaults()
 	return b.navigated(ctx)(within(ctx, "hover over "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Hover(ctx, req) }))
 }
 
 func (b *bounded) Press(ctx context.Context, req PressRequest) (ActionResult, error) {
+	if err := checkTimeouts(map[string]time.Duration{"timeout": req.Timeout}); err != nil {
+		return ActionResult{}, err
+	}
 	req = req.WithDefaults()
 	return b.navigated(ctx)(within(ctx, "press "+req.Key, req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Press(ctx, req) }))
 }
 
 func (b *bounded) Drag(ctx context.Context, req DragRequest) (ActionResult, error) {
+	if err := checkTimeouts(map[string]time.Duration{"timeout": req.Timeout}); err != nil {
+		return ActionResult{}, err
+	}
 	req = req.WithDefaults()
 	return b.navigated(ctx)(within(ctx, "drag "+req.Source.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Drag(ctx, req) }))
 }
@@ -236,6 +260,9 @@ func (b *bounded) SetOffline(ctx context.Context, offline bool) error {
 }
 
 func (b *bounded) SetThrottling(ctx context.Context, t Throttling) error {
+	if err := t.Validate(); err != nil {
+		return err
+	}
 	return withinErr(ctx, "set throttling", DefaultCallTimeout, func(ctx context.Context) error { return b.s.SetThrottling(ctx, t) })
 }
 

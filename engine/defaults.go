@@ -42,6 +42,15 @@ const (
 	// element after the wait for it, reading the result). It is the one
 	// margin; engines add none of their own.
 	CallGrace = 2 * time.Second
+	// MaxCallTimeout is the longest timeout a request may name; Validate
+	// refuses longer ones. The tools' argument ranges are narrower (5 min);
+	// this bound is for every other caller.
+	MaxCallTimeout = time.Hour
+	// MaxKeyDelay is the longest delay between two typed keys.
+	MaxKeyDelay = time.Second
+	// MaxClickCount is the most clicks one click request makes (3: a
+	// triple click).
+	MaxClickCount = 3
 )
 
 // orDefault returns v, or def when v is not positive.

@@ -222,10 +222,17 @@ type ClickRequest struct {
 
 // TypeRequest asks a session to type text into an element.
 type TypeRequest struct {
-	Target            Target
-	Text              string
-	Delay             time.Duration
-	Timeout           time.Duration
+	Target Target
+	Text   string
+	Delay  time.Duration
+	// Timeout bounds the wait for the element; a timeout the caller gives
+	// bounds the typing too (TypeTimeout), as in Playwright.
+	Timeout time.Duration
+	// TypeTimeout bounds the wait for the element and the typing together,
+	// from the start of the call: typing that has not ended by then stops
+	// between two keys and the call answers TIMEOUT (TypingTimedOut). Set
+	// by WithDefaults.
+	TypeTimeout       time.Duration
 	Clear             bool
 	NavigationTimeout time.Duration
 }

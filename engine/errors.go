@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Code is a stable, machine-readable error code. Agents branch on it, so a
@@ -126,6 +127,44 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// MaxQuote is the most bytes of one string an error shows an agent: errors
+// quote inputs (a URL, a selector), and an input may be large.
+const MaxQuote = 1024
+
+// Clipped returns e with its message and each string in its details cut to
+// MaxQuote bytes, for the agent to read; e itself is left whole for logs.
+func (e *Error) Clipped() *Error {
+	c := *e
+	c.Message = Clip(e.Message, MaxQuote)
+	if e.Details != nil {
+		c.Details = make(map[string]any, len(e.Details))
+		for k, v := range e.Details {
+			switch v := v.(type) {
+			case string:
+				c.Details[k] = Clip(v, MaxQuote)
+			case []string:
+				cs := make([]string, len(v))
+				for i, s := range v {
+					cs[i] = Clip(s, MaxQuote)
+				}
+				c.Details[k] = cs
+			default:
+				c.Details[k] = v
+			}
+		}
+	}
+	return &c
+}
+
+// Clip cuts s to at most n bytes (at a rune boundary), marking a cut with
+// an ellipsis.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}
 
 // Is makes errors.Is(err, &Error{Code: X}) match any Error with code X.
 func (e *Error) Is(target error) bool {

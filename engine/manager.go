@@ -218,6 +218,13 @@ func (m *Manager) lookup(ctx context.Context, ref string) (*managed, error) {
 	return nil, e
 }
 
+// Owns reports whether ref (an id or a name) is an open session of ctx's
+// owner.
+func (m *Manager) Owns(ctx context.Context, ref string) bool {
+	_, err := m.lookup(ctx, ref)
+	return err == nil
+}
+
 // Use runs fn on the session named by ref (an id or a name) once no other
 // call on it is running. An empty ref means the owner's default session,
 // created on first use. On success the session's expiry slides to now +

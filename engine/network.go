@@ -144,6 +144,20 @@ type Throttling struct {
 	LatencyMs    float64
 }
 
+// Validate refuses a negative number, a bandwidth over 10 Gbit/s and a
+// latency over a minute.
+func (t Throttling) Validate() error {
+	for _, f := range []struct {
+		name     string
+		v, limit float64
+	}{{"downloadKbps", t.DownloadKbps, 1e7}, {"uploadKbps", t.UploadKbps, 1e7}, {"latencyMs", t.LatencyMs, 60000}} {
+		if !(f.v >= 0 && f.v <= f.limit) {
+			return Errorf(InvalidParameters, "%s must be between 0 and %g, got %g", f.name, f.limit, f.v).With("field", f.name)
+		}
+	}
+	return nil
+}
+
 // Off reports whether t throttles nothing.
 func (t Throttling) Off() bool { return t == Throttling{} }
 

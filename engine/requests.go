@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Each request type says, in one place, what its zero fields default to
@@ -11,8 +14,14 @@ import (
 // the waits it names plus CallGrace. Bound applies both before an engine
 // sees the request.
 
-// Validate refuses a URL the server never navigates to.
-func (r NavigateRequest) Validate() error { return CheckURL(r.URL, "url") }
+// Validate refuses a URL the server never navigates to, and a timeout no
+// call may take.
+func (r NavigateRequest) Validate() error {
+	if err := CheckURL(r.URL, "url"); err != nil {
+		return err
+	}
+	return checkTimeouts(map[string]time.Duration{"timeout": r.Timeout})
+}
 
 // CheckURL refuses a javascript: URL, which would run script in the page
 // rather than load one (and so get around --enable-script-evaluation=false
@@ -61,8 +70,25 @@ func (r ClickRequest) WithDefaults() ClickRequest {
 	return r
 }
 
-// Validate checks the button.
-func (r ClickRequest) Validate() error { return validButton(r.Button) }
+// Validate checks the button, the click count and the timeouts.
+func (r ClickRequest) Validate() error {
+	if err := validButton(r.Button); err != nil {
+		return err
+	}
+	if err := checkClickCount(r.ClickCount); err != nil {
+		return err
+	}
+	return checkTimeouts(map[string]time.Duration{"timeout": r.Timeout, "navigationTimeout": r.NavigationTimeout})
+}
+
+// checkClickCount refuses a negative click count or more than
+// MaxClickCount clicks; 0 is the default, one click.
+func checkClickCount(n int) error {
+	if n < 0 || n > MaxClickCount {
+		return Errorf(InvalidParameters, "clickCount must be between 0 and %d, got %d", MaxClickCount, n).With("field", "clickCount")
+	}
+	return nil
+}
 
 // validButton checks a mouse button name; "" is the default, left.
 func validButton(b string) error {
@@ -83,15 +109,56 @@ func actionDeadline(element, navigation time.Duration) time.Duration {
 	return element + navigation + SettleNetworkMax + CallGrace
 }
 
-// WithDefaults returns r with its zero fields set to their defaults.
+// WithDefaults returns r with its zero fields set to their defaults. The
+// typing is bounded by the caller's timeout when there is one; else by the
+// default wait for the element, the delays, and DefaultCallTimeout for the
+// keys themselves.
 func (r TypeRequest) WithDefaults() TypeRequest {
+	if r.TypeTimeout <= 0 {
+		r.TypeTimeout = r.Timeout
+		if r.Timeout <= 0 {
+			r.TypeTimeout = DefaultActionTimeout + DefaultCallTimeout + time.Duration(utf8.RuneCountInString(r.Text))*r.Delay
+		}
+	}
 	r.Timeout = orDefault(r.Timeout, DefaultActionTimeout)
 	r.NavigationTimeout = orDefault(r.NavigationTimeout, DefaultNavigationTimeout)
 	return r
 }
 
+// Validate refuses what no call can do in time: delays that alone outlast
+// the longest call.
+func (r TypeRequest) Validate() error {
+	if r.Delay < 0 || r.Delay > MaxKeyDelay {
+		return Errorf(InvalidParameters, "delay must be between 0 and %s, got %s", MaxKeyDelay, r.Delay).With("field", "delay")
+	}
+	if n := time.Duration(utf8.RuneCountInString(r.Text)); r.Delay > 0 && n*r.Delay > MaxCallTimeout {
+		return Errorf(InvalidParameters, "typing %d characters with a delay of %s takes %s, longer than a call may take (%s); lower delay or type less at a time",
+			n, r.Delay, (n*r.Delay).Round(time.Second), MaxCallTimeout).With("field", "delay")
+	}
+	return checkTimeouts(map[string]time.Duration{"timeout": r.Timeout, "navigationTimeout": r.NavigationTimeout})
+}
+
 func (r TypeRequest) deadline() time.Duration {
-	return actionDeadline(r.Timeout, r.NavigationTimeout) + time.Duration(len([]rune(r.Text)))*r.Delay
+	return r.TypeTimeout + r.NavigationTimeout + SettleNetworkMax + CallGrace
+}
+
+// TypingTimedOut is the TIMEOUT error of typing that did not end within
+// the request's TypeTimeout; typed is how many characters were typed.
+func TypingTimedOut(r TypeRequest, typed int) *Error {
+	total := utf8.RuneCountInString(r.Text)
+	return Errorf(Timeout, "typing into %s did not finish within %s: %d of %d characters were typed", r.Target, r.TypeTimeout, typed, total).
+		With("deadlineMs", r.TypeTimeout.Milliseconds()).With("typed", typed).With("characters", total).
+		Suggest("Give a longer timeout, or type a long text with fill.")
+}
+
+// checkTimeouts refuses a negative timeout or one over MaxCallTimeout.
+func checkTimeouts(ts map[string]time.Duration) error {
+	for _, f := range slices.Sorted(maps.Keys(ts)) {
+		if d := ts[f]; d < 0 || d > MaxCallTimeout {
+			return Errorf(InvalidParameters, "%s must be between 0 and %s, got %s", f, MaxCallTimeout, d).With("field", f)
+		}
+	}
+	return nil
 }
 
 // WithDefaults returns r with its zero fields set to their defaults.
@@ -183,6 +250,9 @@ func (r MouseRequest) deadline() time.Duration {
 // viewport only the page can tell.
 func (r MouseRequest) Validate() error {
 	if err := validButton(r.Button); err != nil {
+		return err
+	}
+	if err := checkClickCount(r.ClickCount); err != nil {
 		return err
 	}
 	switch r.Action {

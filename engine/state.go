@@ -20,8 +20,8 @@ type Cookie struct {
 	Value    string  `json:"value"`
 	Domain   string  `json:"domain,omitempty"`
 	Path     string  `json:"path,omitempty"`
-	URL      string  `json:"url,omitempty" jsonschema:"Alternative to domain+path when setting"`
-	Expires  float64 `json:"expires,omitempty" jsonschema:"Unix seconds; omit for a session cookie"`
+	URL      string  `json:"url,omitempty" jsonschema:"Alternative to domain+path when setting" size:"65536"`
+	Expires  float64 `json:"expires,omitempty" jsonschema:"Unix seconds; omit for a session cookie" range:"-1,253402300799"`
 	HTTPOnly bool    `json:"httpOnly,omitempty"`
 	Secure   bool    `json:"secure,omitempty"`
 	SameSite string  `json:"sameSite,omitempty" jsonschema:"Strict, Lax or None"`

@@ -52,8 +52,9 @@ func ParseSelector(s string) (SelectorKind, string) {
 
 // String describes the target for messages.
 func (t Target) String() string {
+	// A target names what an error is about; a long selector is cut.
 	if t.Ref != "" {
-		return "ref " + t.Ref
+		return "ref " + Clip(t.Ref, 64)
 	}
-	return "selector " + t.Selector
+	return "selector " + Clip(t.Selector, 200)
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"log/slog"
+	"reflect"
 	"runtime/debug"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -38,6 +39,27 @@ type Tool struct {
 	Def     mcp.Tool
 	Handler server.ToolHandlerFunc
 	Group   Group
+	// in is the type its arguments bind to, whose tags bound them.
+	in reflect.Type
+}
+
+// Limit is the bound of one argument of a tool: a numeric range, or the
+// most bytes of a string.
+type Limit struct {
+	Field    string
+	Number   bool
+	Min, Max float64
+	MaxBytes int
+}
+
+// Limits lists the bound of every argument of t, as the adapter checks
+// them and the README's table of limits shows them.
+func (t Tool) Limits() []Limit {
+	var ls []Limit
+	for _, b := range boundsOf(t.in) {
+		ls = append(ls, Limit{Field: b.name(), Number: b.number, Min: b.min, Max: b.max, MaxBytes: b.size})
+	}
+	return ls
 }
 
 // Group is a capability group selectable with --caps.
@@ -83,7 +105,7 @@ type metaSetter interface{ setMeta(engine.Info) }
 func sessionTool[In sessionRefer, Out any](d *Deps, name, desc string, h hints,
 	fn func(ctx context.Context, s engine.Session, in In) (Out, error)) Tool {
 	def := define[In, Out](name, desc, h)
-	return Tool{Def: def, Group: Core, Handler: onSession(d, name, def, fn, func(out Out, info engine.Info) *mcp.CallToolResult {
+	return Tool{Def: def, Group: Core, in: reflect.TypeFor[In](), Handler: onSession(d, name, def, fn, func(out Out, info engine.Info) *mcp.CallToolResult {
 		if m, ok := any(&out).(metaSetter); ok {
 			m.setMeta(info)
 		}
@@ -96,7 +118,7 @@ func sessionTool[In sessionRefer, Out any](d *Deps, name, desc string, h hints,
 func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 	fn func(ctx context.Context, s engine.Session, in In) (R, error),
 	render func(R, engine.Info) *mcp.CallToolResult) server.ToolHandlerFunc {
-	shape := shapeOf(def)
+	shape := shapeOf[In](def)
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		in, err := bind[In](req, shape)
 		if err != nil {
@@ -148,8 +170,8 @@ func recovering(log *slog.Logger, tool string, h server.ToolHandlerFunc) server.
 // serverTool builds a tool that does not run on one session.
 func serverTool[In, Out any](name, desc string, h hints, fn func(ctx context.Context, in In) (Out, error)) Tool {
 	def := define[In, Out](name, desc, h)
-	shape := shapeOf(def)
-	return Tool{Def: def, Group: Core, Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	shape := shapeOf[In](def)
+	return Tool{Def: def, Group: Core, in: reflect.TypeFor[In](), Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		in, err := bind[In](req, shape)
 		if err != nil {
 			return errorResult(err), nil

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,13 +46,16 @@ func bind[In any](req mcp.CallToolRequest, shape argShape) (In, error) {
 	if err != nil {
 		return in, err
 	}
+	if err := checkBounds(shape.bounds, args); err != nil {
+		return in, err
+	}
 	for _, f := range shape.required {
 		if v, ok := args[f]; !ok || v == nil {
 			return in, engine.Errorf(engine.InvalidParameters, "missing required parameter %q", f).With("field", f)
 		}
 	}
 	raw, _ := json.Marshal(args)
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(&in); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
@@ -221,12 +225,4 @@ func limitOr(n, def int) int {
 		return def
 	}
 	return n
-}
-
-// nonNegative checks a numeric parameter.
-func nonNegative(field string, v int) error {
-	if v < 0 {
-		return invalid(field, "%s must not be negative, got %d", field, v)
-	}
-	return nil
 }

@@ -65,7 +65,7 @@ type fuzzBinder struct {
 }
 
 func binderOf[In any](name string, also ...engine.Code) fuzzBinder {
-	shape := shapeOf(define[In, struct{}](name, "fuzz", local))
+	shape := shapeOf[In](define[In, struct{}](name, "fuzz", local))
 	return fuzzBinder{name: name, also: also, bind: func(req mcp.CallToolRequest) error {
 		_, err := bind[In](req, shape)
 		return err

@@ -13,14 +13,11 @@ const Console Group = "console"
 type ConsoleIn struct {
 	SessionArg
 	Level string `json:"level,omitempty" jsonschema:"This level or more severe; default all,enum=debug,enum=log,enum=info,enum=warning,enum=error"`
-	Limit int    `json:"limit,omitempty" jsonschema:"Newest N (default 100)"`
+	Limit int    `json:"limit,omitempty" jsonschema:"Newest N (default 100)" range:"0,1000"`
 }
 
 func (in ConsoleIn) validate() error {
-	if err := oneOf("level", in.Level, engine.ConsoleLevels...); err != nil {
-		return err
-	}
-	return nonNegative("limit", in.Limit)
+	return oneOf("level", in.Level, engine.ConsoleLevels...)
 }
 
 // ConsoleOut is the result of get_console_messages.

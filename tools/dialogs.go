@@ -10,7 +10,7 @@ import (
 type HandleDialogIn struct {
 	SessionArg
 	Accept     bool    `json:"accept" jsonschema:"false dismisses"`
-	PromptText *string `json:"promptText,omitempty" jsonschema:"Answer to a prompt"`
+	PromptText *string `json:"promptText,omitempty" jsonschema:"Answer to a prompt" size:"65536"`
 }
 
 func handleDialog(d *Deps) Tool {

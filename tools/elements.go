@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/base64"
 	"fmt"
+	"reflect"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -54,14 +55,11 @@ func findElement(d *Deps) Tool {
 type FindElementsIn struct {
 	SessionArg
 	TargetArg
-	Limit int `json:"limit,omitempty" jsonschema:"Default 20"`
+	Limit int `json:"limit,omitempty" jsonschema:"Default 20" range:"0,1000"`
 }
 
 func (in FindElementsIn) validate() error {
-	if err := in.TargetArg.validate(); err != nil {
-		return err
-	}
-	return nonNegative("limit", in.Limit)
+	return in.TargetArg.validate()
 }
 
 // FindElementsOut is the result of find_elements.
@@ -156,17 +154,14 @@ type WaitForSelectorIn struct {
 	SessionArg
 	TargetArg
 	State   string `json:"state,omitempty" jsonschema:"Default visible,enum=attached,enum=detached,enum=visible,enum=hidden"`
-	Timeout int    `json:"timeout,omitempty"`
+	Timeout int    `json:"timeout,omitempty" range:"0,300000"`
 }
 
 func (in WaitForSelectorIn) validate() error {
 	if err := in.TargetArg.validate(); err != nil {
 		return err
 	}
-	if err := oneOf("state", in.State, "attached", "detached", "visible", "hidden"); err != nil {
-		return err
-	}
-	return nonNegative("timeout", in.Timeout)
+	return oneOf("state", in.State, "attached", "detached", "visible", "hidden")
 }
 
 // reachedJS is all wait_for_selector runs once the element is in its
@@ -203,32 +198,24 @@ type ScreenshotIn struct {
 	SessionArg
 	FullPage bool   `json:"fullPage,omitempty"`
 	Type     string `json:"type,omitempty" jsonschema:"Default png,enum=png,enum=jpeg"`
-	Quality  int    `json:"quality,omitempty" jsonschema:"JPEG quality 1-100"`
+	Quality  int    `json:"quality,omitempty" jsonschema:"JPEG quality 1-100" range:"0,100"`
 }
 
-func (in ScreenshotIn) validate() error {
-	if err := oneOf("type", in.Type, "png", "jpeg"); err != nil {
-		return err
-	}
-	if in.Quality < 0 || in.Quality > 100 {
-		return invalid("quality", "quality must be 1-100, got %d", in.Quality)
-	}
-	return nil
-}
+func (in ScreenshotIn) validate() error { return oneOf("type", in.Type, "png", "jpeg") }
 
 // ElementShotIn is the input of screenshot_element.
 type ElementShotIn struct {
 	SessionArg
 	TargetArg
 	Type    string `json:"type,omitempty" jsonschema:"Default png,enum=png,enum=jpeg"`
-	Quality int    `json:"quality,omitempty" jsonschema:"JPEG quality 1-100"`
+	Quality int    `json:"quality,omitempty" jsonschema:"JPEG quality 1-100" range:"0,100"`
 }
 
 func (in ElementShotIn) validate() error {
 	if err := in.TargetArg.validate(); err != nil {
 		return err
 	}
-	return ScreenshotIn{Type: in.Type, Quality: in.Quality}.validate()
+	return ScreenshotIn{Type: in.Type}.validate()
 }
 
 // ImageOut describes a returned image.
@@ -308,7 +295,7 @@ func imageTool[In sessionRefer](d *Deps, name, desc string, fn func(context.Cont
 		mime, note string
 	}
 	def := define[In, ImageOut](name, desc, readOnly)
-	return Tool{Def: def, Group: Core, Handler: onSession(d, name, def,
+	return Tool{Def: def, Group: Core, in: reflect.TypeFor[In](), Handler: onSession(d, name, def,
 		func(ctx context.Context, s engine.Session, in In) (shot, error) {
 			img, mime, note, err := fn(ctx, s, in)
 			return shot{img, mime, note}, err

@@ -37,15 +37,10 @@ func applyJS(hof, fn string) string { return "(" + hof + ")(" + fn + ")" }
 type ElementIn struct {
 	SessionArg
 	TargetArg
-	Timeout int `json:"timeout,omitempty"`
+	Timeout int `json:"timeout,omitempty" range:"0,300000"`
 }
 
-func (in ElementIn) validate() error {
-	if err := in.TargetArg.validate(); err != nil {
-		return err
-	}
-	return nonNegative("timeout", in.Timeout)
-}
+func (in ElementIn) validate() error { return in.TargetArg.validate() }
 
 // req builds an element Evaluate that waits for its element.
 func (in ElementIn) req(fn string, args ...any) engine.EvalRequest {
@@ -178,10 +173,8 @@ func extractTable(d *Deps) Tool {
 type LinksIn struct {
 	SessionArg
 	Selector string `json:"selector,omitempty" jsonschema:"Scope"`
-	Limit    int    `json:"limit,omitempty" jsonschema:"Default 500"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"Default 500" range:"0,10000"`
 }
-
-func (in LinksIn) validate() error { return nonNegative("limit", in.Limit) }
 
 // Link is one extracted link.
 type Link struct {
@@ -250,7 +243,7 @@ func getPageMetadata(d *Deps) Tool {
 // EvaluateIn is the input of evaluate.
 type EvaluateIn struct {
 	SessionArg
-	Script string `json:"script" jsonschema:"JS expression, or function called with args"`
+	Script string `json:"script" jsonschema:"JS expression, or function called with args" size:"1048576"`
 	Args   []any  `json:"args,omitempty"`
 }
 

@@ -13,7 +13,7 @@ import (
 // FillIn is the input of fill.
 type FillIn struct {
 	ElementIn
-	Value string `json:"value"`
+	Value string `json:"value" size:"1048576"`
 }
 
 // fillJS sets a field's value the way a paste would (native setter, so
@@ -64,7 +64,7 @@ func fill(d *Deps) Tool {
 
 // Option is one <option>.
 type Option struct {
-	Value string `json:"value"`
+	Value string `json:"value" size:"1048576"`
 	Label string `json:"label"`
 }
 
@@ -166,8 +166,8 @@ func uncheck(d *Deps) Tool {
 type ScrollIn struct {
 	SessionArg
 	TargetArg
-	X int `json:"x,omitempty"`
-	Y int `json:"y,omitempty"`
+	X int `json:"x,omitempty" range:"-1000000,1000000"`
+	Y int `json:"y,omitempty" range:"-1000000,1000000"`
 }
 
 func (in ScrollIn) validate() error { return validTarget(in.Selector, in.Ref, false) }

@@ -49,7 +49,7 @@ type DragIn struct {
 	SessionArg
 	Source  string `json:"source" jsonschema:"Selector or ref"`
 	Target  string `json:"target" jsonschema:"Selector or ref"`
-	Timeout int    `json:"timeout,omitempty"`
+	Timeout int    `json:"timeout,omitempty" range:"0,300000"`
 }
 
 func (in DragIn) validate() error {
@@ -59,7 +59,7 @@ func (in DragIn) validate() error {
 	if in.Target == "" {
 		return invalid("target", "target must not be empty")
 	}
-	return nonNegative("timeout", in.Timeout)
+	return nil
 }
 
 func dragAndDrop(d *Deps) Tool {
@@ -74,7 +74,7 @@ func dragAndDrop(d *Deps) Tool {
 // UploadIn is the input of upload_file.
 type UploadIn struct {
 	ElementIn
-	Files []string `json:"files" jsonschema:"Existing files in the output dir or --allowed-paths"`
+	Files []string `json:"files" jsonschema:"Existing files in the output dir or --allowed-paths" size:"4096"`
 }
 
 func (in UploadIn) validate() error {

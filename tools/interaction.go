@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -74,20 +75,14 @@ func actionOut(msg string, r engine.ActionResult) ActionOut {
 type ClickIn struct {
 	SessionArg
 	TargetArg
-	Timeout    int    `json:"timeout,omitempty"`
+	Timeout    int    `json:"timeout,omitempty" range:"0,300000"`
 	Force      bool   `json:"force,omitempty" jsonschema:"Skip actionability checks"`
-	ClickCount int    `json:"clickCount,omitempty" jsonschema:"2: double-click"`
+	ClickCount int    `json:"clickCount,omitempty" jsonschema:"2: double-click" range:"0,3"`
 	Button     string `json:"button,omitempty" jsonschema:"left (default), right or middle"`
 }
 
 func (in ClickIn) validate() error {
-	if err := in.TargetArg.validate(); err != nil {
-		return err
-	}
-	if err := nonNegative("timeout", in.Timeout); err != nil {
-		return err
-	}
-	return nonNegative("clickCount", in.ClickCount)
+	return in.TargetArg.validate()
 }
 
 // ClickOut is the result of click: an action's, and with force the element
@@ -121,20 +116,26 @@ func click(d *Deps) Tool {
 type TypeIn struct {
 	SessionArg
 	TargetArg
-	Text    string `json:"text" jsonschema:"\n presses Enter"`
-	Delay   int    `json:"delay,omitempty" jsonschema:"ms between keys"`
-	Timeout int    `json:"timeout,omitempty"`
+	Text    string `json:"text" jsonschema:"\n presses Enter" size:"1048576"`
+	Delay   int    `json:"delay,omitempty" jsonschema:"ms between keys" range:"0,1000"`
+	Timeout int    `json:"timeout,omitempty" range:"0,300000"`
 	Clear   bool   `json:"clear,omitempty" jsonschema:"Empty the field first"`
 }
+
+// maxTimeout is the longest timeout a tool takes, the top of the range of
+// every timeout argument.
+const maxTimeout = 5 * time.Minute
 
 func (in TypeIn) validate() error {
 	if err := in.TargetArg.validate(); err != nil {
 		return err
 	}
-	if err := nonNegative("delay", in.Delay); err != nil {
-		return err
+	// Delays that alone outlast the longest call could only time out.
+	if n := time.Duration(utf8.RuneCountInString(in.Text)); n*ms(in.Delay) > maxTimeout {
+		return invalid("delay", "typing %d characters with a delay of %d ms takes %s, longer than a call may take (%s); lower delay or type less at a time",
+			n, in.Delay, (n * ms(in.Delay)).Round(time.Second), maxTimeout)
 	}
-	return nonNegative("timeout", in.Timeout)
+	return nil
 }
 
 func typeText(d *Deps) Tool {

@@ -10,19 +10,16 @@ import (
 // NavigateIn is the input of navigate.
 type NavigateIn struct {
 	SessionArg
-	URL       string `json:"url"`
+	URL       string `json:"url" size:"65536"`
 	WaitUntil string `json:"waitUntil,omitempty" jsonschema:"Default load,enum=load,enum=domcontentloaded,enum=networkidle"`
-	Timeout   int    `json:"timeout,omitempty"`
+	Timeout   int    `json:"timeout,omitempty" range:"0,300000"`
 }
 
 func (in NavigateIn) validate() error {
 	if in.URL == "" {
 		return invalid("url", "url must not be empty")
 	}
-	if err := oneOf("waitUntil", in.WaitUntil, "load", "domcontentloaded", "networkidle"); err != nil {
-		return err
-	}
-	return nonNegative("timeout", in.Timeout)
+	return oneOf("waitUntil", in.WaitUntil, "load", "domcontentloaded", "networkidle")
 }
 
 // NavigateOut is the result of navigate.
@@ -55,10 +52,8 @@ func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 // HistoryIn is the input of go_back, go_forward and wait_for_load.
 type HistoryIn struct {
 	SessionArg
-	Timeout int `json:"timeout,omitempty"`
+	Timeout int `json:"timeout,omitempty" range:"0,300000"`
 }
-
-func (in HistoryIn) validate() error { return nonNegative("timeout", in.Timeout) }
 
 func navOut(r engine.NavigateResult) NavigateOut {
 	return NavigateOut{Success: true, Title: r.Title, URL: r.URL, Status: r.Status}
@@ -84,10 +79,8 @@ func goForward(d *Deps) Tool {
 type ReloadIn struct {
 	SessionArg
 	IgnoreCache bool `json:"ignoreCache,omitempty"`
-	Timeout     int  `json:"timeout,omitempty"`
+	Timeout     int  `json:"timeout,omitempty" range:"0,300000"`
 }
-
-func (in ReloadIn) validate() error { return nonNegative("timeout", in.Timeout) }
 
 func reload(d *Deps) Tool {
 	return sessionTool(d, "reload", "Reload the page.", pageAction,
@@ -101,14 +94,11 @@ func reload(d *Deps) Tool {
 type WaitForLoadIn struct {
 	SessionArg
 	State   string `json:"state,omitempty" jsonschema:"Default load,enum=load,enum=domcontentloaded,enum=networkidle"`
-	Timeout int    `json:"timeout,omitempty"`
+	Timeout int    `json:"timeout,omitempty" range:"0,300000"`
 }
 
 func (in WaitForLoadIn) validate() error {
-	if err := oneOf("state", in.State, "load", "domcontentloaded", "networkidle"); err != nil {
-		return err
-	}
-	return nonNegative("timeout", in.Timeout)
+	return oneOf("state", in.State, "load", "domcontentloaded", "networkidle")
 }
 
 func waitForLoad(d *Deps) Tool {

@@ -26,7 +26,7 @@ type RouteOut struct {
 type BlockIn struct {
 	SessionArg
 	ResourceType string `json:"resourceType,omitempty" jsonschema:"Block every request of this type: image, script, stylesheet, font, media, xhr (also fetch), document, other, ..."`
-	URLPattern   string `json:"urlPattern,omitempty" jsonschema:"Glob over the whole URL: * matches anything, e.g. */api/* or https://cdn.example.com/*"`
+	URLPattern   string `json:"urlPattern,omitempty" jsonschema:"Glob over the whole URL: * matches anything, e.g. */api/* or https://cdn.example.com/*" size:"65536"`
 }
 
 func (in BlockIn) validate() error {
@@ -58,10 +58,10 @@ func describeRoute(typ, pattern string) string {
 // MockIn is the input of mock_response.
 type MockIn struct {
 	SessionArg
-	URLPattern string            `json:"urlPattern" jsonschema:"Glob over the whole URL: * matches anything, e.g. */api/* or https://cdn.example.com/*"`
-	Status     int               `json:"status,omitempty" jsonschema:"Default 200"`
+	URLPattern string            `json:"urlPattern" jsonschema:"Glob over the whole URL: * matches anything, e.g. */api/* or https://cdn.example.com/*" size:"65536"`
+	Status     int               `json:"status,omitempty" jsonschema:"Default 200" range:"0,599"`
 	Headers    map[string]string `json:"headers,omitempty" jsonschema:"Response headers; content-type defaults to application/json for a JSON body, else text/plain"`
-	Body       string            `json:"body,omitempty"`
+	Body       string            `json:"body,omitempty" size:"1048576"`
 }
 
 func (MockIn) aliases() map[string]string { return map[string]string{"url": "urlPattern"} }
@@ -127,7 +127,7 @@ func mockResponse(d *Deps) Tool {
 // UnrouteIn is the input of unroute.
 type UnrouteIn struct {
 	SessionArg
-	URLPattern string `json:"urlPattern,omitempty" jsonschema:"Remove the routes with exactly this pattern; omit to remove all"`
+	URLPattern string `json:"urlPattern,omitempty" jsonschema:"Remove the routes with exactly this pattern; omit to remove all" size:"65536"`
 }
 
 // UnrouteOut is the result of unroute.
@@ -178,9 +178,9 @@ var throttlePresets = map[string]engine.Throttling{
 type ThrottleIn struct {
 	SessionArg
 	Preset       string  `json:"preset,omitempty" jsonschema:"Instead of the numbers; none turns throttling off,enum=slow3g,enum=fast3g,enum=slow4g,enum=none"`
-	DownloadKbps float64 `json:"downloadKbps,omitempty" jsonschema:"Kilobits/s; 0 is unlimited"`
-	UploadKbps   float64 `json:"uploadKbps,omitempty" jsonschema:"Kilobits/s; 0 is unlimited"`
-	LatencyMs    float64 `json:"latencyMs,omitempty" jsonschema:"Added to every request"`
+	DownloadKbps float64 `json:"downloadKbps,omitempty" jsonschema:"Kilobits/s; 0 is unlimited" range:"0,10000000"`
+	UploadKbps   float64 `json:"uploadKbps,omitempty" jsonschema:"Kilobits/s; 0 is unlimited" range:"0,10000000"`
+	LatencyMs    float64 `json:"latencyMs,omitempty" jsonschema:"Added to every request" range:"0,60000"`
 }
 
 // fixArgs takes the seed's names: downloadSpeed and uploadSpeed in bytes
@@ -220,11 +220,6 @@ func (in ThrottleIn) validate() error {
 			return oneOf("preset", in.Preset, slices.Sorted(maps.Keys(throttlePresets))...)
 		}
 	}
-	for f, v := range map[string]float64{"downloadKbps": in.DownloadKbps, "uploadKbps": in.UploadKbps, "latencyMs": in.LatencyMs} {
-		if v < 0 {
-			return invalid(f, "%s must not be negative", f)
-		}
-	}
 	return nil
 }
 
@@ -254,17 +249,17 @@ func setThrottling(d *Deps) Tool {
 // RequestLogIn is the input of get_request_log.
 type RequestLogIn struct {
 	SessionArg
-	Filter       string `json:"filter,omitempty" jsonschema:"Only URLs containing this text"`
+	Filter       string `json:"filter,omitempty" jsonschema:"Only URLs containing this text" size:"65536"`
 	ResourceType string `json:"resourceType,omitempty" jsonschema:"image, script, stylesheet, font, media, xhr, fetch, document, other, ..."`
 	Failed       bool   `json:"failed,omitempty" jsonschema:"Only failed or blocked requests"`
-	Limit        int    `json:"limit,omitempty" jsonschema:"Newest N (default 50)"`
+	Limit        int    `json:"limit,omitempty" jsonschema:"Newest N (default 50)" range:"0,1000"`
 }
 
 func (in RequestLogIn) validate() error {
 	if in.ResourceType != "" && !slices.Contains(engine.ResourceTypes, in.ResourceType) {
 		return oneOf("resourceType", in.ResourceType, engine.ResourceTypes...)
 	}
-	return nonNegative("limit", in.Limit)
+	return nil
 }
 
 // RequestLogOut is the result of get_request_log.

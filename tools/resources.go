@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
 )
 
 // Resources (seed 002 §3) expose a session's state under browser:///. Every
@@ -57,7 +60,7 @@ func addResources(s *server.MCPServer, hooks *server.Hooks, d *Deps) {
 			}
 			out, err := r.read(ctx, d, v)
 			if err != nil {
-				return nil, engine.AsError(err)
+				return nil, engine.AsError(err).Clipped()
 			}
 			if png, ok := out.([]byte); ok {
 				return []mcp.ResourceContents{mcp.BlobResourceContents{URI: v.uri, MIMEType: r.mime, Blob: base64.StdEncoding.EncodeToString(png)}}, nil
@@ -206,4 +209,38 @@ func readElement(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 		return err
 	})
 	return out, err
+}
+
+// ResourceCheck refuses, before mcp-go runs it, a resources/read of a
+// session the caller cannot see, with the JSON-RPC code of a missing
+// resource (-32002): mcp-go answers every error of a resource handler with
+// -32603, an internal error, which it is not.
+func ResourceCheck(m *engine.Manager) jsonrpc.Check {
+	return func(ctx context.Context, method string, params json.RawMessage) *jsonrpc.Error {
+		if method != string(mcp.MethodResourcesRead) {
+			return nil
+		}
+		var p struct {
+			URI string `json:"uri"`
+		}
+		if json.Unmarshal(params, &p) != nil {
+			return nil
+		}
+		rest, ok := strings.CutPrefix(p.URI, ResourceScheme)
+		if !ok {
+			return nil
+		}
+		parts := strings.Split(rest, "/")
+		if len(parts) < 2 || parts[1] == "" || !slices.ContainsFunc(resources(), func(r resource) bool {
+			return strings.HasPrefix(r.uri, parts[0]+"/")
+		}) {
+			return nil
+		}
+		if m.Owns(ctx, parts[1]) {
+			return nil
+		}
+		return &jsonrpc.Error{Code: jsonrpc.ResourceNotFound,
+			Message: fmt.Sprintf("%s: resource not found: no session %q", engine.SessionNotFound, engine.Clip(parts[1], 64)),
+			Data:    map[string]any{"uri": engine.Clip(p.URI, 256), "errorCode": engine.SessionNotFound}}
+	}
 }

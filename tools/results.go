@@ -40,7 +40,7 @@ type ErrorBody struct {
 
 // errorResult renders a failure as an isError result.
 func errorResult(err error) *mcp.CallToolResult {
-	e := engine.AsError(err)
+	e := engine.AsError(err).Clipped()
 	body := ErrorBody{ErrorCode: e.Code, Message: e.Message, SessionID: e.SessionID, Details: e.Details, Retryable: e.Retryable, Suggestion: e.Suggestion}
 	b, _ := json.Marshal(body)
 	r := mcp.NewToolResultStructured(json.RawMessage(b), string(b))

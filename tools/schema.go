@@ -165,10 +165,12 @@ func mustJSON(v any) json.RawMessage {
 type argShape struct {
 	required []string
 	types    map[string]string // argument -> its schema type ("" when it has none)
+	bounds   []bound           // the range or size of each argument (limits.go)
 }
 
-// shapeOf reads a tool's input schema.
-func shapeOf(t mcp.Tool) argShape {
+// shapeOf reads a tool's input schema, and the bounds of its arguments
+// from In's tags.
+func shapeOf[In any](t mcp.Tool) argShape {
 	var s struct {
 		Required   []string `json:"required"`
 		Properties map[string]struct {
@@ -176,7 +178,7 @@ func shapeOf(t mcp.Tool) argShape {
 		} `json:"properties"`
 	}
 	_ = json.Unmarshal(t.RawInputSchema, &s)
-	sh := argShape{required: s.Required, types: map[string]string{}}
+	sh := argShape{required: s.Required, types: map[string]string{}, bounds: boundsOf(reflect.TypeFor[In]())}
 	for name, p := range s.Properties {
 		typ, _ := p.Type.(string)
 		sh.types[name] = typ

@@ -167,7 +167,7 @@ func Tools(d *Deps) []Tool {
 			panic(fmt.Sprintf("tool %s has no description", t.Def.Name))
 		case !declared(t.Def.Annotations):
 			panic(fmt.Sprintf("tool %s does not declare its four annotation hints through define", t.Def.Name))
-		case len(t.Def.RawInputSchema) == 0:
+		case len(t.Def.RawInputSchema) == 0 || t.in == nil:
 			panic(fmt.Sprintf("tool %s has no input schema", t.Def.Name))
 		case t.Group != Core && !slices.Contains(OptIn, t.Group):
 			panic(fmt.Sprintf("tool %s is in group %q, which --caps cannot turn on", t.Def.Name, t.Group))

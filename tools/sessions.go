@@ -21,8 +21,8 @@ type CreateSessionIn struct {
 
 // ViewportArg is a page size.
 type ViewportArg struct {
-	Width  int `json:"width"`
-	Height int `json:"height"`
+	Width  int `json:"width" range:"1,10000"`
+	Height int `json:"height" range:"1,10000"`
 }
 
 func (in CreateSessionIn) validate() error {

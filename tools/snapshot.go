@@ -12,19 +12,13 @@ type SnapshotIn struct {
 	SessionArg
 	Selector        string `json:"selector,omitempty" jsonschema:"Subtree root"`
 	Ref             string `json:"ref,omitempty" jsonschema:"Subtree root"`
-	Depth           int    `json:"depth,omitempty" jsonschema:"Max nesting"`
+	Depth           int    `json:"depth,omitempty" jsonschema:"Max nesting" range:"0,1000"`
 	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"Only refs, headings, landmarks"`
-	MaxChars        int    `json:"maxChars,omitempty" jsonschema:"Truncate at this length"`
+	MaxChars        int    `json:"maxChars,omitempty" jsonschema:"Truncate at this length" range:"0,10000000"`
 }
 
 func (in SnapshotIn) validate() error {
-	if err := validTarget(in.Selector, in.Ref, false); err != nil {
-		return err
-	}
-	if err := nonNegative("depth", in.Depth); err != nil {
-		return err
-	}
-	return nonNegative("maxChars", in.MaxChars)
+	return validTarget(in.Selector, in.Ref, false)
 }
 
 // SnapshotOut is the result of snapshot. The text the model reads is the

@@ -15,7 +15,7 @@ const State Group = "state"
 // GetCookiesIn is the input of get_cookies.
 type GetCookiesIn struct {
 	SessionArg
-	URLs []string `json:"urls,omitempty" jsonschema:"Only cookies sent to these URLs"`
+	URLs []string `json:"urls,omitempty" jsonschema:"Only cookies sent to these URLs" size:"65536"`
 }
 
 // CookiesOut is the result of get_cookies.
@@ -61,7 +61,7 @@ func setCookies(d *Deps) Tool {
 // SaveStateIn is the input of save_state.
 type SaveStateIn struct {
 	SessionArg
-	Path string `json:"path,omitempty" jsonschema:"Also write it to this JSON file in the output directory"`
+	Path string `json:"path,omitempty" jsonschema:"Also write it to this JSON file in the output directory" size:"4096"`
 }
 
 // SavedStateOut is the result of save_state.
@@ -103,7 +103,7 @@ func saveState(d *Deps) Tool {
 type RestoreStateIn struct {
 	SessionArg
 	State map[string]any `json:"state,omitempty" jsonschema:"A save_state result"`
-	Path  string         `json:"path,omitempty" jsonschema:"Or read it from this file in the output directory"`
+	Path  string         `json:"path,omitempty" jsonschema:"Or read it from this file in the output directory" size:"4096"`
 }
 
 func (in RestoreStateIn) validate() error {

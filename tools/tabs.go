@@ -10,8 +10,8 @@ import (
 type TabsIn struct {
 	SessionArg
 	Action string `json:"action" jsonschema:"enum=list,enum=new,enum=select,enum=close"`
-	Index  *int   `json:"index,omitempty" jsonschema:"Default: current"`
-	URL    string `json:"url,omitempty" jsonschema:"For new"`
+	Index  *int   `json:"index,omitempty" jsonschema:"Default: current" range:"0,1000"`
+	URL    string `json:"url,omitempty" jsonschema:"For new" size:"65536"`
 }
 
 func (in TabsIn) validate() error {

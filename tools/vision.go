@@ -14,19 +14,19 @@ const Vision Group = "vision"
 // MouseIn is the input of mouse_click and mouse_move.
 type MouseIn struct {
 	SessionArg
-	X          float64 `json:"x" jsonschema:"Viewport CSS px"`
-	Y          float64 `json:"y"`
+	X          float64 `json:"x" jsonschema:"Viewport CSS px" range:"0,10000"`
+	Y          float64 `json:"y" range:"0,10000"`
 	Button     string  `json:"button,omitempty" jsonschema:"enum=left,enum=right,enum=middle"`
-	ClickCount int     `json:"clickCount,omitempty"`
+	ClickCount int     `json:"clickCount,omitempty" range:"0,3"`
 }
 
 // MouseDragIn is the input of mouse_drag.
 type MouseDragIn struct {
 	SessionArg
-	X   float64 `json:"x" jsonschema:"Start, viewport CSS px"`
-	Y   float64 `json:"y"`
-	ToX float64 `json:"toX"`
-	ToY float64 `json:"toY"`
+	X   float64 `json:"x" jsonschema:"Start, viewport CSS px" range:"0,10000"`
+	Y   float64 `json:"y" range:"0,10000"`
+	ToX float64 `json:"toX" range:"0,10000"`
+	ToY float64 `json:"toY" range:"0,10000"`
 }
 
 func mouseTool[In sessionRefer](d *Deps, name, desc string, req func(In) engine.MouseRequest) Tool {

@@ -148,8 +148,12 @@ func buttonsFor(typ input.DispatchMouseEventType, button input.MouseButton) int6
 }
 
 // Type focuses an editable element and types text with real key events.
+// The typing stops between two keys once req.TypeTimeout has passed since
+// the call began, and the call answers TIMEOUT saying how much was typed:
+// no key is sent after that.
 func (s *session) Type(ctx context.Context, req engine.TypeRequest) (engine.ActionResult, error) {
 	var res engine.ActionResult
+	until := time.Now().Add(req.TypeTimeout)
 	err := s.run(ctx, "type into "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
 		if err := s.dialogErr(); err != nil {
 			return err
@@ -160,17 +164,25 @@ func (s *session) Type(ctx context.Context, req engine.TypeRequest) (engine.Acti
 			return err
 		}
 		res, err = s.actFor(ctx, t, m, req.NavigationTimeout, func(ctx context.Context) error {
-			for i, r := range req.Text {
-				if i > 0 && req.Delay > 0 {
+			tctx, cancel := context.WithDeadline(ctx, until)
+			defer cancel()
+			typed := 0
+			for _, r := range req.Text {
+				if typed > 0 && req.Delay > 0 {
 					select {
 					case <-time.After(req.Delay):
-					case <-ctx.Done():
-						return ctx.Err()
+					case <-tctx.Done():
 					}
 				}
+				if tctx.Err() != nil && ctx.Err() == nil {
+					return engine.TypingTimedOut(req, typed)
+				}
+				// A key is waited for under ctx, not tctx: once sent it is
+				// typed, and the call must not answer before it was.
 				if err := typeRune(ctx, t, r); err != nil {
 					return err
 				}
+				typed++
 			}
 			return nil
 		})

@@ -1,6 +1,7 @@
 package enginetest
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -236,5 +237,35 @@ func (h *harness) testType(t *testing.T) {
 		s := h.open(t, "/form.html")
 		_, err := s.Type(ctx(t), engine.TypeRequest{Target: sel("#nope"), Text: "x", Timeout: short})
 		wantError(t, err, engine.ElementNotFound, map[string]any{"selector": "#nope"})
+	})
+	// A text too long to type within the timeout stops at it: the call
+	// answers TIMEOUT (or succeeds, on a machine fast enough), no key is
+	// typed after it answered, and the session takes the next call.
+	t.Run("TimeoutStopsTyping", func(t *testing.T) {
+		s := h.open(t, "/form.html")
+		start := time.Now()
+		_, err := s.Type(ctx(t), engine.TypeRequest{Target: sel("#notes"), Text: strings.Repeat("abcdefgh", 1<<17), Timeout: 2 * time.Second})
+		t.Logf("typing 1 MiB with a 2 s timeout took %s: %v", time.Since(start), err)
+		if err != nil {
+			wantError(t, err, engine.Timeout, nil)
+		}
+		typed := func() int {
+			raw, err := s.Evaluate(ctx(t), engine.EvalRequest{Expression: "document.querySelector('#notes').value.length"})
+			if err != nil {
+				t.Fatalf("the session after the typing: %v", err)
+			}
+			var n int
+			json.Unmarshal(raw, &n)
+			return n
+		}
+		n := typed()
+		t.Logf("%d characters typed", n)
+		// A round trip through the page's event loop: keys still queued
+		// would be typed before it ends.
+		typeText(t, s, engine.TypeRequest{Target: sel("#user"), Text: "ada"})
+		if m := typed(); m != n {
+			t.Fatalf("typing went on after the call answered: %d characters, then %d", n, m)
+		}
+		wantTitle(t, s, "user=ada")
 	})
 }

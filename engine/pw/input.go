@@ -206,6 +206,9 @@ func (s *session) typeAction(ctx context.Context, req engine.TypeRequest) (engin
 		return engine.ActionResult{}, err
 	}
 	what := "type into " + req.Target.String()
+	tctx, cancel := context.WithTimeout(ctx, req.TypeTimeout)
+	defer cancel()
+	count := 0 // characters typed, for a TIMEOUT to report
 	m := s.st.mark()
 	el, _, err := s.resolve(ctx, "focus", req.Target, req.Timeout, false, req.Clear)
 	if err != nil {
@@ -222,11 +225,15 @@ func (s *session) typeAction(ctx context.Context, req engine.TypeRequest) (engin
 					return engine.ActionResult{}, s.classify(err, what)
 				}
 			}
+			if tctx.Err() != nil && ctx.Err() == nil {
+				return engine.ActionResult{}, engine.TypingTimedOut(req, count)
+			}
 			m.navFrom = time.Now()
 			if err := s.pressEnter(ctx, el, m, req.Timeout+req.NavigationTimeout); err != nil && !s.clickedBeforeTimeout(err, m) {
 				return engine.ActionResult{}, s.actionErr(err, what, req.Target)
 			}
 			typed = true
+			count++
 		}
 		if seg == "" {
 			continue
@@ -236,12 +243,50 @@ func (s *session) typeAction(ctx context.Context, req engine.TypeRequest) (engin
 				return engine.ActionResult{}, s.classify(err, what)
 			}
 		}
-		if err := do(ctx, func() error { return kb.Type(seg, playwright.KeyboardTypeOptions{Delay: &delay}) }); err != nil {
+		if err := typeChunks(ctx, tctx, kb, seg, delay, &count); err != nil {
+			if errors.Is(err, errTypeTimeout) {
+				return engine.ActionResult{}, engine.TypingTimedOut(req, count)
+			}
 			return engine.ActionResult{}, s.actionErr(err, what, req.Target)
 		}
 		typed = true
 	}
 	return s.settle(ctx, m, req.NavigationTimeout)
+}
+
+// errTypeTimeout stops typeChunks at its deadline.
+var errTypeTimeout = errors.New("the typing's deadline passed")
+
+// typeChunks types text in chunks sized to take about 100 ms each, so that
+// it stops between two chunks once tctx ends (errTypeTimeout): a chunk
+// given to Playwright's Keyboard.Type cannot be interrupted, so a text
+// sent at once would go on being typed long after the call answered. typed
+// counts the characters typed.
+func typeChunks(ctx, tctx context.Context, kb playwright.Keyboard, text string, delay float64, typed *int) error {
+	runes := []rune(text)
+	n := 8
+	for len(runes) > 0 {
+		if tctx.Err() != nil && ctx.Err() == nil {
+			return errTypeTimeout
+		}
+		c := min(n, len(runes))
+		start := time.Now()
+		// The chunk is waited for under ctx, not tctx: once sent it is
+		// typed, and the call must not answer before it was.
+		chunk := string(runes[:c])
+		if err := do(ctx, func() error { return kb.Type(chunk, playwright.KeyboardTypeOptions{Delay: &delay}) }); err != nil {
+			return err
+		}
+		*typed += c
+		runes = runes[c:]
+		switch took := time.Since(start); {
+		case took < 50*time.Millisecond && n < 1024:
+			n *= 2
+		case took > 200*time.Millisecond && n > 1:
+			n /= 2
+		}
+	}
+	return nil
 }
 
 // splitLines splits text at each \n and \r, the characters typed as Enter,

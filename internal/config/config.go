@@ -26,6 +26,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine/browserpath"
 	"github.com/seed4af8c199/browsermcp/internal/engines"
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
+	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
 	"github.com/seed4af8c199/browsermcp/internal/logbridge"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
@@ -79,6 +80,7 @@ type SecurityConfig struct {
 	BlockedDomains         []string `json:"blockedDomains"`
 	AllowFileURLs          bool     `json:"allowFileUrls"`
 	MaxScreenshotSize      int      `json:"maxScreenshotSize"` // bytes
+	MaxMessageSize         int      `json:"maxMessageSize"`    // bytes of one JSON-RPC message
 	EnableFileUpload       bool     `json:"enableFileUpload"`
 	EnableScriptEvaluation bool     `json:"enableScriptEvaluation"`
 	// AllowedPaths are directories, besides the output directory, whose
@@ -102,7 +104,7 @@ func defaultConfig() Config {
 		Session: SessionConfig{DefaultTimeout: 300000, MaxSessions: 10},
 		Security: SecurityConfig{
 			AllowedDomains: []string{}, BlockedDomains: []string{}, AllowedPaths: []string{},
-			MaxScreenshotSize: 2 << 20, EnableFileUpload: true, EnableScriptEvaluation: true,
+			MaxScreenshotSize: 2 << 20, MaxMessageSize: jsonrpc.DefaultMaxMessage, EnableFileUpload: true, EnableScriptEvaluation: true,
 		},
 		Logging:      LoggingConfig{Level: "info", Format: "text"},
 		Capabilities: []string{},
@@ -175,6 +177,13 @@ var options = []option{
 		field: func(c *Config) any { return &c.Security.AllowFileURLs }},
 	{flags: []string{"max-screenshot-size"}, env: "BROWSERMCP_MAX_SCREENSHOT_SIZE", key: "security.maxScreenshotSize", usage: "largest screenshot in `bytes`",
 		field: func(c *Config) any { return &c.Security.MaxScreenshotSize }, check: func(c *Config) error { return positive(c.Security.MaxScreenshotSize, "a positive number of bytes") }},
+	{flags: []string{"max-message-size"}, env: "BROWSERMCP_MAX_MESSAGE_SIZE", key: "security.maxMessageSize", usage: "largest JSON-RPC message in `bytes`, over stdio and HTTP (at least 65536)",
+		field: func(c *Config) any { return &c.Security.MaxMessageSize }, check: func(c *Config) error {
+			if c.Security.MaxMessageSize < 64<<10 {
+				return errors.New("needs at least 65536 bytes")
+			}
+			return nil
+		}},
 	{flags: []string{"enable-file-upload"}, env: "BROWSERMCP_ENABLE_FILE_UPLOAD", key: "security.enableFileUpload", usage: "offer the upload_file tool and let tools name server files (save_state and restore_state path)",
 		field: func(c *Config) any { return &c.Security.EnableFileUpload }},
 	{flags: []string{"allowed-paths"}, env: "BROWSERMCP_ALLOWED_PATHS", key: "security.allowedPaths", usage: "`directories` besides --output-dir whose files upload_file, save_state and restore_state may use (repeatable)",
@@ -597,7 +606,7 @@ func (c Config) ResolvedOutputDir() string {
 
 // HTTPOptions are where the HTTP transport listens and whom it lets in.
 func (c Config) HTTPOptions() httpserve.Options {
-	return httpserve.Options{Host: c.Host, Port: c.Port, APIKeys: c.APIKeys, AllowedHosts: c.AllowedHosts}
+	return httpserve.Options{Host: c.Host, Port: c.Port, APIKeys: c.APIKeys, AllowedHosts: c.AllowedHosts, MaxMessage: int64(c.Security.MaxMessageSize)}
 }
 
 // LogOptions are where logs go and which.

@@ -31,6 +31,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
 )
 
 // Options say where to listen and whom to let in.
@@ -42,6 +43,11 @@ type Options struct {
 	// AllowedHosts are accepted in Host and Origin headers besides Host and
 	// the loopback names; "*" accepts any.
 	AllowedHosts []string
+	// MaxMessage is the most bytes of one JSON-RPC message (0: the
+	// default of package jsonrpc); a larger body is refused with 413.
+	MaxMessage int64
+	// Check may refuse a request before mcp-go runs it (see jsonrpc.Check).
+	Check jsonrpc.Check
 }
 
 // Serve serves srv on our own http.Server until ctx ends, then shuts down
@@ -164,7 +170,12 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 			return id, nil
 		}),
 	)
-	h.mux.Handle("/mcp", h.guard(streamable))
+	// Every message is checked before mcp-go reads it (package jsonrpc).
+	// Check's answers are JSON-RPC errors in the HTTP response, which the
+	// SSE transport does not read (it answers on the stream): /message
+	// gets the protocol checks only.
+	guard := jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check}
+	h.mux.Handle("/mcp", h.guard(jsonrpc.Handler(guard, streamable)))
 	h.mux.Handle("/sse", h.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var id string
 		r = r.WithContext(context.WithValue(r.Context(), sseHolderKey{}, &id))
@@ -183,7 +194,7 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 			httpError(w, http.StatusForbidden, "forbidden", "this SSE stream belongs to another API key")
 			return
 		}
-		h.sse.MessageHandler().ServeHTTP(w, r)
+		jsonrpc.Handler(jsonrpc.Guard{MaxMessage: o.MaxMessage}, h.sse.MessageHandler()).ServeHTTP(w, r)
 	})))
 	h.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		if !h.checkHost(w, r) {

@@ -271,3 +271,42 @@ func TestDisabledTools(t *testing.T) {
 		t.Fatal("calling a disabled tool succeeded")
 	}
 }
+
+// TestJSONRPCChecksOverHTTP: /mcp checks every message before mcp-go
+// reads it (package jsonrpc), as stdio does: another key's session is a
+// missing resource (-32002), a batch is -32600, and a body over the
+// message size limit is refused with 413.
+func TestJSONRPCChecksOverHTTP(t *testing.T) {
+	s := startServer(t, tools.Options{})
+	a := s.HTTPClient(t, keyA)
+	idA := a.OK("create_session", nil)["sessionId"].(string)
+	post := func(key, body string) (int, map[string]any) {
+		req, _ := http.NewRequest("POST", s.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+key)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var m map[string]any
+		json.NewDecoder(res.Body).Decode(&m)
+		return res.StatusCode, m
+	}
+	for _, c := range []struct {
+		body   string
+		status int
+		code   float64
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"browser:///session/` + idA + `"}}`, 200, -32002},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, 400, -32600},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"type","arguments":{"text":"` + strings.Repeat("x", 2<<20) + `"}}}`, 413, -32600},
+	} {
+		status, m := post(keyB, c.body)
+		e, _ := m["error"].(map[string]any)
+		if status != c.status || e == nil || e["code"] != c.code {
+			t.Errorf("%.60s: %d %v, want %d and code %v", c.body, status, m, c.status, c.code)
+		}
+	}
+}
