@@ -52,9 +52,10 @@ type Download struct {
 // called once the action succeeded, under the action's deadline, and adds
 // the action's new tabs, downloads and console errors to res. It may wait,
 // event-driven and bounded by ctx, for a popup or download the action
-// started to arrive or to finish.
+// started to arrive or to finish. Its error (UNSUPPORTED: a download the
+// browser cannot save) fails the action, which did run.
 type Reporter interface {
-	Watch(ctx context.Context) func(ctx context.Context, res *ActionResult)
+	Watch(ctx context.Context) func(ctx context.Context, res *ActionResult) error
 }
 
 // PopupWait bounds the wait for a popup the browser said an action opens
@@ -72,7 +73,7 @@ func (b *bounded) report(f func(context.Context) (ActionResult, error)) func(con
 		done := r.Watch(ctx)
 		res, err := f(ctx)
 		if err == nil {
-			done(ctx, &res)
+			err = done(ctx, &res)
 		}
 		return res, err
 	}

@@ -142,10 +142,10 @@ func watchExpected(ctx context.Context, t *chromedp.Target) error {
 // Watch follows an action on the current tab: the popups it opens become
 // tabs of the session and are reported with the downloads it began (once
 // finished) and the console errors since the last report.
-func (t *tabbed) Watch(ctx context.Context) func(ctx context.Context, res *engine.ActionResult) {
+func (t *tabbed) Watch(ctx context.Context) func(ctx context.Context, res *engine.ActionResult) error {
 	cur := t.session
 	pm := cur.obs.popups.mark()
-	return func(ctx context.Context, res *engine.ActionResult) {
+	return func(ctx context.Context, res *engine.ActionResult) error {
 		if ids := cur.obs.popups.await(ctx, pm); len(ids) > 0 {
 			// The popups become tabs now, as the tabs tool would adopt
 			// them; one the policy closed at once is not among them.
@@ -161,5 +161,6 @@ func (t *tabbed) Watch(ctx context.Context) func(ctx context.Context, res *engin
 			res.Downloads = t.dl.report(ctx, cur.obs.popups.expectedDownloads(pm))
 		}
 		res.ConsoleErrors = cur.obs.console.errors.Take()
+		return nil
 	}
 }
