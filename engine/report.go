@@ -113,6 +113,9 @@ const maxFileName = 200
 // empty result becomes "download".
 func SafeFileName(name string) string {
 	name = filepath.Base(strings.ReplaceAll(name, `\`, "/"))
+	if name == "/" || name == "." || name == ".." {
+		name = ""
+	}
 	name = strings.Map(func(r rune) rune {
 		switch {
 		case r == '/' || r == '\\' || r == 0 || unicode.IsControl(r):

@@ -33,7 +33,7 @@ func TestEveryToolIsComplete(t *testing.T) {
 }
 
 // readOnlyName matches the tools that only observe.
-var readOnlyName = regexp.MustCompile(`^(get_|is_|find_|extract_|element_exists$|snapshot$|screenshot|list_sessions$|wait_for_|pdf$|save_state$)`)
+var readOnlyName = regexp.MustCompile(`^(get_|is_|find_|extract_|element_exists$|snapshot$|screenshot|list_sessions$|wait_for(_|$)|pdf$|save_state$)`)
 
 // destructiveTools may destroy state the agent cannot get back.
 var destructiveTools = map[string]bool{"close_session": true}
