@@ -101,7 +101,7 @@ func (b *bounded) Click(ctx context.Context, req ClickRequest) (ActionResult, er
 		return ActionResult{}, err
 	}
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "click on "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Click(ctx, req) }))
+	return b.navigated(ctx)(within(ctx, "click on "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Click(ctx, req) })))
 }
 
 func (b *bounded) Type(ctx context.Context, req TypeRequest) (ActionResult, error) {
@@ -109,7 +109,7 @@ func (b *bounded) Type(ctx context.Context, req TypeRequest) (ActionResult, erro
 		return ActionResult{}, err
 	}
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "type into "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Type(ctx, req) }))
+	return b.navigated(ctx)(within(ctx, "type into "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Type(ctx, req) })))
 }
 
 func (b *bounded) Snapshot(ctx context.Context, req SnapshotRequest) (SnapshotResult, error) {
@@ -118,7 +118,7 @@ func (b *bounded) Snapshot(ctx context.Context, req SnapshotRequest) (SnapshotRe
 
 func (b *bounded) HandleDialog(ctx context.Context, req DialogRequest) (ActionResult, error) {
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "handle_dialog", req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.HandleDialog(ctx, req) }))
+	return b.navigated(ctx)(within(ctx, "handle_dialog", req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.HandleDialog(ctx, req) })))
 }
 
 // Info has a short deadline of its own: list_sessions calls it on sessions
@@ -178,7 +178,7 @@ func (b *bounded) Hover(ctx context.Context, req HoverRequest) (ActionResult, er
 		return ActionResult{}, err
 	}
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "hover over "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Hover(ctx, req) }))
+	return b.navigated(ctx)(within(ctx, "hover over "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Hover(ctx, req) })))
 }
 
 func (b *bounded) Press(ctx context.Context, req PressRequest) (ActionResult, error) {
@@ -186,7 +186,7 @@ func (b *bounded) Press(ctx context.Context, req PressRequest) (ActionResult, er
 		return ActionResult{}, err
 	}
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "press "+req.Key, req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Press(ctx, req) }))
+	return b.navigated(ctx)(within(ctx, "press "+req.Key, req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Press(ctx, req) })))
 }
 
 func (b *bounded) Drag(ctx context.Context, req DragRequest) (ActionResult, error) {
@@ -194,7 +194,7 @@ func (b *bounded) Drag(ctx context.Context, req DragRequest) (ActionResult, erro
 		return ActionResult{}, err
 	}
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "drag "+req.Source.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Drag(ctx, req) }))
+	return b.navigated(ctx)(within(ctx, "drag "+req.Source.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Drag(ctx, req) })))
 }
 
 func (b *bounded) Upload(ctx context.Context, req UploadRequest) (ActionResult, error) {
@@ -202,7 +202,7 @@ func (b *bounded) Upload(ctx context.Context, req UploadRequest) (ActionResult, 
 		return ActionResult{}, err
 	}
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "upload to "+req.Target.String(), req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Upload(ctx, req) }))
+	return b.navigated(ctx)(within(ctx, "upload to "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Upload(ctx, req) })))
 }
 
 func (b *bounded) Mouse(ctx context.Context, req MouseRequest) (ActionResult, error) {
@@ -210,7 +210,7 @@ func (b *bounded) Mouse(ctx context.Context, req MouseRequest) (ActionResult, er
 		return ActionResult{}, err
 	}
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, req.Action+" the mouse", req.deadline(), func(ctx context.Context) (ActionResult, error) { return b.s.Mouse(ctx, req) }))
+	return b.navigated(ctx)(within(ctx, req.Action+" the mouse", req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Mouse(ctx, req) })))
 }
 
 func (b *bounded) Cookies(ctx context.Context, urls []string) ([]Cookie, error) {

@@ -148,6 +148,10 @@ type SessionOptions struct {
 	// "http://proxy:3128" or "socks5://proxy:1080".
 	Proxy        string
 	StorageState *StorageState
+	// DownloadDir is where the session saves the files its pages download,
+	// created on the first download and removed with the session. Empty:
+	// downloads are refused.
+	DownloadDir string
 }
 
 // Validate checks the options no browser needs to see to refuse, for
@@ -252,6 +256,13 @@ type ActionResult struct {
 	// target, or what the click went to instead is an error); other
 	// actions leave it empty.
 	ReceivedBy string
+	// NewTabs are the tabs the action opened (popups, target=_blank).
+	NewTabs []NewTab
+	// Downloads are the files the action downloaded (see Reporter).
+	Downloads []Download
+	// ConsoleErrors counts the console errors and uncaught exceptions the
+	// page logged since the last action's result.
+	ConsoleErrors int
 }
 
 // PageInfo is a cheap description of a session's current page.

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 	"time"
@@ -26,8 +28,9 @@ type ManagerConfig struct {
 	MaxSessions int
 	// Defaults are applied to every new session's options where unset.
 	Defaults SessionOptions
-	// OutputDir is where the server writes files for the agent (e.g. each
-	// session's downloads, under OutputDir/<sessionId>); empty: nowhere yet.
+	// OutputDir is where the server writes files for the agent: each
+	// session's downloads go to OutputDir/<sessionId>/downloads, which is
+	// removed with the session. Empty: browsermcp under os.TempDir().
 	OutputDir string
 }
 
@@ -77,6 +80,9 @@ type Info struct {
 
 // NewManager returns a Manager over eng.
 func NewManager(eng Engine, cfg ManagerConfig) *Manager {
+	if cfg.OutputDir == "" {
+		cfg.OutputDir = filepath.Join(os.TempDir(), "browsermcp")
+	}
 	return &Manager{
 		eng:      eng,
 		cfg:      cfg,
@@ -147,6 +153,7 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 	// can label what it creates with it (SessionIDFrom); e.g. the Grid's
 	// session carries it as a capability.
 	id := uuid.NewString()
+	opts.DownloadDir = filepath.Join(m.outputDir(id), "downloads")
 	sess, err := within(context.WithValue(ctx, sessionIDKey{}, id), "create_session", NewSessionTimeout, func(ctx context.Context) (s Session, err error) {
 		// A panicking engine must not leak the pending slot.
 		defer func() {
@@ -396,7 +403,17 @@ func (m *Manager) closeSession(ctx context.Context, s *managed) error {
 	s.cancel()
 	s.lock <- struct{}{}
 	defer func() { <-s.lock }()
-	return s.sess.Close(ctx)
+	err := s.sess.Close(ctx)
+	// The session's files (its downloads) go with it.
+	if rerr := os.RemoveAll(m.outputDir(s.id)); err == nil && rerr != nil {
+		err = Wrap(BrowserError, rerr, "could not remove the session's files: "+rerr.Error())
+	}
+	return err
+}
+
+// outputDir is where the server writes the files of session id.
+func (m *Manager) outputDir(id string) string {
+	return filepath.Join(m.cfg.OutputDir, id)
 }
 
 // expire runs from the session's timer.

@@ -53,12 +53,12 @@ func notEditable(tg engine.Target, reason string) error {
 
 func fill(d *Deps) Tool {
 	return sessionTool(d, "fill", "Replace a field's value.", pageAction,
-		func(ctx context.Context, s engine.Session, in FillIn) (ActionOut, error) {
+		func(ctx context.Context, s engine.Session, in FillIn) (SuccessOut, error) {
 			r, err := evalInto[formResult](ctx, s, in.req(fillJS, in.Value))
 			if err == nil && r.Error != "" {
 				err = notEditable(in.target(), r.Error)
 			}
-			return ActionOut{Success: err == nil, Message: "Filled " + in.target().String()}, err
+			return SuccessOut{Success: err == nil, Message: "Filled " + in.target().String()}, err
 		})
 }
 
@@ -141,7 +141,8 @@ func checkTool(d *Deps, name, desc string, want bool) Tool {
 				return ActionOut{}, engine.Errorf(engine.InvalidParameters, "%s is a checked radio button; a radio is unchecked only by checking another one of its group", tg).
 					With("field", "selector").With("reason", "radio").Suggest("Use check on the radio button that should be selected instead.")
 			}
-			if _, err := s.Click(ctx, engine.ClickRequest{Target: tg, Timeout: in.timeout()}); err != nil {
+			click, err := s.Click(ctx, engine.ClickRequest{Target: tg, Timeout: in.timeout()})
+			if err != nil {
 				return ActionOut{}, err
 			}
 			if r, err = evalInto[formResult](ctx, s, in.req(checkboxStateJS)); err != nil {
@@ -151,7 +152,9 @@ func checkTool(d *Deps, name, desc string, want bool) Tool {
 				return ActionOut{}, engine.Errorf(engine.ElementNotClickable, "clicking %s did not %s it (the page prevented it)", tg, name).
 					With("reason", "state_unchanged").With("selector", tg.Selector)
 			}
-			return ActionOut{Success: true, Message: fmt.Sprintf("%sed %s", name, tg)}, nil
+			// What the click caused (a console error, a download) is
+			// reported as for click.
+			return actionOut(fmt.Sprintf("%sed %s", name, tg), click), nil
 		})
 }
 

@@ -49,6 +49,13 @@ type ActionOut struct {
 	// Dialog is the JavaScript dialog the action opened; unless handled is
 	// set, the page waits for handle_dialog.
 	Dialog *engine.Dialog `json:"dialog,omitempty" jsonschema:"Dialog the action opened; call handle_dialog unless it says handled"`
+	// NewTabs are the tabs the action opened; the current tab stays.
+	NewTabs []engine.NewTab `json:"newTabs,omitempty" jsonschema:"Tabs the action opened (index for tabs select, url)"`
+	// Downloads are the files the action downloaded, saved in the
+	// session's download directory, which goes with the session.
+	Downloads []engine.Download `json:"downloads,omitempty" jsonschema:"Files the action downloaded: suggestedName, path, bytes, state"`
+	// ConsoleErrors counts console errors since the last action's result.
+	ConsoleErrors int `json:"consoleErrors,omitempty" jsonschema:"Console errors and uncaught exceptions since the last action"`
 	SessionMeta
 }
 
@@ -60,6 +67,23 @@ func actionOut(msg string, r engine.ActionResult) ActionOut {
 		if r.Title != "" {
 			out.Message += fmt.Sprintf(" (%q)", r.Title)
 		}
+	}
+	out.NewTabs, out.Downloads, out.ConsoleErrors = r.NewTabs, r.Downloads, r.ConsoleErrors
+	for _, t := range r.NewTabs {
+		out.Message += fmt.Sprintf("; it opened tab %d (%s)", t.Index, t.URL)
+	}
+	for _, d := range r.Downloads {
+		switch d.State {
+		case engine.DownloadCompleted:
+			out.Message += fmt.Sprintf("; it downloaded %q (%d bytes) to %s", d.SuggestedName, d.Bytes, d.Path)
+		case engine.DownloadInProgress:
+			out.Message += fmt.Sprintf("; its download of %q was still running", d.SuggestedName)
+		default:
+			out.Message += fmt.Sprintf("; its download of %q failed: %s", d.SuggestedName, d.Error)
+		}
+	}
+	if n := r.ConsoleErrors; n > 0 {
+		out.Message += fmt.Sprintf("; the page logged %d console error(s)", n)
 	}
 	if d := r.Dialog; d != nil {
 		if d.Handled != "" {

@@ -113,12 +113,12 @@ func leanSchema(raw json.RawMessage, output bool) json.RawMessage {
 			}
 			if output {
 				delete(v, "required")
-				// Results are self-describing JSON: one level of property
-				// types tells the agent what comes back.
+				// Results are self-describing JSON: the names of the
+				// top-level fields tell the agent what comes back; their
+				// types it reads in the result (decision record
+				// docs/decisions/2026-11-24-output-schemas-name-fields.md).
 				if depth >= 1 {
-					delete(v, "items")
-					delete(v, "properties")
-					delete(v, "additionalProperties")
+					clear(v)
 				}
 			}
 			// A nullable slice or pointer is just its type to an agent.

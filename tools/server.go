@@ -55,6 +55,7 @@ func registry(d *Deps) []Tool {
 		isVisible(d),
 		isEnabled(d),
 		waitForSelector(d),
+		waitFor(d),
 		getCookies(d),
 		setCookies(d),
 		saveState(d),

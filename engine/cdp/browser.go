@@ -93,6 +93,9 @@ type browserProc struct {
 
 	gateMu sync.Mutex
 	gate   *gate // the policy's browser-wide part, see popups.go
+
+	dlMu sync.Mutex
+	dl   *dlHub // routes download events to sessions, see downloads.go
 }
 
 // New returns an engine; it does not start the browser.
@@ -216,11 +219,18 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 	// storage) and get the same per-page settings and policy.
 	tabOpts := opts
 	tabOpts.StorageState, tabOpts.Proxy = nil, ""
+	dl, err := enableDownloads(ctx, b, s.contextID(), opts.DownloadDir)
+	if err != nil {
+		s.Close(ctx)
+		return nil, err
+	}
+	dl.follow(b, s.id, s.tab)
 	tb := newTabbed(s, func(ctx context.Context, how chromedp.ContextOption) (*session, error) {
 		t, err := openTab(ctx, b, s.tab, s.refs, tabOpts, e.cfg.Dialogs, how)
 		if err != nil {
 			return nil, err
 		}
+		dl.follow(b, t.id, t.tab)
 		if err := t.enforce(ctx, e.cfg.Policy); err != nil {
 			t.Close(ctx)
 			return nil, err
@@ -235,6 +245,7 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 		}
 		tb.unregister = g.register(s.contextID(), s.guard)
 	}
+	tb.dl = dl
 	return tb, nil
 }
 

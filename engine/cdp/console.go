@@ -24,6 +24,8 @@ const maxConsoleText = 4096
 type consoleLog struct {
 	mu   sync.Mutex
 	msgs ring[engine.ConsoleMessage]
+	// errors counts the messages at level error, for action results.
+	errors engine.ErrorCounter
 }
 
 func (c *consoleLog) init() { c.msgs = newRing[engine.ConsoleMessage](consoleLogSize) }
@@ -61,6 +63,9 @@ func (c *consoleLog) onEvent(ev any) {
 		return
 	}
 	m.Text, m.URL = truncate(m.Text, maxConsoleText), truncate(m.URL, maxLoggedURL)
+	if m.Level == "error" {
+		c.errors.Add()
+	}
 	c.mu.Lock()
 	c.msgs.push(m)
 	c.mu.Unlock()

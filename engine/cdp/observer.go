@@ -16,18 +16,21 @@ type observer struct {
 	console consoleLog
 	routes  router
 	cond    conditions
+	popups  popups // see report.go
 }
 
 func newObserver() *observer {
 	o := &observer{}
 	o.net.init()
 	o.console.init()
+	o.popups.init()
 	o.routes.init(&o.net)
 	return o
 }
 
 // onEvent is the tab listener. It must return fast and never call CDP.
 func (o *observer) onEvent(ev any) {
+	o.popups.onEvent(ev)
 	switch ev := ev.(type) {
 	case *fetch.EventRequestPaused:
 		o.routes.paused(ev)

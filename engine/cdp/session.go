@@ -93,6 +93,9 @@ func openTab(ctx context.Context, b *browserProc, parent context.Context, refs *
 			if err != nil {
 				return err
 			}
+			if err := watchExpected(ctx, t); err != nil {
+				return err
+			}
 			return applyOptions(ctx, t, opts)
 		}))
 	}()
@@ -107,6 +110,7 @@ func openTab(ctx context.Context, b *browserProc, parent context.Context, refs *
 		return nil, engine.Wrap(engine.BrowserError, ctx.Err(), "creating the session was cancelled: "+ctx.Err().Error())
 	}
 	s.id = chromedp.FromContext(tab).Target.TargetID
+	obs.popups.setOwner(s.id)
 	return s, nil
 }
 

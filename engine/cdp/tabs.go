@@ -31,6 +31,8 @@ type tabbed struct {
 	// gets (tabnet.go).
 	mu  sync.Mutex
 	net tabNet
+	// dl are the session's downloads (downloads.go).
+	dl *downloads
 }
 
 func newTabbed(first *session, open func(context.Context, chromedp.ContextOption) (*session, error)) *tabbed {
@@ -55,7 +57,11 @@ func (t *tabbed) Close(ctx context.Context) error {
 			s.Close(ctx)
 		}
 	}
-	return t.first.Close(ctx)
+	err := t.first.Close(ctx)
+	if t.dl != nil {
+		t.dl.close(t.b)
+	}
+	return err
 }
 
 // Tabs lists, opens, selects or closes tabs.

@@ -31,10 +31,15 @@ type consoleLog struct {
 	mu      sync.Mutex
 	msgs    []engine.ConsoleMessage
 	dropped int
+	// errors counts the messages at level error, for action results.
+	errors engine.ErrorCounter
 }
 
 func (c *consoleLog) push(m engine.ConsoleMessage) {
 	m.Text, m.URL = truncate(m.Text, maxConsoleText), truncate(m.URL, 2048)
+	if m.Level == "error" {
+		c.errors.Add()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.msgs) == consoleLogSize {

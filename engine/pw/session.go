@@ -56,10 +56,19 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 		}
 	}
 	console := &consoleLog{}
+	rep := newReport(opts.DownloadDir)
+	if e.cfg.Browser == Firefox {
+		rep.noDownloads = unsupported(Firefox, "downloads", "Playwright's WebDriver BiDi backend does not report them; the action ran, its download was not saved")
+	}
 	m, err := call(ctx, func() (made, error) {
 		o := contextOptions(opts)
+		o.AcceptDownloads = playwright.Bool(opts.DownloadDir != "")
 		bctx, err := b.browser.NewContext(o)
 		if err != nil {
+			return made{}, err
+		}
+		if err := rep.watchContext(bctx); err != nil {
+			_ = bctx.Close()
 			return made{}, err
 		}
 		page, err := bctx.NewPage()
@@ -85,6 +94,7 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 		return nil, engine.Wrap(engine.BrowserError, err, "could not create the session's browser context: "+firstLine(err))
 	}
 	sh := newShared()
+	sh.report = rep
 	s := newTab(e, b, m.bctx, m.page, console, sh)
 	s.owner = true
 	if opts.StorageState != nil {
@@ -158,6 +168,7 @@ func newTab(e *Engine, b *browserProc, bctx playwright.BrowserContext, page play
 	s.st.watchDialogs(page, s.e.cfg.Dialogs)
 	s.console.watch(page)
 	s.net.watch(page)
+	sh.report.watchPage(page)
 	return s
 }
 

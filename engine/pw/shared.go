@@ -14,6 +14,7 @@ type shared struct {
 	refs   *refState
 	cond   *netConds
 	routes *router
+	report *report // new pages and downloads, see report.go
 
 	dtMu     sync.Mutex
 	devtools map[playwright.Page]*devtools

@@ -2,6 +2,7 @@ package pw
 
 import (
 	"context"
+	"os"
 	"slices"
 
 	"github.com/playwright-community/playwright-go"
@@ -40,7 +41,12 @@ func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 
 // Close closes the browser context and with it every tab.
 func (t *tabbed) Close(ctx context.Context) error {
-	return t.first.Close(ctx)
+	err := t.first.Close(ctx)
+	// The session's downloads go with it.
+	if dir := t.sh.report.dir; dir != "" {
+		os.RemoveAll(dir)
+	}
+	return err
 }
 
 // Tabs lists, opens, selects or closes tabs.

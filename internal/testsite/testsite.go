@@ -1,10 +1,14 @@
 // Package testsite serves the pages under testdata/site on 127.0.0.1 for
 // browser tests, plus a few dynamic endpoints: /slow?ms=N (answers after N
 // ms), /redirect?to=PATH (302), /status?code=N, /api/data (JSON naming the
-// server and the method), and /hang (never answers).
+// server and the method), /download?name=N&size=B (B bytes as an
+// attachment named N; with inline=1 without Content-Disposition), and /hang
+// (never answers).
 package testsite
 
 import (
+	"bytes"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -65,6 +69,17 @@ func Handler() http.Handler {
 	mux.HandleFunc("/api/data", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"source":"server","method":"` + r.Method + `"}`))
+	})
+	mux.HandleFunc("/download", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		n, _ := strconv.Atoi(q.Get("size"))
+		n = min(max(n, 0), 1<<20)
+		w.Header().Set("Content-Type", "application/octet-stream")
+		if q.Get("inline") == "" {
+			w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": q.Get("name")}))
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(n))
+		w.Write(bytes.Repeat([]byte("0123456789abcdef"), n/16+1)[:n])
 	})
 	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
