@@ -154,7 +154,8 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 	// session carries it as a capability.
 	id := uuid.NewString()
 	opts.DownloadDir = filepath.Join(m.outputDir(id), "downloads")
-	sess, err := within(context.WithValue(ctx, sessionIDKey{}, id), "create_session", NewSessionTimeout, func(ctx context.Context) (s Session, err error) {
+	ctx = context.WithValue(context.WithValue(ctx, sessionIDKey{}, id), sessionNameKey{}, name)
+	sess, err := within(ctx, "create_session", NewSessionTimeout, func(ctx context.Context) (s Session, err error) {
 		// A panicking engine must not leak the pending slot.
 		defer func() {
 			if e := Recovered(recover()); e != nil {
@@ -178,19 +179,25 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 		}
 		return Info{}, Errorf(InvalidParameters, "a session named %q already exists", name).With("field", "name")
 	}
-	now := time.Now()
+	return m.holdLocked(id, name, owner, sess, time.Now()).info(), nil
+}
+
+// holdLocked starts holding sess: it gets its expiry, and its name if the
+// owner has no other session of that name.
+func (m *Manager) holdLocked(id, name, owner string, sess Session, created time.Time) *managed {
 	sctx, cancel := context.WithCancel(context.Background())
 	s := &managed{
-		id: id, name: name, owner: owner, sess: Bound(sess),
-		created: now, expires: now.Add(m.cfg.Timeout),
+		id: id, owner: owner, sess: Bound(sess),
+		created: created, expires: time.Now().Add(m.cfg.Timeout),
 		lock: make(chan struct{}, 1), ctx: sctx, cancel: cancel,
 	}
 	s.timer = time.AfterFunc(m.cfg.Timeout, func() { m.expire(s) })
 	m.sessions[s.id] = s
-	if name != "" {
+	if name != "" && m.names[ownerName{owner, name}] == nil {
+		s.name = name
 		m.names[ownerName{owner, name}] = s
 	}
-	return s.info(), nil
+	return s
 }
 
 func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
@@ -204,8 +211,65 @@ func (s *managed) info() Info {
 	return Info{ID: s.id, Name: s.name, CreatedAt: s.created, ExpiresAt: s.expires}
 }
 
-// lookup finds a session by id or name for the ctx's owner.
+// lookup finds a session by id or name for the ctx's owner: one this
+// Manager holds, or else one its engine (an Adopter) finds elsewhere.
 func (m *Manager) lookup(ctx context.Context, ref string) (*managed, error) {
+	s, err := m.lookupLocal(ctx, ref)
+	a, shared := m.eng.(Adopter)
+	if err == nil || !shared || ref == "" {
+		return s, err
+	}
+	s, aerr := m.adopt(ctx, a, ref)
+	if ae := AsError(aerr); aerr != nil && ae.Code == SessionNotFound {
+		return nil, err // this Manager's answer: it may know the id expired
+	}
+	return s, aerr
+}
+
+// adopt takes over a session the engine holds elsewhere (see Adopter). It
+// counts against MaxSessions, and gets this Manager's expiry.
+func (m *Manager) adopt(ctx context.Context, a Adopter, ref string) (*managed, error) {
+	owner := ownerOf(ctx)
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil, Errorf(BrowserError, "the server is shutting down")
+	}
+	if len(m.sessions)+m.pending >= m.cfg.MaxSessions {
+		m.mu.Unlock()
+		return nil, Errorf(MaxSessionsReached, "the server already has %d sessions, its maximum", m.cfg.MaxSessions).
+			With("maxSessions", m.cfg.MaxSessions)
+	}
+	m.pending++
+	m.mu.Unlock()
+	ad, err := within(ctx, "find the session", NewSessionTimeout, func(ctx context.Context) (ad Adopted, err error) {
+		defer func() {
+			if e := Recovered(recover()); e != nil {
+				err = e
+			}
+		}()
+		return a.Adopt(ctx, ref, owner)
+	})
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.pending--
+	if err != nil {
+		return nil, err
+	}
+	if old, ok := m.sessions[ad.ID]; ok || m.closed {
+		// A concurrent call adopted it first: let go of this attachment
+		// only, the session stays.
+		go Bound(ad.Session).Close(WithCloseReason(context.Background(), CloseShutdown))
+		if ok && old.owner == owner {
+			return old, nil
+		}
+		return nil, Errorf(BrowserError, "the server is shutting down")
+	}
+	return m.holdLocked(ad.ID, ad.Name, owner, ad.Session, ad.Created), nil
+}
+
+// lookupLocal finds a session this Manager holds.
+func (m *Manager) lookupLocal(ctx context.Context, ref string) (*managed, error) {
 	owner := ownerOf(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -428,7 +492,7 @@ func (m *Manager) expire(s *managed) {
 	removed := m.removeLocked(s, true)
 	m.mu.Unlock()
 	if removed {
-		_ = m.closeSession(context.Background(), s)
+		_ = m.closeSession(WithCloseReason(context.Background(), CloseExpired), s)
 	}
 }
 
@@ -452,7 +516,31 @@ func (m *Manager) List(ctx context.Context) []Info {
 		p := s.sess.Info(ctx)
 		infos[i].URL, infos[i].Title = p.URL, p.Title
 	}
+	if a, ok := m.eng.(Adopter); ok {
+		infos = m.withShared(ctx, a, infos)
+	}
 	sort.Slice(infos, func(i, j int) bool { return infos[i].CreatedAt.Before(infos[j].CreatedAt) })
+	return infos
+}
+
+// withShared adds the owner's sessions that other servers hold; when the
+// engine cannot list them, the list is this Manager's alone.
+func (m *Manager) withShared(ctx context.Context, a Adopter, infos []Info) []Info {
+	ctx, cancel := context.WithTimeout(ctx, InfoTimeout)
+	defer cancel()
+	shared, err := a.Shared(ctx, ownerOf(ctx))
+	if err != nil {
+		return infos
+	}
+	held := map[string]bool{}
+	for _, i := range infos {
+		held[i.ID] = true
+	}
+	for _, i := range shared {
+		if !held[i.ID] {
+			infos = append(infos, i)
+		}
+	}
 	return infos
 }
 
@@ -476,7 +564,7 @@ func (m *Manager) Shutdown(ctx context.Context) {
 	var wg sync.WaitGroup
 	for _, s := range all {
 		if m.remove(s, false) {
-			wg.Go(func() { _ = m.closeSession(ctx, s) })
+			wg.Go(func() { _ = m.closeSession(WithCloseReason(ctx, CloseShutdown), s) })
 		}
 	}
 	wg.Wait()

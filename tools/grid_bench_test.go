@@ -57,6 +57,37 @@ func BenchmarkGrid(b *testing.B) {
 			}
 		})
 	}
+	// A session created through one replica (engine and Manager) and used
+	// through another: the first call on the other replica finds the
+	// session in the Grid's GraphQL API and attaches to its page; the
+	// metric call-ms is a call that follows on the same replica.
+	b.Run("grid/reattach", func(b *testing.B) {
+		other, err := grid.New(grid.Config{URL: g.URL, Headless: true, ExecPath: testenv.Chromium(b), Viewport: engine.Viewport{Width: 1280, Height: 720}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { other.Close() })
+		// A keeps holding what B closes on the Grid (as a killed replica
+		// would), hence its room.
+		ea, eb := newEnvOnMax(b, ge, 1000), newEnvOn(b, other)
+		get := map[string]any{"selector": "h1"}
+		var follow time.Duration
+		for b.Loop() {
+			b.StopTimer()
+			id := ea.session()
+			ea.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/peerbench/login.html"})
+			get["sessionId"] = id
+			b.StartTimer()
+			eb.ok("get_text", get) // the re-attach
+			b.StopTimer()
+			t0 := time.Now()
+			eb.ok("get_text", get)
+			follow += time.Since(t0)
+			eb.ok("close_session", map[string]any{"sessionId": id})
+			b.StartTimer()
+		}
+		b.ReportMetric(float64(follow.Microseconds())/1000/float64(b.N), "call-ms")
+	})
 }
 
 // snapshotOK takes a snapshot, whose text is the outline rather than JSON.
@@ -73,7 +104,13 @@ func snapshotOK(e *env, id string) {
 // newEnvOn is newEnv on another engine than the shared browser.
 func newEnvOn(t testing.TB, eng engine.Engine) *env {
 	t.Helper()
-	mgr := engine.NewManager(eng, engine.ManagerConfig{Timeout: time.Minute, MaxSessions: 2,
+	return newEnvOnMax(t, eng, 2)
+}
+
+// newEnvOnMax is newEnvOn with room for max sessions.
+func newEnvOnMax(t testing.TB, eng engine.Engine, max int) *env {
+	t.Helper()
+	mgr := engine.NewManager(eng, engine.ManagerConfig{Timeout: time.Minute, MaxSessions: max,
 		Defaults: engine.SessionOptions{Viewport: engine.Viewport{Width: 1280, Height: 720}}})
 	c, err := client.NewInProcessClient(tools.NewServer(mgr, tools.Options{Version: "test", Caps: []tools.Group{tools.All}}))
 	if err != nil {

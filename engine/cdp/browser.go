@@ -46,6 +46,12 @@ type Config struct {
 	// Dialogs says what sessions do with JavaScript dialogs; empty means
 	// engine.DialogsManual.
 	Dialogs engine.DialogPolicy
+	// Shared keeps the sessions' pages and browser contexts when the
+	// connection to the browser ends, so that another server can attach
+	// to them again (Adopt): engine/grid's sessions outlive the server.
+	// Closing a session then closes its pages but not its browser context,
+	// which goes with the browser.
+	Shared bool
 }
 
 // disabledFeatures are merged into one --disable-features value: Chromium
@@ -90,6 +96,7 @@ type browserProc struct {
 	cancel context.CancelFunc
 
 	attached bool // the browser is the user's (--cdp-endpoint), not launched
+	shared   bool // Config.Shared
 
 	gateMu sync.Mutex
 	gate   *gate // the policy's browser-wide part, see popups.go
@@ -134,7 +141,7 @@ func (b *browserProc) stop() { b.cancel() }
 // context starts it; that call has no timeout, because its context bounds the
 // browser's life.
 func (e *Engine) launch() *browserProc {
-	b := &browserProc{attached: e.cfg.Endpoint != ""}
+	b := &browserProc{attached: e.cfg.Endpoint != "", shared: e.cfg.Shared}
 	e.last.Store(b)
 	var alloc context.Context
 	var cancelAlloc context.CancelFunc
@@ -204,6 +211,12 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 		relay.close()
 		return nil, err
 	}
+	return e.finish(ctx, b, s, opts, relay)
+}
+
+// finish applies the policy to a session's first page and makes it a
+// session with tabs.
+func (e *Engine) finish(ctx context.Context, b *browserProc, s *session, opts engine.SessionOptions, relay *socketRelay) (engine.Session, error) {
 	if relay != nil {
 		// The relay lives as long as the session's browser context.
 		context.AfterFunc(s.tab, relay.close)

@@ -68,7 +68,13 @@ func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions,
 // session's, so that its tabs never give out the same ref.
 func openTab(ctx context.Context, b *browserProc, parent context.Context, refs *refSpace, opts engine.SessionOptions, dialogs engine.DialogPolicy, how chromedp.ContextOption) (*session, error) {
 	st, obs := newPageState(), newObserver()
-	tab, cancel := chromedp.NewContext(parent, how, chromedp.WithListener(st.onEvent), chromedp.WithListener(obs.onEvent))
+	copts := []chromedp.ContextOption{how, chromedp.WithListener(st.onEvent), chromedp.WithListener(obs.onEvent)}
+	if b.shared {
+		// The page and its browser context outlive this connection (and
+		// Chrome does not dispose of the context when it detaches).
+		copts = append(copts, chromedp.WithDetachOnCancel())
+	}
+	tab, cancel := chromedp.NewContext(parent, copts...)
 	s := &session{b: b, tab: tab, cancel: cancel, st: st, obs: obs, refs: refs, worlds: map[string]*world{},
 		frameTargets: map[target.ID]*frameTarget{}}
 	st.onDialog = s.applyPolicy(dialogs)
@@ -235,7 +241,15 @@ func (s *session) Close(ctx context.Context) error {
 		ft.cancel()
 	}
 	s.ftMu.Unlock()
-	s.closeOnce.Do(s.cancel)
+	s.closeOnce.Do(func() {
+		if s.b.shared && !s.b.Lost() {
+			// Cancelling only detaches from a shared page: close it.
+			c, cancel := context.WithTimeout(s.b.ctx, engine.CloseTimeout)
+			chromedp.CallBrowser(c, target.CloseTarget, target.CloseTargetParams{TargetID: s.id})
+			cancel()
+		}
+		s.cancel()
+	})
 	return nil
 }
 

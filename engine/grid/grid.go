@@ -14,8 +14,9 @@
 // browser's first tab (chromedriver's) stays out of the agent's way. While
 // the session lives, a WebDriver command every Config.KeepAlive keeps the
 // node's session timeout, which counts WebDriver commands only, from ending
-// it. Closing, expiry and shutdown delete the Grid's session, which ends
-// the browser. A node or browser that dies fails that command (the Grid
+// it. close_session deletes the Grid's session, which ends the browser;
+// expiry and shutdown may leave it to another server (shared.go: several
+// servers share one Grid, and any of them serves any session). A node or browser that dies fails that command (the Grid
 // keeps the se:cdp websocket of a dead browser open, so CDP alone cannot
 // tell), and the session's calls then answer BROWSER_CRASHED; other
 // sessions are not touched.
@@ -31,6 +32,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
@@ -77,6 +80,10 @@ type Engine struct {
 	log  *slog.Logger
 	http *http.Client
 
+	// replica names this server in the heartbeats of the sessions it
+	// holds (shared.go).
+	replica string
+
 	mu       sync.Mutex
 	closed   bool
 	sessions map[*session]struct{}
@@ -100,7 +107,7 @@ func New(cfg Config) (*Engine, error) {
 		l = slog.New(slog.DiscardHandler)
 	}
 	return &Engine{cfg: cfg, base: strings.TrimRight(cfg.URL, "/"), log: l, http: &http.Client{},
-		sessions: map[*session]struct{}{}}, nil
+		replica: uuid.NewString(), sessions: map[*session]struct{}{}}, nil
 }
 
 // Name identifies the engine.
@@ -125,10 +132,7 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	closed := e.closed
-	e.mu.Unlock()
-	if closed {
+	if e.isClosed() {
 		return nil, engine.Errorf(engine.BrowserError, "the engine is closed")
 	}
 	r, err := e.newGridSession(ctx, e.capabilities(ctx, opts))
@@ -137,10 +141,7 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 	}
 	log := e.log.With("gridSession", r.SessionID, "session", engine.SessionIDFrom(ctx))
 	log.Debug("grid session created", "cdp", r.Capabilities.CDP)
-	browser := cdp.New(cdp.Config{
-		Endpoint: r.Capabilities.CDP, Viewport: e.cfg.Viewport, Logger: log,
-		Policy: e.cfg.Policy, Dialogs: e.cfg.Dialogs,
-	})
+	browser := e.browserFor(r.Capabilities.CDP, log)
 	inner, err := browser.NewSession(ctx, opts)
 	if err != nil {
 		browser.Close()
@@ -152,15 +153,28 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 		return nil, engine.Wrap(engine.BrowserError, err, fmt.Sprintf("attaching to the Grid's browser at %s: %v", r.Capabilities.CDP, err))
 	}
 	s := newSession(e, inner, browser, r.SessionID, log)
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
+	if !e.hold(s) {
 		s.Close(ctx)
 		return nil, engine.Errorf(engine.BrowserError, "the engine is closed")
 	}
-	e.sessions[s] = struct{}{}
-	e.mu.Unlock()
 	return s, nil
+}
+
+// hold adds s to the live sessions; false when the engine has closed.
+func (e *Engine) hold(s *session) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return false
+	}
+	e.sessions[s] = struct{}{}
+	return true
+}
+
+func (e *Engine) isClosed() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.closed
 }
 
 // capabilities is the New Session request for opts: Chrome with the
@@ -186,11 +200,17 @@ func (e *Engine) capabilities(ctx context.Context, opts engine.SessionOptions) m
 	if e.cfg.ExecPath != "" {
 		chrome["binary"] = e.cfg.ExecPath
 	}
+	// What another server needs to adopt the session (shared.go); the
+	// storage state was applied once and may be large.
+	opts.StorageState = nil
 	return map[string]any{
 		"browserName":        "chrome",
 		"goog:chromeOptions": chrome,
 		"bmcp:sessionId":     engine.SessionIDFrom(ctx),
 		"bmcp:owner":         engine.OwnerOf(ctx),
+		capName:              engine.SessionNameFrom(ctx),
+		capOptions:           opts,
+		capCreated:           time.Now().UnixMilli(),
 	}
 }
 
@@ -201,8 +221,8 @@ func (e *Engine) forget(s *session) {
 	e.mu.Unlock()
 }
 
-// Close closes the sessions still open, deleting their Grid sessions; the
-// Manager has normally closed them all already.
+// Close lets go of the sessions still held, as a shutdown does (see
+// shared.go); the Manager has normally closed them all already.
 func (e *Engine) Close() error {
 	e.mu.Lock()
 	e.closed = true
@@ -216,7 +236,7 @@ func (e *Engine) Close() error {
 		wg.Go(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), engine.CloseTimeout)
 			defer cancel()
-			s.Close(ctx)
+			s.Close(engine.WithCloseReason(ctx, engine.CloseShutdown))
 		})
 	}
 	wg.Wait()

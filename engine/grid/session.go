@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
@@ -24,6 +25,7 @@ type session struct {
 
 	stop      context.CancelFunc // ends the keep-alive
 	done      chan struct{}      // closed when the keep-alive has ended
+	lost      atomic.Bool        // the keep-alive found the browser gone
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -50,11 +52,12 @@ func (s *session) keepAlive(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		err := s.e.touch(ctx, s.gridID)
+		_, err := s.e.beat(ctx, s.gridID, false)
 		switch {
 		case err == nil || ctx.Err() != nil:
 		case gone(err):
 			s.log.Warn("the Grid session's browser is gone", "err", err)
+			s.lost.Store(true)
 			s.browser.Lost()
 			return
 		default:
@@ -77,20 +80,40 @@ func gone(err error) bool {
 	return we.Status == http.StatusNotFound
 }
 
-// Close closes the page and its browser context, detaches, and deletes the
-// Grid session (which ends the browser). The deletion gets its own bounded
-// time even when ctx has run out, because a Grid session left behind holds
-// a slot until the node's timeout.
+// Close ends the session or only lets go of it, by why it closes (see
+// shared.go): close_session deletes the Grid session (which ends the
+// browser); expiry deletes it unless another server holds it; shutdown
+// lets go. The deletion gets its own bounded time even when ctx has run
+// out, because a Grid session left behind holds a slot until the node's
+// timeout.
 func (s *session) Close(ctx context.Context) error {
 	s.closeOnce.Do(func() {
 		s.stop()
 		<-s.done
+		reason := engine.CloseReasonOf(ctx)
+		if reason != engine.CloseRequested && !s.lost.Load() {
+			others, err := s.e.beat(context.WithoutCancel(ctx), s.gridID, true)
+			if reason == engine.CloseShutdown || (err == nil && others > 0) {
+				s.log.Info("letting go of the Grid session", "otherHolders", others, "shutdown", reason == engine.CloseShutdown)
+				s.release()
+				return
+			}
+		}
 		s.closeErr = s.Session.Close(ctx)
 		s.browser.Close()
 		s.e.deleteGridSession(context.WithoutCancel(ctx), s.gridID)
 		s.e.forget(s)
 	})
 	return s.closeErr
+}
+
+// release detaches from the session's browser and leaves its pages as they
+// are, for another server to adopt.
+func (s *session) release() {
+	s.stop()
+	<-s.done
+	s.browser.Close() // the session's pages are Shared: this only detaches
+	s.e.forget(s)
 }
 
 // BlockedRequests passes on engine/cdp's record of what the domain policy

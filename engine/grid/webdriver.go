@@ -15,7 +15,8 @@ import (
 )
 
 // The few WebDriver commands the engine sends to the Grid: New Session,
-// Delete Session, one cheap command to keep a session alive, and /status.
+// Delete Session, /status, and the script that keeps a session alive
+// (heartbeat, shared.go).
 // Every one is bounded by its context.
 
 // callTimeout bounds each WebDriver command but New Session, which waits in
@@ -192,16 +193,6 @@ func (e *Engine) deleteGridSession(ctx context.Context, id string) {
 		}
 		e.log.Warn("deleting the Grid session", "gridSession", id, "err", err)
 	}
-}
-
-// touch sends the Grid a cheap command for session id (Get Current URL of
-// chromedriver's own tab), which restarts the node's session timeout (it
-// counts WebDriver commands only, and the engine drives the browser over
-// se:cdp) and fails when the browser is gone.
-func (e *Engine) touch(ctx context.Context, id string) error {
-	ctx, cancel := context.WithTimeout(ctx, callTimeout)
-	defer cancel()
-	return e.do(ctx, http.MethodGet, "/session/"+id+"/url", nil, nil)
 }
 
 // Status is the part of the Grid's /status the engine reads.

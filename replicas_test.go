@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/httpservetest"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testsite"
+)
+
+// replica is the built binary serving MCP over HTTP on a Grid, with the
+// two keys of httpservetest.
+type replica struct {
+	url string
+	cmd *exec.Cmd
+	log *bytes.Buffer
+}
+
+// startReplica starts the binary with --port and --grid-url, and waits
+// until it answers.
+func startReplica(t *testing.T, g *testenv.Grid) *replica {
+	t.Helper()
+	bin := buildBinary(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	r := &replica{url: "http://127.0.0.1:" + strconv.Itoa(port), log: &bytes.Buffer{}}
+	args := gridArgs(t, g, "--port", strconv.Itoa(port), "--api-key", httpservetest.KeyA, "--api-key", httpservetest.KeyB)
+	r.cmd = exec.Command(bin, args...)
+	r.cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	r.cmd.Stdout, r.cmd.Stderr = syncWriter{r.log}, syncWriter{r.log}
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		r.cmd.Process.Kill()
+		r.cmd.Wait()
+		if t.Failed() {
+			stderrMu.Lock()
+			t.Logf("replica %s:\n%s", r.url, r.log.String())
+			stderrMu.Unlock()
+		}
+	})
+	testenv.Eventually(t, "the replica to serve HTTP", func() (bool, error) {
+		resp, err := http.Get(r.url + "/mcp")
+		if err != nil {
+			return false, err
+		}
+		resp.Body.Close()
+		return true, nil
+	})
+	return r
+}
+
+// client connects to the replica with key.
+func (r *replica) client(t *testing.T, key string) *httpservetest.Client {
+	t.Helper()
+	c, err := client.NewStreamableHttpClient(r.url+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + key}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return httpservetest.Connect(t, c)
+}
+
+// listed reports whether list_sessions of c shows id.
+func listed(c *httpservetest.Client, id string) bool {
+	for _, s := range c.OK("list_sessions", nil)["sessions"].([]any) {
+		if s.(map[string]any)["sessionId"] == id {
+			return true
+		}
+	}
+	return false
+}
+
+// TestGridReplicas runs two replicas of the binary on one Grid: a session
+// created through replica A is used through replica B after A is killed
+// with SIGKILL, with its page (URL, a typed value, a DOM change) and
+// cookies as they were; list_sessions on B shows it to its owner only,
+// and another key cannot use it.
+func TestGridReplicas(t *testing.T) {
+	g := testenv.StartGrid(t)
+	site := testsite.Start()
+	defer site.Close()
+	a, b := startReplica(t, g), startReplica(t, g)
+
+	ca := a.client(t, httpservetest.KeyA)
+	id := ca.OK("create_session", nil)["sessionId"].(string)
+	ca.OK("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html?from=a"})
+	ca.OK("type", map[string]any{"sessionId": id, "selector": "#user", "text": "ada"})
+	ca.OK("evaluate", map[string]any{"sessionId": id, "script": "document.cookie = 'replica=a; path=/'; document.body.dataset.mark = 'set on a'; 1"})
+
+	if err := a.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	a.cmd.Wait()
+
+	cb, other := b.client(t, httpservetest.KeyA), b.client(t, httpservetest.KeyB)
+	if listed(other, id) {
+		t.Fatalf("list_sessions of another key on replica B shows %s", id)
+	}
+	other.Fail(engine.SessionNotFound, "get_text", map[string]any{"sessionId": id, "selector": "h1"})
+	if !listed(cb, id) {
+		t.Fatalf("list_sessions of the owner on replica B does not show %s", id)
+	}
+	out := cb.OK("evaluate", map[string]any{"sessionId": id,
+		"script": "[location.search, document.querySelector('#user').value, document.body.dataset.mark, document.cookie]"})
+	if got, want := fmt.Sprint(out["result"]), "[?from=a ada set on a replica=a]"; got != want {
+		t.Fatalf("the page on replica B = %s, want %s", got, want)
+	}
+	// The session carries on in B.
+	cb.OK("type", map[string]any{"sessionId": id, "selector": "#pass", "text": "x"})
+	other.Fail(engine.SessionNotFound, "close_session", map[string]any{"sessionId": id})
+
+	cb.OK("close_session", map[string]any{"sessionId": id})
+	testenv.Eventually(t, "the Grid session to be deleted with ours", func() (bool, error) {
+		left := g.Sessions(t)
+		return len(left) == 0, fmt.Errorf("left on the Grid: %v", left)
+	})
+}
