@@ -198,6 +198,8 @@
   const requestEnded = (my) => () => {
     if (my === g) {
       my.requests--;
+      // The page's own reactions to the response run next, as its work.
+      cur = my.id;
       activity();
     }
   };
