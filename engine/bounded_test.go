@@ -120,7 +120,7 @@ func TestBoundCallEndsByItsDeadlineAsTimeout(t *testing.T) {
 		s := engine.Bound(&recorder{hang: true})
 		start := time.Now()
 		_, err := s.Click(t.Context(), engine.ClickRequest{Target: engine.Target{Selector: "#b"}, Timeout: time.Second, NavigationTimeout: 3 * time.Second})
-		want := time.Second + 3*time.Second + engine.SettleNetworkMax + engine.CallGrace
+		want := time.Second + 3*time.Second + engine.SettleMax + engine.CallGrace
 		if d := time.Since(start); d != want {
 			t.Errorf("the call ended after %v, want its deadline %v", d, want)
 		}

@@ -30,6 +30,22 @@ const (
 	SettleQuiet = 50 * time.Millisecond
 	// SettleNetworkMax bounds the wait for requests an action started.
 	SettleNetworkMax = 2 * time.Second
+	// SettleDOMQuiet is how long the page must go without a change (or a
+	// timer or frame) set off by an action, once the action started
+	// something asynchronous, before the action returns. An action that only
+	// changed the page in its own event handlers does not wait for it.
+	SettleDOMQuiet = 50 * time.Millisecond
+	// SettleDOMMax bounds the wait for the page work an action set off
+	// (its short timers, animation frames and DOM changes); a timer longer
+	// than this is not waited for.
+	SettleDOMMax = 1500 * time.Millisecond
+	// SettleMax bounds the whole settle of an action that did not
+	// navigate: the requests it started, and the page work they set off.
+	SettleMax = SettleNetworkMax + SettleDOMMax
+	// NetworkIdleQuiet is how long no request may be in flight before a
+	// page counts as network-idle (wait_for_load networkidle), as in
+	// Playwright and Chromium.
+	NetworkIdleQuiet = 500 * time.Millisecond
 	// BackgroundTimeout bounds work an engine does on its own, outside any
 	// call: answering a dialog by policy, giving a popup the session's
 	// settings.

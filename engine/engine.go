@@ -289,6 +289,11 @@ type EvalRequest struct {
 	// "visible" or "hidden" (TIMEOUT otherwise); Function then gets the
 	// match, or null.
 	State string
+	// Settle: the function acts like a user (fill, select, scroll), and
+	// Evaluate waits for what it started as an action does (a navigation,
+	// requests, the page work they set off) before it returns. Frame: the
+	// function's effects come with the next frame (a scroll's events).
+	Settle, Frame bool
 }
 
 // ScreenshotRequest asks for an image of the page or of one element.

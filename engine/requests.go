@@ -104,9 +104,10 @@ func (r ClickRequest) deadline() time.Duration {
 }
 
 // actionDeadline is the deadline of an element action: the wait for its
-// element, then for what it started (a navigation, or requests).
+// element, then for what it started (a navigation, or requests and the
+// page work they set off).
 func actionDeadline(element, navigation time.Duration) time.Duration {
-	return element + navigation + SettleNetworkMax + CallGrace
+	return element + navigation + SettleMax + CallGrace
 }
 
 // WithDefaults returns r with its zero fields set to their defaults. The
@@ -168,7 +169,7 @@ func (r DialogRequest) WithDefaults() DialogRequest {
 }
 
 func (r DialogRequest) deadline() time.Duration {
-	return r.NavigationTimeout + SettleNetworkMax + CallGrace
+	return r.NavigationTimeout + SettleMax + CallGrace
 }
 
 // WithDefaults returns r with its zero fields set to their defaults.
@@ -280,6 +281,9 @@ func (r MouseRequest) InViewport(w, h float64) error {
 }
 
 func (r EvalRequest) deadline() time.Duration {
+	if r.Settle {
+		return r.Timeout + DefaultScriptTimeout + DefaultNavigationTimeout + SettleMax + CallGrace
+	}
 	return r.Timeout + DefaultScriptTimeout + CallGrace
 }
 

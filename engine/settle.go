@@ -7,8 +7,14 @@ import (
 
 // After an action, both engines wait for what it started before they
 // return: the load of a document it navigated to, or the requests it sent
-// until the network stays quiet for SettleQuiet (at most SettleNetworkMax).
-// How they watch the page differs; the decision, Settling.Next, is the same.
+// until the network stays quiet for SettleQuiet (at most SettleNetworkMax),
+// and the work it set off in the page (engine/page's settle tracker: short
+// timers, animation frames and requests of the action's own tasks, and the
+// DOM changes they make) until it stays quiet for SettleDOMQuiet (at most
+// SettleDOMMax). Page work and requests alternate while a round started new
+// requests (a scroll handler's fetch, then the items it appends). How the
+// engines watch the network differs; the decision, Settling.Next, is the
+// same, and so is the page's side, which both evaluate.
 
 // SettleStep is what an action's settle loop does next.
 type SettleStep int

@@ -47,6 +47,14 @@ func quoteList(vs []string) string {
 	return s
 }
 
+// settled marks req as a user's action: the engine waits for what it
+// started (requests, timers, DOM changes) before it answers, as after a
+// click.
+func settled(req engine.EvalRequest) engine.EvalRequest {
+	req.Settle = true
+	return req
+}
+
 func notEditable(tg engine.Target, reason string) error {
 	return engine.Errorf(engine.ElementNotEditable, "%s cannot take a value: %s", tg, reason).With("reason", reason).With("selector", tg.Selector)
 }
@@ -54,7 +62,7 @@ func notEditable(tg engine.Target, reason string) error {
 func fill(d *Deps) Tool {
 	return sessionTool(d, "fill", "Replace a field's value.", pageAction,
 		func(ctx context.Context, s engine.Session, in FillIn) (SuccessOut, error) {
-			r, err := evalInto[formResult](ctx, s, in.req(fillJS, in.Value))
+			r, err := evalInto[formResult](ctx, s, settled(in.req(fillJS, in.Value)))
 			if err == nil && r.Error != "" {
 				err = notEditable(in.target(), r.Error)
 			}
@@ -95,7 +103,7 @@ var selectOptionsJS string
 func selectOption(d *Deps) Tool {
 	return sessionTool(d, "select", "Select <select> options by value or label.", pageAction,
 		func(ctx context.Context, s engine.Session, in SelectIn) (SelectOut, error) {
-			r, err := evalInto[formResult](ctx, s, in.req(selectOptionsJS, in.Values))
+			r, err := evalInto[formResult](ctx, s, settled(in.req(selectOptionsJS, in.Values)))
 			switch {
 			case err != nil:
 				return SelectOut{}, err
@@ -197,6 +205,11 @@ func scroll(d *Deps) Tool {
 				tg := in.target()
 				req = engine.EvalRequest{Target: &tg, Timeout: engine.DefaultActionTimeout, Function: scrollIntoViewJS}
 			}
+			// The page's scroll handlers run with the next frame: wait
+			// for it, then for what they started (an infinite list's
+			// fetch and the items it adds).
+			req = settled(req)
+			req.Frame = true
 			return evalInto[ScrollOut](ctx, s, req)
 		})
 }

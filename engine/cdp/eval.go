@@ -19,6 +19,13 @@ func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.Ra
 	err := s.run(ctx, "evaluate a script", func(ctx context.Context, t *chromedp.Target) error {
 		// A script that opens a dialog is paused until it is handled.
 		m := s.st.mark()
+		if req.Settle {
+			// The script acts like a user: what it sets off is the
+			// action's, as for input events.
+			if err := evalJSON(ctx, t, page.SettleBeginScript(req.Frame), nil); err != nil {
+				return err
+			}
+		}
 		var got json.RawMessage // written by the racing call; read only if it finished
 		opened, err := s.raceDialog(ctx, m, func(ctx context.Context) error {
 			var err error
@@ -35,6 +42,11 @@ func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.Ra
 				With("dialog", d).Suggest("Call handle_dialog; the script then continues, but its result is not returned.")
 		}
 		out = got
+		if err == nil && req.Settle {
+			// A dialog the page opens meanwhile ends the wait; the next
+			// call reports it (DIALOG_OPEN).
+			_, err = s.settle(ctx, t, m, engine.DefaultNavigationTimeout)
+		}
 		return err
 	})
 	return out, err

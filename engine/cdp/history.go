@@ -85,7 +85,11 @@ func (s *session) WaitForLoad(ctx context.Context, state engine.WaitUntil, timeo
 	var res engine.NavigateResult
 	err := s.run(ctx, "wait for "+string(state), func(ctx context.Context, t *chromedp.Target) error {
 		st, name := s.st, lifecycleName[string(state)]
-		if err := st.waitFor(ctx, func() bool { return st.lifecycle[st.loader][name] }); err != nil {
+		wait := func() error { return st.waitFor(ctx, func() bool { return st.lifecycle[st.loader][name] }) }
+		if state == engine.WaitNetworkIdle {
+			wait = func() error { return s.networkIdle(ctx) }
+		}
+		if err := wait(); err != nil {
 			if ctx.Err() == context.DeadlineExceeded {
 				return engine.Errorf(engine.Timeout, "the page did not reach %q within %d ms", state, timeout.Milliseconds()).
 					With("state", string(state)).With("timeout", timeout.Milliseconds())
@@ -97,4 +101,34 @@ func (s *session) WaitForLoad(ctx context.Context, state engine.WaitUntil, timeo
 		return err
 	})
 	return res, err
+}
+
+// networkIdle waits until the document has loaded and no request of the
+// page has been in flight for engine.NetworkIdleQuiet. Chromium's own
+// networkIdle lifecycle event comes once per document: a request started
+// after it (a fetch, a poll) would still be in flight.
+func (s *session) networkIdle(ctx context.Context) error {
+	st := s.st
+	for {
+		st.mu.Lock()
+		if st.crashed {
+			st.mu.Unlock()
+			return errCrashed
+		}
+		loaded := st.lifecycle[st.loader]["load"]
+		idle := loaded && len(st.inflight) == 0
+		quiet := time.Since(st.lastNet)
+		ch := st.changed
+		st.mu.Unlock()
+		if idle && quiet >= engine.NetworkIdleQuiet {
+			return nil
+		}
+		wait := engine.DefaultNavigationTimeout
+		if idle {
+			wait = engine.NetworkIdleQuiet - quiet
+		}
+		if err := engine.AwaitChange(ctx, ch, wait); err != nil {
+			return err
+		}
+	}
 }

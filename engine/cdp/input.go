@@ -209,20 +209,57 @@ func typeRune(ctx context.Context, t *chromedp.Target, r rune) error {
 
 // settle waits for what an action started: a navigation of the page (until
 // its load, bounded by navTimeout), or network requests (until a short quiet
-// window, bounded). An action that started neither returns at once.
+// window, bounded) and the page work it set off (timers, frames and DOM
+// changes, until quiet, bounded). An action that started none returns at
+// once. Requests come before the page work they feed, and page work can
+// start requests (a scroll handler's fetch): the two alternate while a
+// round started new requests.
 func (s *session) settle(ctx context.Context, t *chromedp.Target, m mark, navTimeout time.Duration) (engine.ActionResult, error) {
-	// One round trip through the renderer: the events it sent while handling
-	// the action arrive before the reply. A dialog stops the renderer, so
-	// the round trip races it.
-	opened, err := s.raceDialog(ctx, m, func(ctx context.Context) error { return evalJSON(ctx, t, "0", nil) })
-	if err != nil {
-		return engine.ActionResult{}, err
-	}
-	if opened {
-		return engine.ActionResult{Dialog: s.st.dialogSince(m)}, nil
-	}
 	st := s.st
+	domUntil := time.Now().Add(engine.SettleDOMMax)
 	deadline := time.Now().Add(engine.SettleNetworkMax)
+	from := m.reqStarted // requests before this round
+	for round := 0; ; round++ {
+		if round > 0 {
+			st.mu.Lock()
+			from = st.reqStarted
+			st.mu.Unlock()
+		}
+		// One round trip through the renderer, which also waits for the
+		// page work: the events it sent while handling the action arrive
+		// before the reply. A dialog stops the renderer, so the round trip
+		// races it.
+		opened, err := s.settleDOM(ctx, t, m, domUntil)
+		if err != nil {
+			return engine.ActionResult{}, err
+		}
+		if opened {
+			return engine.ActionResult{Dialog: s.st.dialogSince(m)}, nil
+		}
+		navigated, err := s.settleNetwork(ctx, m, deadline)
+		if err != nil {
+			return engine.ActionResult{}, err
+		}
+		if navigated {
+			return s.settleNavigation(ctx, m, navTimeout)
+		}
+		st.mu.Lock()
+		started := st.reqStarted > from
+		st.mu.Unlock()
+		if !started || round == settleRounds-1 || time.Now().After(domUntil) {
+			return engine.ActionResult{Dialog: st.dialogSince(m)}, nil
+		}
+	}
+}
+
+// settleRounds bounds how often settle alternates between requests and the
+// page work they feed.
+const settleRounds = 3
+
+// settleNetwork waits for the requests started since m until the network
+// is quiet, up to deadline, or reports a navigation of the page.
+func (s *session) settleNetwork(ctx context.Context, m mark, deadline time.Time) (navigated bool, err error) {
+	st := s.st
 	for {
 		st.mu.Lock()
 		seen := engine.Settling{
@@ -242,12 +279,12 @@ func (s *session) settle(ctx context.Context, t *chromedp.Target, m mark, navTim
 		step, wait := seen.Next()
 		switch step {
 		case engine.SettleLoad:
-			return s.settleNavigation(ctx, m, navTimeout)
+			return true, nil
 		case engine.SettleDone:
-			return engine.ActionResult{Dialog: st.dialogSince(m)}, nil
+			return false, nil
 		}
 		if err := engine.AwaitChange(ctx, ch, wait); err != nil {
-			return engine.ActionResult{}, err
+			return false, err
 		}
 	}
 }

@@ -102,6 +102,9 @@ func openTab(ctx context.Context, b *browserProc, parent context.Context, refs *
 			if err := watchExpected(ctx, t); err != nil {
 				return err
 			}
+			if err := installSettle(ctx, t); err != nil {
+				return err
+			}
 			return applyOptions(ctx, t, opts)
 		}))
 	}()

@@ -19,6 +19,10 @@ import (
 //     timer);
 //   - navigate: Navigate to a small page that is served locally;
 //   - click: Click on a button whose handler changes the page;
+//   - click_busy_page: the same on a page that runs a clock and an
+//     animation loop of its own, which no click waits for;
+//   - click_timer: Click on a button whose handler changes the page after
+//     300 ms, which the click waits for;
 //   - snapshot/PAGE: Snapshot of a test page (the generated and the
 //     Wikipedia-like peer benchmark pages), reporting its size in bytes and
 //     o200k tokens.
@@ -78,6 +82,33 @@ func Benchmark(b *testing.B, newEngine func(tb testing.TB) engine.Engine) {
 		}
 		for range b.N {
 			if _, err := warm.Click(bg, engine.ClickRequest{Target: engine.Target{Selector: "#count"}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("click_busy_page", func(b *testing.B) {
+		// A page with its own clock and animation loop: the click's
+		// handler changes the page and starts nothing, so the click must
+		// not wait for the page's own work.
+		if _, err := warm.Navigate(bg, engine.NavigateRequest{URL: site.URL + "/settle.html"}); err != nil {
+			b.Fatal(err)
+		}
+		for range b.N {
+			if _, err := warm.Click(bg, engine.ClickRequest{Target: engine.Target{Selector: "#count"}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("click_timer", func(b *testing.B) {
+		// A click whose handler reveals the next step after 300 ms: the
+		// click waits for it and SettleDOMQuiet after.
+		for range b.N {
+			b.StopTimer()
+			if _, err := warm.Navigate(bg, engine.NavigateRequest{URL: site.URL + "/settle.html"}); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			if _, err := warm.Click(bg, engine.ClickRequest{Target: engine.Target{Selector: "#next"}}); err != nil {
 				b.Fatal(err)
 			}
 		}

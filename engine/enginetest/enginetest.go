@@ -71,6 +71,7 @@ func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 	t.Run("Navigate", h.testNavigate)
 	t.Run("Click", h.testClick)
 	t.Run("Type", h.testType)
+	t.Run("Settle", h.testSettle)
 	t.Run("Evaluate", h.testEvaluate)
 	t.Run("History", h.testHistory)
 	t.Run("Screenshot", h.testScreenshot)

@@ -17,6 +17,34 @@ import (
 // engine/page's eval script, so that waits, results and failures match
 // engine/cdp exactly.
 func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.RawMessage, error) {
+	if !req.Settle {
+		return s.evaluate(ctx, req)
+	}
+	if err := s.alive(); err != nil {
+		return nil, err
+	}
+	// The script acts like a user: what it sets off is the action's, as
+	// for input events, and is waited for as an action's.
+	m := s.st.mark()
+	if err := s.beginSettle(ctx, req.Frame); err != nil {
+		return nil, s.classify(err, "evaluate a script")
+	}
+	out, err := s.evaluate(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	// A dialog the page opens meanwhile ends the wait; the next call
+	// reports it (DIALOG_OPEN).
+	if _, err := s.withDialogs(ctx, func(ctx context.Context) (engine.ActionResult, error) {
+		return s.settle(ctx, m, engine.DefaultNavigationTimeout)
+	}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// evaluate is Evaluate without settling.
+func (s *session) evaluate(ctx context.Context, req engine.EvalRequest) (json.RawMessage, error) {
 	if err := s.alive(); err != nil {
 		return nil, err
 	}

@@ -133,9 +133,17 @@ func (s *session) WaitForLoad(ctx context.Context, state engine.WaitUntil, timeo
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if state == engine.WaitNetworkIdle {
+		// Playwright's networkidle, like Chromium's, comes once per
+		// document: a request started after it would still be in flight.
+		ls = playwright.LoadStateLoad
+	}
 	err := do(ctx, func() error {
 		return s.page.WaitForLoadState(playwright.PageWaitForLoadStateOptions{State: ls, Timeout: ms(remaining(ctx, timeout))})
 	})
+	if err == nil && state == engine.WaitNetworkIdle {
+		err = s.networkIdle(ctx)
+	}
 	if err != nil {
 		if errors.Is(err, playwright.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
 			return engine.NavigateResult{}, engine.Errorf(engine.Timeout, "the page did not reach %q within %d ms", state, timeout.Milliseconds()).
@@ -144,4 +152,43 @@ func (s *session) WaitForLoad(ctx context.Context, state engine.WaitUntil, timeo
 		return engine.NavigateResult{}, s.classify(err, "wait for "+string(state))
 	}
 	return s.current(ctx)
+}
+
+// networkIdle waits until no request of the page has been in flight for
+// engine.NetworkIdleQuiet.
+func (s *session) networkIdle(ctx context.Context) error {
+	// The driver may report a request after the script that started it
+	// returned: a round trip through the page lets those reports arrive
+	// first. Over WebDriver BiDi, Firefox reports them from its parent
+	// process, later still: there the quiet time counts from now, so that
+	// a request reported within it is seen.
+	if err := do(ctx, func() error { _, err := s.page.MainFrame().Evaluate("0"); return err }); err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	start := time.Now()
+	st := s.st
+	for {
+		st.mu.Lock()
+		gone := st.crashed || st.closed
+		idle := len(st.inflight) == 0
+		quiet := time.Since(st.lastNet)
+		if s.e.cfg.Browser == Firefox {
+			quiet = min(quiet, time.Since(start))
+		}
+		ch := st.changed
+		st.mu.Unlock()
+		if gone {
+			return s.alive()
+		}
+		if idle && quiet >= engine.NetworkIdleQuiet {
+			return nil
+		}
+		wait := engine.DefaultNavigationTimeout
+		if idle {
+			wait = engine.NetworkIdleQuiet - quiet
+		}
+		if err := engine.AwaitChange(ctx, ch, wait); err != nil {
+			return err
+		}
+	}
 }

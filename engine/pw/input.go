@@ -370,20 +370,57 @@ func (s *session) pause(ctx context.Context, d time.Duration) error {
 
 // settle waits for what an action started: the load of a document it
 // navigated to (bounded by navTimeout), or network requests (until a short
-// quiet window, bounded). An action that started neither returns at once.
+// quiet window, bounded) and the page work it set off (timers, frames and
+// DOM changes, until quiet, bounded). An action that started none returns
+// at once. Requests come before the page work they feed, and page work can
+// start requests (a scroll handler's fetch): the two alternate while a
+// round started new requests, as in engine/cdp.
 func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) (engine.ActionResult, error) {
 	st := s.st
+	domUntil := time.Now().Add(engine.SettleDOMMax)
 	deadline := time.Now().Add(engine.SettleNetworkMax)
-	navFrom := m.navFrom
-	if navFrom.IsZero() {
-		navFrom = time.Now()
+	if m.navFrom.IsZero() {
+		m.navFrom = time.Now()
 	}
-	// The driver may report a request after the action that started it
-	// has returned (a mouse click's answer comes before the page's events;
-	// over WebDriver BiDi, Firefox reports late anyway): a round trip
-	// through the page lets those events arrive before "nothing started"
-	// counts.
-	flushed := false
+	from := m.reqStarted // requests before this round
+	for round := 0; ; round++ {
+		if round > 0 {
+			st.mu.Lock()
+			from = st.reqStarted
+			st.mu.Unlock()
+		}
+		// The driver may report a request after the action that started
+		// it has returned (a mouse click's answer comes before the page's
+		// events; over WebDriver BiDi, Firefox reports late anyway): the
+		// round trip through the page that waits for its work lets those
+		// events arrive before "nothing started" counts.
+		if err := s.settleDOM(ctx, domUntil); err != nil {
+			return engine.ActionResult{}, s.classify(err, "wait for the page to settle")
+		}
+		navigated, err := s.settleNetwork(ctx, m, deadline, navTimeout)
+		if err != nil {
+			return engine.ActionResult{}, s.classify(err, "wait for the page to settle")
+		}
+		if navigated {
+			return s.settleNavigation(ctx, navTimeout)
+		}
+		st.mu.Lock()
+		started := st.reqStarted > from
+		st.mu.Unlock()
+		if !started || round == settleRounds-1 || time.Now().After(domUntil) {
+			return engine.ActionResult{}, nil
+		}
+	}
+}
+
+// settleRounds bounds how often settle alternates between requests and the
+// page work they feed.
+const settleRounds = 3
+
+// settleNetwork waits for the requests started since m until the network
+// is quiet, up to deadline, or reports a navigation of the page.
+func (s *session) settleNetwork(ctx context.Context, m mark, deadline time.Time, navTimeout time.Duration) (navigated bool, err error) {
+	st := s.st
 	for {
 		st.mu.Lock()
 		seen := engine.Settling{
@@ -405,23 +442,18 @@ func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) 
 		// (or its request ends without a document: 204, a download), up to
 		// navTimeout, as Playwright's own actions wait for it.
 		if navPending {
-			seen.NavLeft = navTimeout - time.Since(navFrom)
+			seen.NavLeft = navTimeout - time.Since(m.navFrom)
 		}
 
 		step, wait := seen.Next()
-		if step == engine.SettleLoad {
-			return s.settleNavigation(ctx, navTimeout)
-		}
-		if seen.Started == 0 && !flushed {
-			flushed = true
-			_ = do(ctx, func() error { _, err := s.page.MainFrame().Evaluate("0"); return err })
-			continue
-		}
-		if step == engine.SettleDone {
-			return engine.ActionResult{}, nil
+		switch step {
+		case engine.SettleLoad:
+			return true, nil
+		case engine.SettleDone:
+			return false, nil
 		}
 		if err := engine.AwaitChange(ctx, ch, wait); err != nil {
-			return engine.ActionResult{}, s.classify(err, "wait for the page to settle")
+			return false, err
 		}
 	}
 }

@@ -71,6 +71,10 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 			_ = bctx.Close()
 			return made{}, err
 		}
+		if err := installSettle(bctx); err != nil {
+			_ = bctx.Close()
+			return made{}, err
+		}
 		page, err := bctx.NewPage()
 		if err != nil {
 			_ = bctx.Close()
