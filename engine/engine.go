@@ -69,6 +69,13 @@ type Session interface {
 	Screenshot(ctx context.Context, req ScreenshotRequest) ([]byte, error)
 }
 
+// Goner is a Session that says when its browser went away (it crashed or
+// was killed): Gone closes then. The Manager frees such a session at once,
+// rather than when it expires, so that its slot is not held by the dead.
+type Goner interface {
+	Gone() <-chan struct{}
+}
+
 // SnapshotRequest asks for the accessibility outline of the page.
 type SnapshotRequest struct {
 	// Target limits the outline to one element's subtree; zero means the

@@ -40,6 +40,9 @@ func newTabbed(first *session, open func(context.Context, chromedp.ContextOption
 	return t
 }
 
+// Gone is closed when the session's browser went away (engine.Goner).
+func (t *tabbed) Gone() <-chan struct{} { return t.first.b.Gone() }
+
 // Info describes the current tab; it may run while a call switches tabs.
 func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 	return t.tabs.Current().Info(ctx)
