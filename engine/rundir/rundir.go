@@ -90,7 +90,9 @@ func owner(name string) (pid int, start uint64, ok bool) {
 func alive(pid int, start uint64) bool {
 	if start != 0 {
 		if _, err := os.Stat("/proc/self/stat"); err == nil {
-			return startTime(pid) == start
+			st, ok := procStat(pid)
+			// A zombie is gone too: it only waits for its parent to reap it.
+			return ok && st.start == start && st.state != "Z"
 		}
 	}
 	return processExists(pid)
@@ -99,22 +101,33 @@ func alive(pid int, start uint64) bool {
 // startTime is the process's start time in clock ticks since boot
 // (/proc/<pid>/stat, field 22); 0 when unknown or the process is gone.
 func startTime(pid int) uint64 {
+	st, _ := procStat(pid)
+	return st.start
+}
+
+type stat struct {
+	state string
+	start uint64
+}
+
+// procStat reads a process's state and start time from /proc.
+func procStat(pid int) (stat, bool) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return 0
+		return stat{}, false
 	}
 	// The command name, in parentheses, may hold spaces: count fields
 	// after its closing parenthesis, where field 3 (state) is the first.
 	i := strings.LastIndexByte(string(b), ')')
 	if i < 0 {
-		return 0
+		return stat{}, false
 	}
 	f := strings.Fields(string(b[i+1:]))
 	if len(f) < 20 {
-		return 0
+		return stat{}, false
 	}
 	v, _ := strconv.ParseUint(f[19], 10, 64)
-	return v
+	return stat{state: f[0], start: v}, true
 }
 
 // RemoveAll removes dir, trying again for a few seconds while it fails:
