@@ -84,6 +84,19 @@ func (t *tabbed) closePage(ctx context.Context, s *session) {
 	}
 }
 
+// gone reports a page that no longer exists in the browser.
+func (t *tabbed) gone(ctx context.Context, id target.ID) bool {
+	c, cancel := context.WithTimeout(t.b.ctx, engine.InfoTimeout)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	res, err := chromedp.CallBrowser(c, target.GetTargets, target.GetTargetsParams{})
+	if err != nil || t.b.Lost() {
+		return false
+	}
+	return !slices.ContainsFunc(res.TargetInfos, func(info *target.Info) bool { return info.TargetID == id })
+}
+
 // sync adopts the pages the site opened in the session's browser context
 // (popups) and drops the ones it closed. The browser lists a new page as
 // soon as window.open returns, so this needs no event race.
@@ -116,6 +129,12 @@ func (t *tabbed) sync(ctx context.Context) error {
 	for _, id := range adopt {
 		s, err := t.open(ctx, chromedp.WithTargetID(id))
 		if err != nil {
+			if t.gone(ctx, id) {
+				// The page closed while it was being adopted: the policy's
+				// gate closes a popup it refused, and a site may close
+				// its own. The session is fine; there is no tab to add.
+				continue
+			}
 			return fmt.Errorf("adopting a page the site opened: %w", err)
 		}
 		t.tabs.Add(s, false)
