@@ -526,3 +526,25 @@ func TestCapsFlagOverStdio(t *testing.T) {
 		}
 	}
 }
+
+// TestTabsAfterBlockedPopup: a page on an allowed host opens a popup to a
+// refused one; listing the tabs right after must not report a crash.
+func TestTabsAfterBlockedPopup(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	s := startBinary(t, "--allowed-domains", "127.0.0.1")
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	for i := range 5 {
+		s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/policy.html"})
+		s.ok("click", map[string]any{"sessionId": id, "selector": "#popup"})
+		body, isErr := s.call("tabs", map[string]any{"sessionId": id, "action": "list"})
+		if isErr {
+			t.Fatalf("trial %d: tabs list after a blocked popup: %v", i, body)
+		}
+	}
+	testenv.Eventually(t, "the blocked popups to leave the tab list", func() (bool, error) {
+		body := s.ok("tabs", map[string]any{"sessionId": id, "action": "list"})
+		tabs, _ := body["tabs"].([]any)
+		return len(tabs) == 1, fmt.Errorf("tabs: %v", body)
+	})
+}
