@@ -148,6 +148,8 @@ func (s *session) runAny(ctx context.Context, what string, f func(ctx context.Co
 	}
 	c, cancel := s.bind(ctx)
 	defer cancel()
+	stop := context.AfterFunc(s.st.crash, cancel)
+	defer stop()
 	err := chromedp.Do(c, chromedp.Func(f))
 	if err != nil {
 		return s.classify(err, what)
@@ -165,9 +167,16 @@ func (s *session) alive() error {
 	crashed := s.st.crashed
 	s.st.mu.Unlock()
 	if crashed {
-		return engine.Errorf(engine.BrowserCrashed, "the page's renderer crashed")
+		return engine.RendererCrashed()
 	}
 	return nil
+}
+
+// crashed reports a tab whose renderer crashed, in a browser that lives.
+func (s *session) crashed() bool {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	return s.st.crashed && !s.b.Lost()
 }
 
 // classify turns a chromedp/CDP failure into an engine error.
@@ -176,8 +185,13 @@ func (s *session) classify(err error, what string) error {
 	if errors.As(err, &e) {
 		return e
 	}
-	if s.b.Lost() || errors.Is(err, errCrashed) {
+	if s.b.Lost() {
 		return engine.Wrap(engine.BrowserCrashed, err, "the browser crashed while trying to "+what)
+	}
+	if s.st.crash.Err() != nil || errors.Is(err, errCrashed) {
+		e := engine.RendererCrashed()
+		e.Message, e.Err = "the page's renderer crashed while trying to "+what, err
+		return e
 	}
 	if errors.Is(err, chromedp.ErrTargetDetached) || errors.Is(err, chromedp.ErrChannelClosed) {
 		return engine.Wrap(engine.BrowserCrashed, err, "the page closed while trying to "+what)

@@ -72,24 +72,60 @@ func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsR
 	})
 }
 
+// Navigate loads a URL in the current tab. A tab whose renderer crashed is
+// first replaced by a new page in the session's browser context, so that a
+// crash costs the page, not the session.
+func (t *tabbed) Navigate(ctx context.Context, req engine.NavigateRequest) (engine.NavigateResult, error) {
+	old := t.tabs.Current()
+	if !old.crashed() {
+		return old.Navigate(ctx, req)
+	}
+	s, err := t.open(ctx, func(*chromedp.Context) {})
+	if err != nil {
+		return engine.NavigateResult{}, err
+	}
+	t.tabs.Replace(old, s)
+	t.closePage(ctx, old)
+	res, err := s.Navigate(ctx, req)
+	if err != nil {
+		return res, err
+	}
+	res.Recovered = engine.RecoveredNote
+	return res, nil
+}
+
 // closePage closes one tab's page.
 func (t *tabbed) closePage(ctx context.Context, s *session) {
 	if s == t.first {
 		// Close only the page: cancelling the first tab's context would
 		// dispose of the whole browser context.
-		chromedp.CallBrowser(t.b.ctx, target.CloseTarget, target.CloseTargetParams{TargetID: s.id})
+		c, cancel := t.browserCall(ctx)
+		defer cancel()
+		chromedp.CallBrowser(c, target.CloseTarget, target.CloseTargetParams{TargetID: s.id})
 		t.firstOpen = false
 	} else {
 		s.Close(ctx)
 	}
 }
 
+// browserCall is a context for a browser-level call made for ctx's call:
+// the browser's, ending with ctx's deadline or cancellation.
+func (t *tabbed) browserCall(ctx context.Context) (context.Context, context.CancelFunc) {
+	var c context.Context
+	var cancel context.CancelFunc
+	if d, ok := ctx.Deadline(); ok {
+		c, cancel = context.WithDeadline(t.b.ctx, d)
+	} else {
+		c, cancel = context.WithCancel(t.b.ctx)
+	}
+	stop := context.AfterFunc(ctx, cancel)
+	return c, func() { stop(); cancel() }
+}
+
 // gone reports a page that no longer exists in the browser.
 func (t *tabbed) gone(ctx context.Context, id target.ID) bool {
-	c, cancel := context.WithTimeout(t.b.ctx, engine.InfoTimeout)
+	c, cancel := t.browserCall(ctx)
 	defer cancel()
-	stop := context.AfterFunc(ctx, cancel)
-	defer stop()
 	res, err := chromedp.CallBrowser(c, target.GetTargets, target.GetTargetsParams{})
 	if err != nil || t.b.Lost() {
 		return false
@@ -101,7 +137,9 @@ func (t *tabbed) gone(ctx context.Context, id target.ID) bool {
 // (popups) and drops the ones it closed. The browser lists a new page as
 // soon as window.open returns, so this needs no event race.
 func (t *tabbed) sync(ctx context.Context) error {
-	res, err := chromedp.CallBrowser(t.b.ctx, target.GetTargets, target.GetTargetsParams{})
+	c, cancel := t.browserCall(ctx)
+	defer cancel()
+	res, err := chromedp.CallBrowser(c, target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return t.classify(err, "list the session's pages")
 	}
