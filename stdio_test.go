@@ -548,3 +548,68 @@ func TestTabsAfterBlockedPopup(t *testing.T) {
 		return len(tabs) == 1, fmt.Errorf("tabs: %v", body)
 	})
 }
+
+// TestRendererKillRecoversOnNavigate kills the renderer processes of the
+// server's one session: the next navigate opens a new page in the same
+// browser context, keeps the cookies, and says so.
+func TestRendererKillRecoversOnNavigate(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	s := startBinary(t)
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/welcome.html?user=before"})
+	s.ok("evaluate", map[string]any{"sessionId": id, "script": `() => { document.cookie = "kept=yes; path=/"; return true }`})
+	renderers := renderersOf(mainBrowserPID(s.tmp))
+	if len(renderers) == 0 {
+		t.Fatal("no renderer process found")
+	}
+	for _, pid := range renderers {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	testenv.Eventually(t, "a call to report the renderer crash", func() (bool, error) {
+		body, isErr := s.call("snapshot", map[string]any{"sessionId": id})
+		return isErr && body["errorCode"] == "BROWSER_CRASHED", fmt.Errorf("snapshot answered %v", body)
+	})
+	out := s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/welcome.html?user=after"})
+	if out["recovered"] == nil || !strings.Contains(out["url"].(string), "user=after") {
+		t.Fatalf("navigate after the renderer was killed: %v; want the page and recovered", out)
+	}
+	res := s.ok("evaluate", map[string]any{"sessionId": id, "script": "() => document.cookie"})
+	if !strings.Contains(fmt.Sprint(res["result"]), "kept=yes") {
+		t.Fatalf("cookies after recovery: %v", res)
+	}
+}
+
+// renderersOf lists the renderer processes descending from the browser
+// process pid (they are the zygote's children, and their command lines do
+// not name the profile).
+func renderersOf(browser int) []int {
+	parent := func(pid int) int {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return 0
+		}
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		ppid, _ := strconv.Atoi(f[1])
+		return ppid
+	}
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if !bytes.Contains(b, []byte("--type=renderer")) {
+			continue
+		}
+		for p := parent(pid); p > 1; p = parent(p) {
+			if p == browser {
+				out = append(out, pid)
+				break
+			}
+		}
+	}
+	return out
+}
