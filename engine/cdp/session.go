@@ -131,6 +131,20 @@ func (s *session) bind(ctx context.Context) (context.Context, context.CancelFunc
 	return c, func() { stop(); cancel() }
 }
 
+// browserCall is a context for a browser-level call made for ctx's call:
+// the browser's, ending with ctx's deadline or cancellation.
+func (s *session) browserCall(ctx context.Context) (context.Context, context.CancelFunc) {
+	var c context.Context
+	var cancel context.CancelFunc
+	if d, ok := ctx.Deadline(); ok {
+		c, cancel = context.WithDeadline(s.b.ctx, d)
+	} else {
+		c, cancel = context.WithCancel(s.b.ctx)
+	}
+	stop := context.AfterFunc(ctx, cancel)
+	return c, func() { stop(); cancel() }
+}
+
 // run runs f on the tab with the call's context, after checking the tab and
 // browser are alive and that no dialog blocks the page (DIALOG_OPEN), and
 // classifies any error.

@@ -108,20 +108,6 @@ func (t *tabbed) closePage(ctx context.Context, s *session) {
 	}
 }
 
-// browserCall is a context for a browser-level call made for ctx's call:
-// the browser's, ending with ctx's deadline or cancellation.
-func (t *tabbed) browserCall(ctx context.Context) (context.Context, context.CancelFunc) {
-	var c context.Context
-	var cancel context.CancelFunc
-	if d, ok := ctx.Deadline(); ok {
-		c, cancel = context.WithDeadline(t.b.ctx, d)
-	} else {
-		c, cancel = context.WithCancel(t.b.ctx)
-	}
-	stop := context.AfterFunc(ctx, cancel)
-	return c, func() { stop(); cancel() }
-}
-
 // gone reports a page that no longer exists in the browser.
 func (t *tabbed) gone(ctx context.Context, id target.ID) bool {
 	c, cancel := t.browserCall(ctx)
