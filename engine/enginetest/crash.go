@@ -33,7 +33,7 @@ func RendererCrash(t *testing.T, newEngine func(t *testing.T) engine.Engine, cra
 		_, err := s.Snapshot(ctx(t), engine.SnapshotRequest{})
 		var e *engine.Error
 		return errors.As(err, &e) && e.Code == engine.BrowserCrashed && e.Details["reason"] == "renderer_crashed" && e.Retryable &&
-			strings.Contains(e.Suggestion, "navigate"), fmt.Errorf("Snapshot answered %v", err)
+			strings.Contains(e.Suggestion, "navigate"), fmt.Errorf("a snapshot answered %v", err)
 	})
 
 	res := h.navigate(t, s, "/welcome.html?user=after")
