@@ -25,7 +25,8 @@ import (
 
 // TestChurn runs create_session / navigate / close_session cycles from 4
 // MCP clients (in-process, on one server and one browser) and compares the
-// server's and the browser's memory, the goroutines and the open targets
+// server's and the browser's memory (RSS; the browser's summed over its
+// processes), the goroutines and the open targets
 // before and after. It is long, so it runs only with BROWSERMCP_CHURN set
 // to the number of cycles (2000 for BENCHMARKS.md). It fails on more than
 // 5 MB of growth of either process or any leaked target.
@@ -115,7 +116,9 @@ func TestChurn(t *testing.T) {
 		// Closed sessions' goroutines and targets go away asynchronously.
 		var s churnSample
 		testenv.Eventually(t, "the closed sessions' targets to go", func() (bool, error) {
-			s = churnSample{serverRSS: rssKiB(os.Getpid()), browserPSS: testenv.TreePSS(browserPID), goroutines: runtime.NumGoroutine(), targets: pageTargets(t, b)}
+			s = churnSample{serverRSS: rssKiB(os.Getpid()), goroutines: runtime.NumGoroutine(), targets: pageTargets(t, b)}
+			s.browserRSS, s.processes = treeRSS(browserPID)
+			s.byType = rssByType(browserPID)
 			return s.targets <= 1, fmt.Errorf("%d page targets", s.targets)
 		})
 		return s
@@ -131,13 +134,15 @@ func TestChurn(t *testing.T) {
 	t.Logf("churn: %d cycles with %d clients in %s (%.1f cycles/s)", cycles, clients, took.Round(time.Second), float64(cycles)/took.Seconds())
 	t.Logf("| | before | after | growth |")
 	t.Logf("| server RSS | %.1f MB | %.1f MB | %+.1f MB |", mb(before.serverRSS), mb(after.serverRSS), mb(after.serverRSS-before.serverRSS))
-	t.Logf("| browser PSS (all processes) | %.1f MB | %.1f MB | %+.1f MB |", mb(before.browserPSS), mb(after.browserPSS), mb(after.browserPSS-before.browserPSS))
+	t.Logf("| browser RSS (sum of its processes) | %.1f MB | %.1f MB | %+.1f MB |", mb(before.browserRSS), mb(after.browserRSS), mb(after.browserRSS-before.browserRSS))
 	t.Logf("| goroutines | %d | %d | %+d |", before.goroutines, after.goroutines, after.goroutines-before.goroutines)
 	t.Logf("| open page targets | %d | %d | %+d |", before.targets, after.targets, after.targets-before.targets)
+	t.Logf("| browser processes | %d | %d | %+d |", before.processes, after.processes, after.processes-before.processes)
+	t.Logf("browser RSS by process type, before: %v; after: %v (KiB)", before.byType, after.byType)
 	if g := after.serverRSS - before.serverRSS; g > 5*1024 {
 		t.Errorf("the server grew by %.1f MB", mb(g))
 	}
-	if g := after.browserPSS - before.browserPSS; g > 5*1024 {
+	if g := after.browserRSS - before.browserRSS; g > 5*1024 {
 		t.Errorf("the browser grew by %.1f MB", mb(g))
 	}
 	if after.targets != before.targets {
@@ -146,8 +151,51 @@ func TestChurn(t *testing.T) {
 }
 
 type churnSample struct {
-	serverRSS, browserPSS int64 // KiB
+	serverRSS, browserRSS int64 // KiB
 	goroutines, targets   int
+	processes             int              // the browser's processes
+	byType                map[string]int64 // RSS in KiB by process type (browser, renderer, gpu-process, ...)
+}
+
+// tree lists pid and its descendants.
+func tree(pid int) []int {
+	parents := map[int]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) > 2 {
+			parents[p], _ = strconv.Atoi(f[1])
+		}
+	}
+	var out []int
+	for p := range parents {
+		for q := p; q > 1; q = parents[q] {
+			if q == pid {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// treeRSS sums the resident set sizes of pid's tree, in KiB. Unlike PSS,
+// it does not change when other browsers on the machine share pages with
+// it (other tests' Chromiums).
+func treeRSS(pid int) (kib int64, processes int) {
+	ps := tree(pid)
+	for _, p := range ps {
+		kib += rssKiB(p)
+	}
+	return kib, len(ps)
 }
 
 func mb(kib int64) float64 { return float64(kib) / 1024 }
@@ -184,4 +232,20 @@ func rssKiB(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// rssByType sums RSS (KiB) over pid's tree by Chromium process type.
+func rssByType(pid int) map[string]int64 {
+	out := map[string]int64{}
+	for _, p := range tree(pid) {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+		typ := "browser"
+		for _, a := range strings.FieldsFunc(string(b), func(r rune) bool { return r == 0 || r == ' ' }) {
+			if v, ok := strings.CutPrefix(a, "--type="); ok {
+				typ = v
+			}
+		}
+		out[typ] += rssKiB(p)
+	}
+	return out
 }
