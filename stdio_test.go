@@ -57,12 +57,17 @@ type proc struct {
 
 func startBinary(t *testing.T, args ...string) *proc {
 	t.Helper()
+	return startBinaryIn(t, t.TempDir(), args...)
+}
+
+// startBinaryIn is startBinary with tmp as the server's TMPDIR.
+func startBinaryIn(t *testing.T, tmp string, args ...string) *proc {
+	t.Helper()
 	testenv.Chromium(t)
 	bin, err := binary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp := t.TempDir()
 	s := &proc{t: t, tmp: tmp, stderr: &bytes.Buffer{}}
 	// No display and no --headless: the server must notice and run headless.
 	env := append(os.Environ(), "TMPDIR="+tmp, "DISPLAY=", "WAYLAND_DISPLAY=")
@@ -234,30 +239,83 @@ func TestSIGKILLLeavesNoBrowser(t *testing.T) {
 	waitGone(t, s.tmp, "the server was SIGKILLed")
 }
 
-func TestBrowserCrashAnswersCrashedThenRelaunches(t *testing.T) {
+// TestSIGKILLsLeaveNoProfile kills the server several times, then starts
+// it once more: that start sweeps every profile the killed ones left, and
+// a clean exit removes its own.
+func TestSIGKILLsLeaveNoProfile(t *testing.T) {
+	tmp := t.TempDir()
+	runtimeDir := filepath.Join(tmp, "browsermcp-runtime")
+	const kills = 3
+	for range kills {
+		s := startBinaryIn(t, tmp)
+		s.ok("create_session", nil)
+		if err := s.cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		waitGone(t, tmp, "the server was SIGKILLed")
+		// A killed server cannot remove its profile: the next start does,
+		// so exactly the last one is there.
+		if ents, _ := os.ReadDir(runtimeDir); len(ents) != 1 {
+			t.Fatalf("%d profiles in the runtime directory after a SIGKILL (%v); want the killed server's one", len(ents), ents)
+		}
+	}
+	s := startBinaryIn(t, tmp)
+	s.ok("create_session", nil)
+	ents, _ := os.ReadDir(runtimeDir)
+	if len(ents) != 1 {
+		t.Fatalf("the runtime directory holds %d entries after the next start (%v); want the one live profile", len(ents), ents)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "chromedp-runner*")); len(left) > 0 {
+		t.Fatalf("profiles outside the runtime directory: %v", left)
+	}
+	s.c.Close()
+	waitGone(t, tmp, "stdin EOF")
+	testenv.Eventually(t, "the live profile to be removed on exit", func() (bool, error) {
+		ents, err := os.ReadDir(runtimeDir)
+		return err == nil && len(ents) == 0, fmt.Errorf("left: %v (%v)", ents, err)
+	})
+}
+
+func TestBrowserCrashFreesEverySlotAndRelaunches(t *testing.T) {
 	site := testsite.Start()
 	defer site.Close()
-	s := startBinary(t)
-	id := s.ok("create_session", nil)["sessionId"].(string)
-	s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
+	s := startBinary(t, "--max-sessions", "2")
+	ids := []string{s.ok("create_session", nil)["sessionId"].(string), s.ok("create_session", nil)["sessionId"].(string)}
+	for _, id := range ids {
+		s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
+	}
+	if body, isErr := s.call("create_session", nil); !isErr || body["errorCode"] != "MAX_SESSIONS_REACHED" {
+		t.Fatalf("a third session: %v; want MAX_SESSIONS_REACHED", body)
+	}
 	pid := mainBrowserPID(s.tmp)
 	if pid == 0 {
 		t.Fatal("no browser process")
 	}
+	killed := time.Now()
 	syscall.Kill(pid, syscall.SIGKILL)
-	var body map[string]any
-	testenv.Eventually(t, "a call to answer BROWSER_CRASHED", func() (bool, error) {
-		var isErr bool
-		body, isErr = s.call("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
-		return isErr && body["errorCode"] == "BROWSER_CRASHED", fmt.Errorf("navigate answered %v", body)
+	// Both slots come free without any call on the dead sessions.
+	var fresh []string
+	testenv.Eventually(t, "two new sessions to be created after the browser died", func() (bool, error) {
+		body, isErr := s.call("create_session", nil)
+		if !isErr {
+			fresh = append(fresh, body["sessionId"].(string))
+		}
+		return len(fresh) == 2, fmt.Errorf("create_session answered %v", body)
 	})
-	if body["retryable"] != true {
-		t.Fatalf("call after the browser died: %v", body)
-	}
-	id2 := s.ok("create_session", nil)["sessionId"].(string)
-	out := s.ok("navigate", map[string]any{"sessionId": id2, "url": site.URL + "/form.html"})
+	out := s.ok("navigate", map[string]any{"sessionId": fresh[0], "url": site.URL + "/form.html"})
 	if out["title"] != "Sign in" {
 		t.Fatalf("after relaunch: %v", out)
+	}
+	t.Logf("from the browser's SIGKILL to a new session's page: %s", time.Since(killed).Round(time.Millisecond))
+	for _, id := range ids {
+		body, isErr := s.call("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
+		if !isErr || body["errorCode"] != "BROWSER_CRASHED" || body["retryable"] != true || body["suggestion"] == nil {
+			t.Fatalf("first call on a dead session: %v; want BROWSER_CRASHED, retryable, with a suggestion", body)
+		}
+		body, isErr = s.call("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
+		if !isErr || body["errorCode"] != "SESSION_NOT_FOUND" {
+			t.Fatalf("second call on a dead session: %v; want SESSION_NOT_FOUND", body)
+		}
 	}
 }
 
@@ -467,4 +525,91 @@ func TestCapsFlagOverStdio(t *testing.T) {
 			t.Errorf("--caps network,pdf: %s listed = %v, want %v", n, names[n], want)
 		}
 	}
+}
+
+// TestTabsAfterBlockedPopup: a page on an allowed host opens a popup to a
+// refused one; listing the tabs right after must not report a crash.
+func TestTabsAfterBlockedPopup(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	s := startBinary(t, "--allowed-domains", "127.0.0.1")
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	for i := range 5 {
+		s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/policy.html"})
+		s.ok("click", map[string]any{"sessionId": id, "selector": "#popup"})
+		body, isErr := s.call("tabs", map[string]any{"sessionId": id, "action": "list"})
+		if isErr {
+			t.Fatalf("trial %d: tabs list after a blocked popup: %v", i, body)
+		}
+	}
+	testenv.Eventually(t, "the blocked popups to leave the tab list", func() (bool, error) {
+		body := s.ok("tabs", map[string]any{"sessionId": id, "action": "list"})
+		tabs, _ := body["tabs"].([]any)
+		return len(tabs) == 1, fmt.Errorf("tabs: %v", body)
+	})
+}
+
+// TestRendererKillRecoversOnNavigate kills the renderer processes of the
+// server's one session: the next navigate opens a new page in the same
+// browser context, keeps the cookies, and says so.
+func TestRendererKillRecoversOnNavigate(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	s := startBinary(t)
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/welcome.html?user=before"})
+	s.ok("evaluate", map[string]any{"sessionId": id, "script": `() => { document.cookie = "kept=yes; path=/"; return true }`})
+	renderers := renderersOf(mainBrowserPID(s.tmp))
+	if len(renderers) == 0 {
+		t.Fatal("no renderer process found")
+	}
+	for _, pid := range renderers {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	testenv.Eventually(t, "a call to report the renderer crash", func() (bool, error) {
+		body, isErr := s.call("snapshot", map[string]any{"sessionId": id})
+		return isErr && body["errorCode"] == "BROWSER_CRASHED", fmt.Errorf("snapshot answered %v", body)
+	})
+	out := s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/welcome.html?user=after"})
+	if out["recovered"] == nil || !strings.Contains(out["url"].(string), "user=after") {
+		t.Fatalf("navigate after the renderer was killed: %v; want the page and recovered", out)
+	}
+	res := s.ok("evaluate", map[string]any{"sessionId": id, "script": "() => document.cookie"})
+	if !strings.Contains(fmt.Sprint(res["result"]), "kept=yes") {
+		t.Fatalf("cookies after recovery: %v", res)
+	}
+}
+
+// renderersOf lists the renderer processes descending from the browser
+// process pid (they are the zygote's children, and their command lines do
+// not name the profile).
+func renderersOf(browser int) []int {
+	parent := func(pid int) int {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return 0
+		}
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		ppid, _ := strconv.Atoi(f[1])
+		return ppid
+	}
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if !bytes.Contains(b, []byte("--type=renderer")) {
+			continue
+		}
+		for p := parent(pid); p > 1; p = parent(p) {
+			if p == browser {
+				out = append(out, pid)
+				break
+			}
+		}
+	}
+	return out
 }

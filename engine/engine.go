@@ -69,6 +69,13 @@ type Session interface {
 	Screenshot(ctx context.Context, req ScreenshotRequest) ([]byte, error)
 }
 
+// Goner is a Session that says when its browser went away (it crashed or
+// was killed): Gone closes then. The Manager frees such a session at once,
+// rather than when it expires, so that its slot is not held by the dead.
+type Goner interface {
+	Gone() <-chan struct{}
+}
+
 // SnapshotRequest asks for the accessibility outline of the page.
 type SnapshotRequest struct {
 	// Target limits the outline to one element's subtree; zero means the
@@ -210,7 +217,21 @@ type NavigateResult struct {
 	// Dialog is set when leaving the old page opened a beforeunload dialog;
 	// the navigation waits for HandleDialog.
 	Dialog *Dialog
+	// Recovered is set when the tab's renderer had crashed: the navigation
+	// ran in a new page of the session's browser context (cookies and
+	// storage kept), and it says so.
+	Recovered string
 }
+
+// RendererCrashed is the error of a call on a tab whose renderer crashed:
+// the session lives, and its next navigate opens a new page.
+func RendererCrashed() *Error {
+	return Errorf(BrowserCrashed, "the page's renderer crashed").With("reason", "renderer_crashed").
+		Suggest("Call navigate: it opens a new page in this session (cookies and storage kept) and loads the URL there.")
+}
+
+// RecoveredNote is NavigateResult.Recovered after a renderer crash.
+const RecoveredNote = "the tab's renderer had crashed: this navigation opened a new page in the session (cookies and storage kept; the old page's history, refs and logs are gone)"
 
 // ClickRequest asks a session to click an element.
 type ClickRequest struct {

@@ -42,6 +42,17 @@ func (l *LaunchState) init() {
 func (l *LaunchState) Started(gone <-chan struct{}) {
 	l.init()
 	l.gone = gone
+	if gone != nil {
+		// Gone must close as soon as the browser does; this ends with the
+		// browser, whichever way it goes.
+		go func() {
+			select {
+			case <-gone:
+				l.MarkLost()
+			case <-l.lost:
+			}
+		}()
+	}
 	close(l.ready)
 }
 
@@ -58,6 +69,14 @@ func (l *LaunchState) Failed(err error) {
 func (l *LaunchState) MarkLost() {
 	l.init()
 	l.lostOnce.Do(func() { close(l.lost) })
+}
+
+// Gone is closed once the browser went away or failed to start: what
+// Lost reports, as a channel, so that sessions and the Keeper learn of a
+// dead browser at once rather than at their next call.
+func (l *LaunchState) Gone() <-chan struct{} {
+	l.init()
+	return l.lost
 }
 
 // Ready is closed once the start has succeeded or failed.
@@ -85,7 +104,10 @@ func (l *LaunchState) Lost() bool {
 
 // Keeper keeps the one browser an engine's sessions share: started in the
 // background by Start or on first use, and started again once when it
-// died or failed to start. Both engines use it.
+// died or failed to start. A launch with a Gone channel (LaunchState's)
+// that started and then died is started again at once, in the
+// background, so that the next session does not wait for a whole launch.
+// Both engines use it.
 type Keeper[L Launch] struct {
 	// Start starts a launch in the background and returns at once.
 	Start func() L
@@ -107,8 +129,39 @@ func (k *Keeper[L]) Begin() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if !k.has && !k.closed {
-		k.cur, k.has = k.Start(), true
+		k.cur, k.has = k.start(), true
 	}
+}
+
+// goner is a Launch that says when its browser went away (LaunchState).
+type goner interface {
+	Gone() <-chan struct{}
+}
+
+// start starts a launch and, for a launch that can say when it is gone,
+// watches it: once it started and then died, it is dropped and a new one
+// starts, unless the keeper moved on or closed. A launch that failed to
+// start is left to the next Browser, so that a broken browser is not
+// started in a loop. Call with k.mu held.
+func (k *Keeper[L]) start() L {
+	l := k.Start()
+	if g, ok := any(l).(goner); ok {
+		go func() {
+			<-l.Ready()
+			if l.Err() != nil {
+				return
+			}
+			<-g.Gone()
+			k.mu.Lock()
+			defer k.mu.Unlock()
+			if k.has && any(k.cur) == any(l) && !k.closed {
+				k.Log.Warn("the browser went away; starting a new one")
+				k.Drop(l)
+				k.cur = k.start()
+			}
+		}()
+	}
+	return l
 }
 
 // Browser returns a live browser, starting a new one when the last one died.
@@ -120,7 +173,7 @@ func (k *Keeper[L]) Browser(ctx context.Context) (L, error) {
 		return zero, Errorf(BrowserError, "the engine is closed")
 	}
 	if !k.has {
-		k.cur, k.has = k.Start(), true
+		k.cur, k.has = k.start(), true
 	}
 	l := k.cur
 	k.mu.Unlock()
@@ -135,7 +188,7 @@ func (k *Keeper[L]) Browser(ctx context.Context) (L, error) {
 	if k.has && any(k.cur) == any(l) && !k.closed {
 		k.Log.Warn("browser is gone; starting a new one", "cause", l.Err())
 		k.Drop(l)
-		k.cur = k.Start()
+		k.cur = k.start()
 	}
 	nl, has := k.cur, k.has
 	k.mu.Unlock()

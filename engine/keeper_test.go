@@ -127,3 +127,41 @@ func TestLaunchState(t *testing.T) {
 	}
 	failed.MarkLost() // a disconnect after the failure changes nothing
 }
+
+// stateLaunch is a launch built on LaunchState, which has Gone.
+type stateLaunch struct{ LaunchState }
+
+func TestKeeperRelaunchesAtOnceWhenTheBrowserGoes(t *testing.T) {
+	launches := make(chan *stateLaunch, 4)
+	dropped := make(chan *stateLaunch, 4)
+	k := &Keeper[*stateLaunch]{
+		Start: func() *stateLaunch {
+			l := &stateLaunch{}
+			l.Started(nil)
+			launches <- l
+			return l
+		},
+		Drop: func(l *stateLaunch) { dropped <- l },
+		Log:  slog.New(slog.DiscardHandler),
+	}
+	k.Begin()
+	first := <-launches
+	first.MarkLost()
+	// Without any Browser call, the dead launch is dropped and a new one
+	// started.
+	if d := <-dropped; d != first {
+		t.Fatalf("dropped %p; want the dead launch %p", d, first)
+	}
+	second := <-launches
+	got, err := k.Browser(context.Background())
+	if err != nil || got != second {
+		t.Fatalf("Browser = %p, %v; want the new launch %p", got, err, second)
+	}
+	k.Close()
+	second.MarkLost()
+	select {
+	case l := <-launches:
+		t.Fatalf("a closed keeper started %p", l)
+	default:
+	}
+}

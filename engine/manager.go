@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -47,7 +48,11 @@ type Manager struct {
 	pending  int
 	expired  map[string]string // id -> owner
 	expOrder []string
-	closed   bool
+	// crashed are the sessions whose browser died, by id and by name,
+	// until a call learns of it (BROWSER_CRASHED, once).
+	crashed map[ownerName]*managed
+	crOrder []*managed
+	closed  bool
 }
 
 type ownerName struct{ owner, name string }
@@ -89,6 +94,7 @@ func NewManager(eng Engine, cfg ManagerConfig) *Manager {
 		sessions: map[string]*managed{},
 		names:    map[ownerName]*managed{},
 		expired:  map[string]string{},
+		crashed:  map[ownerName]*managed{},
 	}
 }
 
@@ -196,6 +202,12 @@ func (m *Manager) holdLocked(id, name, owner string, sess Session, created time.
 	if name != "" && m.names[ownerName{owner, name}] == nil {
 		s.name = name
 		m.names[ownerName{owner, name}] = s
+		if old := m.crashed[ownerName{owner, name}]; old != nil {
+			m.forgetCrashLocked(old)
+		}
+	}
+	if g, ok := sess.(Goner); ok {
+		go m.watch(s, g.Gone())
 	}
 	return s
 }
@@ -278,6 +290,13 @@ func (m *Manager) lookupLocal(ctx context.Context, ref string) (*managed, error)
 	}
 	if s, ok := m.names[ownerName{owner, ref}]; ok {
 		return s, nil
+	}
+	if s, ok := m.crashed[ownerName{owner, ref}]; ok {
+		m.forgetCrashLocked(s)
+		e := Errorf(BrowserCrashed, "the browser of session %s went away (it crashed or was killed), and the session with it", s.id).
+			Suggest("Call create_session for a new session: a new browser is starting. This session no longer exists.")
+		e.SessionID = s.id
+		return nil, e
 	}
 	if o, ok := m.expired[ref]; ok && o == owner {
 		e := Errorf(SessionExpired, "session %s expired after %s without calls", ref, m.cfg.Timeout)
@@ -390,7 +409,17 @@ func (m *Manager) abortErr(s *managed, ctx context.Context) error {
 	if s.ctx.Err() != nil {
 		m.mu.Lock()
 		_, exp := m.expired[s.id]
+		crashed := m.crashed[ownerName{s.owner, s.id}] == s
+		if crashed {
+			m.forgetCrashLocked(s)
+		}
 		m.mu.Unlock()
+		if crashed {
+			e := Errorf(BrowserCrashed, "the browser of session %s went away (it crashed or was killed) while the call ran, and the session with it", s.id).
+				Suggest("Call create_session for a new session: a new browser is starting. This session no longer exists.")
+			e.SessionID = s.id
+			return e
+		}
 		code := SessionNotFound
 		if exp {
 			code = SessionExpired
@@ -478,6 +507,44 @@ func (m *Manager) closeSession(ctx context.Context, s *managed) error {
 // outputDir is where the server writes the files of session id.
 func (m *Manager) outputDir(id string) string {
 	return filepath.Join(m.cfg.OutputDir, id)
+}
+
+// watch frees s as soon as its browser goes away (gone closes), or
+// returns once s is closed. The next call on s answers BROWSER_CRASHED,
+// once; later ones SESSION_NOT_FOUND.
+func (m *Manager) watch(s *managed, gone <-chan struct{}) {
+	select {
+	case <-s.ctx.Done():
+		return
+	case <-gone:
+	}
+	m.mu.Lock()
+	removed := m.removeLocked(s, false)
+	if removed {
+		m.crashed[ownerName{s.owner, s.id}] = s
+		if s.name != "" {
+			m.crashed[ownerName{s.owner, s.name}] = s
+		}
+		m.crOrder = append(m.crOrder, s)
+		if len(m.crOrder) > rememberExpired {
+			m.forgetCrashLocked(m.crOrder[0])
+		}
+	}
+	m.mu.Unlock()
+	if removed {
+		_ = m.closeSession(context.Background(), s)
+	}
+}
+
+// forgetCrashLocked drops s from the crashed sessions.
+func (m *Manager) forgetCrashLocked(s *managed) {
+	delete(m.crashed, ownerName{s.owner, s.id})
+	if s.name != "" && m.crashed[ownerName{s.owner, s.name}] == s {
+		delete(m.crashed, ownerName{s.owner, s.name})
+	}
+	if i := slices.Index(m.crOrder, s); i >= 0 {
+		m.crOrder = slices.Delete(m.crOrder, i, i+1)
+	}
 }
 
 // expire runs from the session's timer.

@@ -445,3 +445,68 @@ func TestWaitForBusySessionIsBounded(t *testing.T) {
 		}
 	})
 }
+
+// goneSession is a fakeSession whose browser can die.
+type goneSession struct {
+	*fakeSession
+	gone chan struct{}
+}
+
+func (s *goneSession) Gone() <-chan struct{} { return s.gone }
+
+// goneEngine makes goneSessions that share one browser, killed by close(gone).
+type goneEngine struct {
+	*fakeEngine
+	gone chan struct{}
+}
+
+func (g *goneEngine) NewSession(ctx context.Context, o engine.SessionOptions) (engine.Session, error) {
+	s, err := g.fakeEngine.NewSession(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return &goneSession{s.(*fakeSession), g.gone}, nil
+}
+
+func TestDeadBrowserFreesSessionsAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeEngine{}
+		g := &goneEngine{f, make(chan struct{})}
+		m := engine.NewManager(g, engine.ManagerConfig{Timeout: time.Hour, MaxSessions: 2})
+		a, _ := m.Create(t.Context(), "", engine.SessionOptions{})
+		b, _ := m.Create(t.Context(), "named", engine.SessionOptions{})
+		if _, err := m.Create(t.Context(), "", engine.SessionOptions{}); code(err) != engine.MaxSessionsReached {
+			t.Fatalf("third create = %v; want MAX_SESSIONS_REACHED", err)
+		}
+		// A call running on a when the browser dies learns of it.
+		running := make(chan error, 1)
+		go func() {
+			_, err := m.Use(t.Context(), a.ID, nav(time.Minute))
+			running <- err
+		}()
+		synctest.Wait()
+		close(g.gone)
+		synctest.Wait()
+		if n, open := m.Len(), f.openSessions(); n != 0 || open != 0 {
+			t.Fatalf("after the browser died: %d sessions listed, %d open; want both freed", n, open)
+		}
+		var e *engine.Error
+		if err := <-running; !errors.As(err, &e) || e.Code != engine.BrowserCrashed || !e.Retryable || e.Suggestion == "" {
+			t.Fatalf("the running call answered %v; want BROWSER_CRASHED, retryable, with a suggestion", err)
+		}
+		// b answers BROWSER_CRASHED once (by id or name), then SESSION_NOT_FOUND.
+		if _, err := m.Use(t.Context(), "named", nav(0)); !errors.As(err, &e) || e.Code != engine.BrowserCrashed || !e.Retryable || e.SessionID != b.ID {
+			t.Fatalf("first call after the crash = %v; want BROWSER_CRASHED for %s", err, b.ID)
+		}
+		for _, ref := range []string{b.ID, "named", a.ID} {
+			if _, err := m.Use(t.Context(), ref, nav(0)); code(err) != engine.SessionNotFound {
+				t.Fatalf("later call on %s = %v; want SESSION_NOT_FOUND", ref, err)
+			}
+		}
+		for range 2 {
+			if _, err := m.Create(t.Context(), "", engine.SessionOptions{}); err != nil {
+				t.Fatalf("create after the crash: %v", err)
+			}
+		}
+	})
+}

@@ -138,6 +138,24 @@ func (ts *TabSet[S]) Add(s S, current bool) {
 	}
 }
 
+// Replace puts s in old's place (and makes it current if old was); old
+// leaves the set. A tab not in the set is ignored.
+func (ts *TabSet[S]) Replace(old, s S) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	i := slices.Index(ts.tabs, old)
+	if i < 0 {
+		return
+	}
+	ts.tabs[i] = s
+	if ts.Dropped != nil {
+		ts.Dropped(old)
+	}
+	if *ts.cur == old {
+		*ts.cur = s
+	}
+}
+
 // Remove drops a tab; when it was current, the previous one (or the new
 // first) becomes current. A tab not in the set is ignored.
 func (ts *TabSet[S]) Remove(s S) {

@@ -24,6 +24,14 @@ func (in NavigateIn) validate() error {
 
 // NavigateOut is the result of navigate.
 type NavigateOut struct {
+	PageOut
+	// Recovered says the tab's renderer had crashed and this navigation
+	// ran in a new page of the session.
+	Recovered string `json:"recovered,omitempty"`
+}
+
+// PageOut is the result of the tools that move through history.
+type PageOut struct {
 	Success bool   `json:"success"`
 	Title   string `json:"title"`
 	URL     string `json:"url" jsonschema:"Final URL after redirects"`
@@ -43,7 +51,7 @@ func navigate(d *Deps) Tool {
 			if err != nil {
 				return NavigateOut{}, err
 			}
-			return NavigateOut{Success: true, Title: r.Title, URL: r.URL, Status: r.Status, Dialog: r.Dialog}, nil
+			return NavigateOut{PageOut{Success: true, Title: r.Title, URL: r.URL, Status: r.Status, Dialog: r.Dialog}, r.Recovered}, nil
 		})
 }
 
@@ -55,13 +63,13 @@ type HistoryIn struct {
 	Timeout int `json:"timeout,omitempty" range:"0,300000"`
 }
 
-func navOut(r engine.NavigateResult) NavigateOut {
-	return NavigateOut{Success: true, Title: r.Title, URL: r.URL, Status: r.Status}
+func navOut(r engine.NavigateResult) PageOut {
+	return PageOut{Success: true, Title: r.Title, URL: r.URL, Status: r.Status}
 }
 
 func goBack(d *Deps) Tool {
 	return sessionTool(d, "go_back", "Go back in history.", pageAction,
-		func(ctx context.Context, s engine.Session, in HistoryIn) (NavigateOut, error) {
+		func(ctx context.Context, s engine.Session, in HistoryIn) (PageOut, error) {
 			r, err := s.History(ctx, -1, ms(in.Timeout))
 			return navOut(r), err
 		})
@@ -69,7 +77,7 @@ func goBack(d *Deps) Tool {
 
 func goForward(d *Deps) Tool {
 	return sessionTool(d, "go_forward", "Go forward in history.", pageAction,
-		func(ctx context.Context, s engine.Session, in HistoryIn) (NavigateOut, error) {
+		func(ctx context.Context, s engine.Session, in HistoryIn) (PageOut, error) {
 			r, err := s.History(ctx, 1, ms(in.Timeout))
 			return navOut(r), err
 		})
@@ -84,7 +92,7 @@ type ReloadIn struct {
 
 func reload(d *Deps) Tool {
 	return sessionTool(d, "reload", "Reload the page.", pageAction,
-		func(ctx context.Context, s engine.Session, in ReloadIn) (NavigateOut, error) {
+		func(ctx context.Context, s engine.Session, in ReloadIn) (PageOut, error) {
 			r, err := s.Reload(ctx, in.IgnoreCache, ms(in.Timeout))
 			return navOut(r), err
 		})
@@ -103,7 +111,7 @@ func (in WaitForLoadIn) validate() error {
 
 func waitForLoad(d *Deps) Tool {
 	return sessionTool(d, "wait_for_load", "Wait until the page reaches a load state.", readOnly,
-		func(ctx context.Context, s engine.Session, in WaitForLoadIn) (NavigateOut, error) {
+		func(ctx context.Context, s engine.Session, in WaitForLoadIn) (PageOut, error) {
 			r, err := s.WaitForLoad(ctx, engine.WaitUntil(in.State), ms(in.Timeout))
 			return navOut(r), err
 		})

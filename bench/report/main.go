@@ -85,6 +85,10 @@ var peers = []string{"playwright-mcp", "chrome-devtools-mcp"}
 func main() {
 	dir := flag.String("dir", ".cache/bench", "directory with <server>.<scenario>.json files")
 	compare := flag.String("compare", "", "markdown from peerbench -compare to append")
+	// The churn figures come from a test of our own (engine/cdp's
+	// TestChurn), not from this run: they are kept in their own file so
+	// that regenerating this report keeps them.
+	churn := flag.String("churn", "bench/churn.md", "markdown of the churn test to append")
 	flag.Parse()
 	rs := map[string]*report{} // server -> merged report
 	files, _ := filepath.Glob(filepath.Join(*dir, "*.json"))
@@ -236,6 +240,10 @@ func main() {
 			fmt.Println()
 			fmt.Println(string(b))
 		}
+	}
+	if b, err := os.ReadFile(*churn); err == nil {
+		fmt.Println()
+		fmt.Print(string(b))
 	}
 }
 

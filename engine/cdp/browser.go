@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/rundir"
 )
 
 // Config configures the engine.
@@ -97,6 +98,10 @@ type browserProc struct {
 
 	attached bool // the browser is the user's (--cdp-endpoint), not launched
 	shared   bool // Config.Shared
+	// profile is the browser's user data directory under rundir, removed
+	// once the browser exited; empty when chromedp made its own.
+	profile string
+	log     *slog.Logger
 
 	gateMu sync.Mutex
 	gate   *gate // the policy's browser-wide part, see popups.go
@@ -116,7 +121,9 @@ func New(cfg Config) *Engine {
 	if limit <= 0 {
 		limit = DefaultLaunchTimeout
 	}
-	e.keep = &engine.Keeper[*browserProc]{Start: e.launch, Drop: (*browserProc).stop, Timeout: limit, Log: l}
+	// A dead browser is freed in the background: stop waits for its exit
+	// and its profile's removal, which the next launch must not wait for.
+	e.keep = &engine.Keeper[*browserProc]{Start: e.launch, Drop: func(b *browserProc) { go b.stop() }, Timeout: limit, Log: l}
 	return e
 }
 
@@ -135,13 +142,21 @@ func (e *Engine) browser(ctx context.Context) (*browserProc, error) { return e.k
 // killed.
 const DefaultLaunchTimeout = 60 * time.Second
 
-func (b *browserProc) stop() { b.cancel() }
+// stop kills the browser, waits for it to exit, and removes its profile.
+func (b *browserProc) stop() {
+	b.cancel()
+	if b.profile != "" {
+		if err := rundir.RemoveAll(b.profile); err != nil {
+			b.log.Warn("could not remove the browser's profile", "dir", b.profile, "err", err)
+		}
+	}
+}
 
 // launch starts the browser in the background. The first call on the root
 // context starts it; that call has no timeout, because its context bounds the
 // browser's life.
 func (e *Engine) launch() *browserProc {
-	b := &browserProc{attached: e.cfg.Endpoint != "", shared: e.cfg.Shared}
+	b := &browserProc{attached: e.cfg.Endpoint != "", shared: e.cfg.Shared, log: e.log}
 	e.last.Store(b)
 	var alloc context.Context
 	var cancelAlloc context.CancelFunc
@@ -150,8 +165,18 @@ func (e *Engine) launch() *browserProc {
 		// allocator handles only the first two.
 		alloc, cancelAlloc = chromedp.NewAllocatorContext(context.Background(), &endpointAllocator{endpoint: e.cfg.Endpoint})
 	} else {
-		alloc, cancelAlloc = chromedp.NewExecAllocator(context.Background(),
-			allocatorOptions(e.cfg.ExecPath, e.cfg.Headless, e.cfg.Viewport)...)
+		opts := allocatorOptions(e.cfg.ExecPath, e.cfg.Headless, e.cfg.Viewport)
+		// The profile lives under our runtime directory, so that the next
+		// server removes it if this one is killed before it can (chromedp
+		// removes its own temporary profile only when it outlives the
+		// browser).
+		if dir, err := rundir.MkdirTemp("chromium"); err == nil {
+			b.profile = dir
+			opts = append(opts, chromedp.UserDataDir(dir))
+		} else {
+			e.log.Warn("no runtime directory; the browser's profile goes where chromedp puts it", "err", err)
+		}
+		alloc, cancelAlloc = chromedp.NewExecAllocator(context.Background(), opts...)
 	}
 	root, cancelRoot := chromedp.NewContext(alloc,
 		chromedp.WithLogf(func(f string, a ...any) { e.log.Debug(fmt.Sprintf(f, a...)) }),
@@ -278,6 +303,6 @@ func (e *Engine) Close() error {
 			e.log.Debug("browser close", "err", err)
 		}
 	}
-	b.cancel()
+	b.stop()
 	return nil
 }

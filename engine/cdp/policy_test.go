@@ -170,6 +170,33 @@ func TestPolicyBlocksOtherHosts(t *testing.T) {
 		waitBlocked(t, s, "the popup to be blocked", other+"/welcome.html?user=popup")
 	})
 
+	t.Run("tabs after a blocked popup", func(t *testing.T) {
+		// The gate closes a refused popup while the session may be
+		// adopting it as a tab: listing the tabs then must not report a
+		// crash (it did, 9 times in 10).
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		for i := range 5 {
+			if _, err := navigate(t, s, site.URL+"/policy.html"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Click(ctx, engine.ClickRequest{Target: engine.Target{Selector: "#popup"}}); err != nil {
+				t.Fatal(err)
+			}
+			res, err := s.Tabs(ctx, engine.TabsRequest{Action: "list"})
+			if err != nil {
+				t.Fatalf("trial %d: tabs list after a blocked popup: %v", i, err)
+			}
+			if res.Tabs[res.Current].URL != site.URL+"/policy.html" {
+				t.Fatalf("trial %d: the current tab is %+v; want the opener", i, res)
+			}
+		}
+		testenv.Eventually(t, "the blocked popups to leave the tab list", func() (bool, error) {
+			res, err := s.Tabs(ctx, engine.TabsRequest{Action: "list"})
+			return err == nil && len(res.Tabs) == 1, fmt.Errorf("tabs %+v, %v", res, err)
+		})
+	})
+
 	t.Run("allowed popup", func(t *testing.T) { testAllowedPopup(t, s, site.URL) })
 }
 

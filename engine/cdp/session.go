@@ -144,6 +144,20 @@ func (s *session) bind(ctx context.Context) (context.Context, context.CancelFunc
 	return c, func() { stop(); cancel() }
 }
 
+// browserCall is a context for a browser-level call made for ctx's call:
+// the browser's, ending with ctx's deadline or cancellation.
+func (s *session) browserCall(ctx context.Context) (context.Context, context.CancelFunc) {
+	var c context.Context
+	var cancel context.CancelFunc
+	if d, ok := ctx.Deadline(); ok {
+		c, cancel = context.WithDeadline(s.b.ctx, d)
+	} else {
+		c, cancel = context.WithCancel(s.b.ctx)
+	}
+	stop := context.AfterFunc(ctx, cancel)
+	return c, func() { stop(); cancel() }
+}
+
 // run runs f on the tab with the call's context, after checking the tab and
 // browser are alive and that no dialog blocks the page (DIALOG_OPEN), and
 // classifies any error.
@@ -161,6 +175,8 @@ func (s *session) runAny(ctx context.Context, what string, f func(ctx context.Co
 	}
 	c, cancel := s.bind(ctx)
 	defer cancel()
+	stop := context.AfterFunc(s.st.crash, cancel)
+	defer stop()
 	err := chromedp.Do(c, chromedp.Func(f))
 	if err != nil {
 		return s.classify(err, what)
@@ -178,9 +194,16 @@ func (s *session) alive() error {
 	crashed := s.st.crashed
 	s.st.mu.Unlock()
 	if crashed {
-		return engine.Errorf(engine.BrowserCrashed, "the page's renderer crashed")
+		return engine.RendererCrashed()
 	}
 	return nil
+}
+
+// crashed reports a tab whose renderer crashed, in a browser that lives.
+func (s *session) crashed() bool {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	return s.st.crashed && !s.b.Lost()
 }
 
 // classify turns a chromedp/CDP failure into an engine error.
@@ -189,8 +212,13 @@ func (s *session) classify(err error, what string) error {
 	if errors.As(err, &e) {
 		return e
 	}
-	if s.b.Lost() || errors.Is(err, errCrashed) {
+	if s.b.Lost() {
 		return engine.Wrap(engine.BrowserCrashed, err, "the browser crashed while trying to "+what)
+	}
+	if s.st.crash.Err() != nil || errors.Is(err, errCrashed) {
+		e := engine.RendererCrashed()
+		e.Message, e.Err = "the page's renderer crashed while trying to "+what, err
+		return e
 	}
 	if errors.Is(err, chromedp.ErrTargetDetached) || errors.Is(err, chromedp.ErrChannelClosed) {
 		return engine.Wrap(engine.BrowserCrashed, err, "the page closed while trying to "+what)

@@ -39,6 +39,10 @@ type pageState struct {
 	lastNet  time.Time
 
 	crashed bool
+	// crash ends when the tab's renderer crashes, so that calls in flight
+	// on it end at once: a crashed renderer answers nothing.
+	crash    context.Context
+	crashNow context.CancelFunc
 
 	// origins are the web origins the session's frames have loaded, for
 	// saving their localStorage.
@@ -69,7 +73,9 @@ type docResult struct {
 }
 
 func newPageState() *pageState {
+	crash, crashNow := context.WithCancel(context.Background())
 	return &pageState{
+		crash: crash, crashNow: crashNow,
 		changed:    make(chan struct{}),
 		lifecycle:  map[cdp.LoaderID]lifeSet{},
 		docStatus:  map[cdp.LoaderID]docResult{},
@@ -170,6 +176,7 @@ func (s *pageState) record(src target.ID, ev any) {
 		s.finish(ev.RequestID)
 	case *inspector.EventTargetCrashed:
 		s.crashed = true
+		s.crashNow()
 	case *page.EventJavascriptDialogOpening:
 		d := &engine.Dialog{Type: engine.DialogType(ev.Type), Message: ev.Message}
 		if d.Type == engine.DialogPrompt {

@@ -39,7 +39,9 @@ func (s *session) Cookies(ctx context.Context, urls []string) ([]engine.Cookie, 
 			}
 			cs = res.Cookies
 		} else {
-			res, err := chromedp.CallBrowser(s.b.ctx, storage.GetCookies, storage.GetCookiesParams{BrowserContextID: s.contextID()})
+			c, cancel := s.browserCall(ctx)
+			defer cancel()
+			res, err := chromedp.CallBrowser(c, storage.GetCookies, storage.GetCookiesParams{BrowserContextID: s.contextID()})
 			if err != nil {
 				return err
 			}
@@ -77,7 +79,9 @@ func (s *session) SetCookies(ctx context.Context, cookies []engine.Cookie) error
 		params = append(params, p)
 	}
 	return s.run(ctx, "set cookies", func(ctx context.Context, t *chromedp.Target) error {
-		_, err := chromedp.CallBrowser(s.b.ctx, storage.SetCookies, storage.SetCookiesParams{Cookies: params, BrowserContextID: s.contextID()})
+		c, cancel := s.browserCall(ctx)
+		defer cancel()
+		_, err := chromedp.CallBrowser(c, storage.SetCookies, storage.SetCookiesParams{Cookies: params, BrowserContextID: s.contextID()})
 		if err != nil {
 			return engine.Wrap(engine.InvalidParameters, err, "the browser rejected the cookies: "+err.Error()).With("field", "cookies")
 		}

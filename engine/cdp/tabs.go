@@ -42,6 +42,9 @@ func newTabbed(first *session, open func(context.Context, chromedp.ContextOption
 	return t
 }
 
+// Gone is closed when the session's browser went away (engine.Goner).
+func (t *tabbed) Gone() <-chan struct{} { return t.first.b.Gone() }
+
 // Info describes the current tab; it may run while a call switches tabs.
 func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 	return t.tabs.Current().Info(ctx)
@@ -75,23 +78,60 @@ func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsR
 	})
 }
 
+// Navigate loads a URL in the current tab. A tab whose renderer crashed is
+// first replaced by a new page in the session's browser context, so that a
+// crash costs the page, not the session.
+func (t *tabbed) Navigate(ctx context.Context, req engine.NavigateRequest) (engine.NavigateResult, error) {
+	old := t.tabs.Current()
+	if !old.crashed() {
+		return old.Navigate(ctx, req)
+	}
+	s, err := t.open(ctx, func(*chromedp.Context) {})
+	if err != nil {
+		return engine.NavigateResult{}, err
+	}
+	t.tabs.Replace(old, s)
+	t.closePage(ctx, old)
+	res, err := s.Navigate(ctx, req)
+	if err != nil {
+		return res, err
+	}
+	res.Recovered = engine.RecoveredNote
+	return res, nil
+}
+
 // closePage closes one tab's page.
 func (t *tabbed) closePage(ctx context.Context, s *session) {
 	if s == t.first {
 		// Close only the page: cancelling the first tab's context would
 		// dispose of the whole browser context.
-		chromedp.CallBrowser(t.b.ctx, target.CloseTarget, target.CloseTargetParams{TargetID: s.id})
+		c, cancel := t.browserCall(ctx)
+		defer cancel()
+		chromedp.CallBrowser(c, target.CloseTarget, target.CloseTargetParams{TargetID: s.id})
 		t.firstOpen = false
 	} else {
 		s.Close(ctx)
 	}
 }
 
+// gone reports a page that no longer exists in the browser.
+func (t *tabbed) gone(ctx context.Context, id target.ID) bool {
+	c, cancel := t.browserCall(ctx)
+	defer cancel()
+	res, err := chromedp.CallBrowser(c, target.GetTargets, target.GetTargetsParams{})
+	if err != nil || t.b.Lost() {
+		return false
+	}
+	return !slices.ContainsFunc(res.TargetInfos, func(info *target.Info) bool { return info.TargetID == id })
+}
+
 // sync adopts the pages the site opened in the session's browser context
 // (popups) and drops the ones it closed. The browser lists a new page as
 // soon as window.open returns, so this needs no event race.
 func (t *tabbed) sync(ctx context.Context) error {
-	res, err := chromedp.CallBrowser(t.b.ctx, target.GetTargets, target.GetTargetsParams{})
+	c, cancel := t.browserCall(ctx)
+	defer cancel()
+	res, err := chromedp.CallBrowser(c, target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return t.classify(err, "list the session's pages")
 	}
@@ -119,6 +159,12 @@ func (t *tabbed) sync(ctx context.Context) error {
 	for _, id := range adopt {
 		s, err := t.open(ctx, chromedp.WithTargetID(id))
 		if err != nil {
+			if t.gone(ctx, id) {
+				// The page closed while it was being adopted: the policy's
+				// gate closes a popup it refused, and a site may close
+				// its own. The session is fine; there is no tab to add.
+				continue
+			}
 			return fmt.Errorf("adopting a page the site opened: %w", err)
 		}
 		t.tabs.Add(s, false)

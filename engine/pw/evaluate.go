@@ -131,6 +131,8 @@ func (s *session) runEval(ctx context.Context, f playwright.Frame, ref, script s
 	var r page.EvalOutcome
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	stop := context.AfterFunc(s.st.crash, cancel)
+	defer stop()
 	// A script that opens a dialog is held by it: the call ends with
 	// DIALOG_OPEN at once instead of waiting out its timeout.
 	var opened error
@@ -140,6 +142,9 @@ func (s *session) runEval(ctx context.Context, f playwright.Frame, ref, script s
 	})
 	if err := s.st.dialogErr(); err != nil && opened != nil {
 		return r, err
+	}
+	if opened != nil && s.st.crash.Err() != nil {
+		return r, s.classify(opened, "run a script in the page")
 	}
 	return r, opened
 }

@@ -8,10 +8,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine/rundir"
 )
 
 //go:embed launch_server.js
@@ -26,6 +29,10 @@ type launchServer struct {
 	stdin    io.WriteCloser
 	exited   chan struct{}
 	endpoint string
+	// tmp is the server's TMPDIR under rundir, where Playwright puts the
+	// browser's profile; removed once the server exited. A killed
+	// browsermcp leaves it to the next one's sweep.
+	tmp string
 }
 
 // startLaunchServer starts the server and waits for its endpoint.
@@ -35,6 +42,12 @@ func startLaunchServer(ctx context.Context, drv Driver, browserType string, opts
 		return nil, err
 	}
 	cmd := exec.Command(drv.Node, "-e", launchServerJS, filepath.Join(drv.Dir, "package"), browserType, string(o))
+	tmp, err := rundir.MkdirTemp(strings.TrimPrefix(browserType, "_"))
+	if err == nil {
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	} else {
+		log.Warn("no runtime directory; the browser's profile goes where Playwright puts it", "err", err)
+	}
 	stderr := logWriter(log, browserType)
 	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
@@ -46,9 +59,12 @@ func startLaunchServer(ctx context.Context, drv Driver, browserType string, opts
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
+		if tmp != "" {
+			_ = os.RemoveAll(tmp)
+		}
 		return nil, fmt.Errorf("starting the launch server: %w", err)
 	}
-	s := &launchServer{cmd: cmd, stdin: stdin, exited: make(chan struct{})}
+	s := &launchServer{cmd: cmd, stdin: stdin, exited: make(chan struct{}), tmp: tmp}
 	line := make(chan string, 1)
 	go func() {
 		r := bufio.NewReader(stdout)
@@ -67,7 +83,7 @@ func startLaunchServer(ctx context.Context, drv Driver, browserType string, opts
 			s.endpoint = l
 			return s, nil
 		}
-		<-s.exited
+		s.stop(0)
 		return nil, fmt.Errorf("the browser did not start: %s", strings.TrimSpace(stderr.Tail()))
 	case <-ctx.Done():
 		s.stop(0)
@@ -81,9 +97,11 @@ func (s *launchServer) stop(timeout time.Duration) {
 	_ = s.stdin.Close()
 	select {
 	case <-s.exited:
-		return
 	case <-time.After(timeout):
+		_ = s.cmd.Process.Kill()
+		<-s.exited
 	}
-	_ = s.cmd.Process.Kill()
-	<-s.exited
+	if s.tmp != "" {
+		_ = rundir.RemoveAll(s.tmp)
+	}
 }

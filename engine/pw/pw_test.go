@@ -65,3 +65,22 @@ func TestDomainRulesRefused(t *testing.T) {
 		t.Fatalf("New with host rules = %v", err)
 	}
 }
+
+// TestRendererCrash: a crashed renderer costs the page, not the session.
+// Only Chromium: Firefox offers no way for a test to crash one content
+// process over WebDriver BiDi (the recovery code is the same).
+func TestRendererCrash(t *testing.T) {
+	cfg := pwenv.Playwright(t, pw.Chromium)
+	cfg.Viewport, cfg.Policy = enginetest.Viewport, enginetest.Policy
+	enginetest.RendererCrash(t, func(t *testing.T) engine.Engine {
+		e, err := pw.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}, func(t *testing.T, s engine.Session) {
+		if err := pw.CrashRenderer(s); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -229,7 +229,7 @@ func (s *session) alive() error {
 	crashed, closed := s.st.crashed, s.st.closed
 	s.st.mu.Unlock()
 	if crashed {
-		return engine.Errorf(engine.BrowserCrashed, "the page's renderer crashed")
+		return engine.RendererCrashed()
 	}
 	if closed {
 		return engine.Errorf(engine.BrowserCrashed, "the page was closed")
@@ -250,7 +250,9 @@ func (s *session) classify(err error, what string) error {
 	case s.b.Lost():
 		return engine.Wrap(engine.BrowserCrashed, err, "the browser closed while trying to "+what)
 	case crashed:
-		return engine.Wrap(engine.BrowserCrashed, err, "the page crashed while trying to "+what)
+		e := engine.RendererCrashed()
+		e.Message, e.Err = "the page's renderer crashed while trying to "+what, err
+		return e
 	case errors.Is(err, playwright.ErrTargetClosed):
 		return engine.Wrap(engine.BrowserCrashed, err, "the page closed while trying to "+what)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, playwright.ErrTimeout):
@@ -339,6 +341,10 @@ type pageState struct {
 	lastNet    time.Time
 
 	crashed, closed bool
+	// crash ends when the page's renderer crashes, so that calls in
+	// flight on it end at once rather than at their deadline.
+	crash    context.Context
+	crashNow context.CancelFunc
 
 	dialog     *openDialog // the dialog waiting for HandleDialog, or nil
 	dialogs    int         // dialogs opened
@@ -346,7 +352,8 @@ type pageState struct {
 }
 
 func newPageState() *pageState {
-	return &pageState{changed: make(chan struct{}), inflight: map[playwright.Request]liveRequest{}}
+	crash, crashNow := context.WithCancel(context.Background())
+	return &pageState{changed: make(chan struct{}), inflight: map[playwright.Request]liveRequest{}, crash: crash, crashNow: crashNow}
 }
 
 // liveRequest is a request that has not finished: its number in the order
@@ -387,7 +394,10 @@ func (st *pageState) watch(p playwright.Page) {
 	}
 	p.OnRequestFinished(finish)
 	p.OnRequestFailed(finish)
-	p.OnCrash(func(playwright.Page) { st.update(func() { st.crashed = true }) })
+	p.OnCrash(func(playwright.Page) {
+		st.update(func() { st.crashed = true })
+		st.crashNow()
+	})
 	p.OnClose(func(playwright.Page) { st.update(func() { st.closed = true }) })
 }
 

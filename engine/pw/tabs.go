@@ -34,6 +34,9 @@ func newTabbed(first *session) *tabbed {
 	return t
 }
 
+// Gone is closed when the session's browser went away (engine.Goner).
+func (t *tabbed) Gone() <-chan struct{} { return t.first.b.Gone() }
+
 // Info describes the current tab; it may run while a call switches tabs.
 func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 	return t.tabs.Current().Info(ctx)
@@ -63,6 +66,31 @@ func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsR
 		// its page.
 		Close: func(ctx context.Context, s *session) { _ = do(ctx, func() error { return s.page.Close() }) },
 	})
+}
+
+// Navigate loads a URL in the current tab. A tab whose renderer crashed is
+// first replaced by a new page in the session's browser context, as in
+// engine/cdp, so that a crash costs the page, not the session.
+func (t *tabbed) Navigate(ctx context.Context, req engine.NavigateRequest) (engine.NavigateResult, error) {
+	old := t.tabs.Current()
+	old.st.mu.Lock()
+	crashed := old.st.crashed
+	old.st.mu.Unlock()
+	if !crashed || old.aliveBrowser() != nil {
+		return old.Navigate(ctx, req)
+	}
+	s, err := t.openTab(ctx)
+	if err != nil {
+		return engine.NavigateResult{}, err
+	}
+	t.tabs.Replace(old, s)
+	_ = do(ctx, func() error { return old.page.Close() })
+	res, err := s.Navigate(ctx, req)
+	if err != nil {
+		return res, err
+	}
+	res.Recovered = engine.RecoveredNote
+	return res, nil
 }
 
 // openTab opens a blank page in the session's browser context as a tab.
