@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -68,7 +69,7 @@ func createSession(d *Deps) Tool {
 			return CreateSessionOut{
 				SessionID: info.ID,
 				ExpiresAt: info.ExpiresAt.UnixMilli(),
-				Message:   fmt.Sprintf("Session created; it expires %s after its last call.", info.ExpiresAt.Sub(info.CreatedAt)),
+				Message:   fmt.Sprintf("Session created; it expires %s after its last call.", info.ExpiresAt.Sub(info.CreatedAt).Round(time.Second)),
 			}, nil
 		})
 }

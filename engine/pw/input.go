@@ -402,7 +402,15 @@ func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) 
 			return engine.ActionResult{}, s.classify(err, "wait for the page to settle")
 		}
 		if navigated {
-			return s.settleNavigation(ctx, navTimeout)
+			st.mu.Lock()
+			download := st.attachments > m.attachments && st.navs-m.navs <= st.attachments-m.attachments
+			st.mu.Unlock()
+			// Firefox reports a navigation answered as an attachment as
+			// committed, though no document comes: there is no load to
+			// wait for.
+			if !download {
+				return s.settleNavigation(ctx, navTimeout)
+			}
 		}
 		st.mu.Lock()
 		started := st.reqStarted > from

@@ -334,11 +334,14 @@ type pageState struct {
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every recorded change
 
-	navs       int // main-frame navigations, new document or not
-	navReqs    int // main-frame navigation requests
-	reqStarted int
-	inflight   map[playwright.Request]liveRequest
-	lastNet    time.Time
+	navs    int // main-frame navigations, new document or not
+	navReqs int // main-frame navigation requests
+	// attachments counts main-frame navigations answered as an
+	// attachment: downloads, which leave the document in place.
+	attachments int
+	reqStarted  int
+	inflight    map[playwright.Request]liveRequest
+	lastNet     time.Time
 
 	crashed, closed bool
 	// crash ends when the page's renderer crashes, so that calls in
@@ -394,6 +397,23 @@ func (st *pageState) watch(p playwright.Page) {
 	}
 	p.OnRequestFinished(finish)
 	p.OnRequestFailed(finish)
+	// A navigation answered as an attachment becomes a download and
+	// commits no document: it is over with its response (Firefox over
+	// WebDriver BiDi may never report it finished).
+	p.OnResponse(func(resp playwright.Response) {
+		r := resp.Request()
+		if !r.IsNavigationRequest() {
+			return
+		}
+		// Headers, not HeaderValue: no round trip to the driver from its
+		// own event handler.
+		if cd := resp.Headers()["content-disposition"]; strings.HasPrefix(strings.ToLower(strings.TrimSpace(cd)), "attachment") {
+			if r.Frame().ParentFrame() == nil {
+				st.update(func() { st.attachments++ })
+			}
+			finish(r)
+		}
+	})
 	p.OnCrash(func(playwright.Page) {
 		st.update(func() { st.crashed = true })
 		st.crashNow()
@@ -414,14 +434,14 @@ func (st *pageState) update(f func()) {
 // a navigation it requested to commit, zero when nothing did: settle's
 // wait for that navigation counts from there, so it is not waited for twice.
 type mark struct {
-	navs, navReqs, reqStarted, dialogs int
-	navFrom                            time.Time
+	navs, navReqs, reqStarted, dialogs, attachments int
+	navFrom                                         time.Time
 }
 
 func (st *pageState) mark() mark {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return mark{navs: st.navs, navReqs: st.navReqs, reqStarted: st.reqStarted, dialogs: st.dialogs}
+	return mark{navs: st.navs, navReqs: st.navReqs, reqStarted: st.reqStarted, dialogs: st.dialogs, attachments: st.attachments}
 }
 
 // aliveBrowser reports a session or browser that is gone, whatever the
