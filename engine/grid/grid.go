@@ -56,7 +56,9 @@ type Config struct {
 	ExecPath string
 	// Headless runs the nodes' browsers without a window.
 	Headless bool
-	// Args are more browser switches for every session.
+	// Args are more browser switches for every session, checked by
+	// cdp.ParseArgs and merged into ours; the session's own options
+	// (user agent, locale, proxy) come after them and win.
 	Args []string
 	// Viewport is the default page size.
 	Viewport engine.Viewport
@@ -185,7 +187,7 @@ func (e *Engine) capabilities(ctx context.Context, opts engine.SessionOptions) m
 	if vp.Width == 0 || vp.Height == 0 {
 		vp = e.cfg.Viewport
 	}
-	args := cdp.BrowserArgs(e.cfg.Headless, vp)
+	args := cdp.BrowserArgs(e.cfg.Headless, vp, e.cfg.Args)
 	if opts.UserAgent != "" {
 		args = append(args, "--user-agent="+opts.UserAgent)
 	}
@@ -195,7 +197,6 @@ func (e *Engine) capabilities(ctx context.Context, opts engine.SessionOptions) m
 	if opts.Proxy != "" {
 		args = append(args, "--proxy-server="+opts.Proxy)
 	}
-	args = append(args, e.cfg.Args...)
 	chrome := map[string]any{"args": args}
 	if e.cfg.ExecPath != "" {
 		chrome["binary"] = e.cfg.ExecPath

@@ -206,26 +206,47 @@ func (g *Grid) Session(tb testing.TB, ours string) *GridSession {
 // are not a browser's helpers (--type=...).
 func (g *Grid) KillBrowser(tb testing.TB, s GridSession) {
 	tb.Helper()
+	killed := 0
+	for _, pid := range browserPIDs(tb, s) {
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			killed++
+		}
+	}
+	if killed == 0 {
+		tb.Fatalf("could not kill the browser of Grid session %s", s.ID)
+	}
+}
+
+// BrowserPID is the browser process of a Grid session on this machine.
+func (g *Grid) BrowserPID(tb testing.TB, s GridSession) int {
+	tb.Helper()
+	return browserPIDs(tb, s)[0]
+}
+
+// browserPIDs are the processes of s's profile (the capability
+// chrome.userDataDir) that are not a browser's helpers (--type=...); at
+// least one, or the test fails.
+func browserPIDs(tb testing.TB, s GridSession) []int {
+	tb.Helper()
 	chrome, _ := s.Capabilities["chrome"].(map[string]any)
 	dir, _ := chrome["userDataDir"].(string)
 	if dir == "" {
 		tb.Fatalf("Grid session %s has no chrome.userDataDir: %v", s.ID, s.Capabilities)
 	}
 	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	killed := 0
+	var pids []int
 	for _, p := range procs {
 		b, err := os.ReadFile(p)
 		if err != nil || !bytes.Contains(b, []byte("--user-data-dir="+dir+"\x00")) || bytes.Contains(b, []byte("--type=")) {
 			continue
 		}
 		pid, _ := strconv.Atoi(strings.Split(p, "/")[2])
-		if syscall.Kill(pid, syscall.SIGKILL) == nil {
-			killed++
-		}
+		pids = append(pids, pid)
 	}
-	if killed == 0 {
+	if len(pids) == 0 {
 		tb.Fatalf("no browser process with --user-data-dir=%s", dir)
 	}
+	return pids
 }
 
 func getJSON(method, url string, body, out any) error {
