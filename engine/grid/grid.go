@@ -16,7 +16,9 @@
 // node's session timeout, which counts WebDriver commands only, from ending
 // it. close_session deletes the Grid's session, which ends the browser;
 // expiry and shutdown may leave it to another server (shared.go: several
-// servers share one Grid, and any of them serves any session). A node or browser that dies fails that command (the Grid
+// servers share one Grid, and any of them serves any session). A browser
+// that dies fails that command, and a node that dies makes the Grid's
+// router answer it with a connection failure, twice in a row (the Grid
 // keeps the se:cdp websocket of a dead browser open, so CDP alone cannot
 // tell), and the session's calls then answer BROWSER_CRASHED; other
 // sessions are not touched.
