@@ -263,7 +263,7 @@ func postJSON(url string, body, out any) error {
 // node's session answers BROWSER_CRASHED, and the session on the other node
 // carries on.
 func TestGridNodeDies(t *testing.T) {
-	g := testenv.StartGridHub(t, 2)
+	g := testenv.StartGridHub(t, 2, 1)
 	site := testsite.Start()
 	defer site.Close()
 	s := startBinary(t, gridArgs(t, g)...)

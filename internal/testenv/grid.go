@@ -186,11 +186,12 @@ func StartGrid(tb testing.TB, extra ...string) *Grid {
 	return g
 }
 
-// StartGridHub starts a hub on 127.0.0.1 and nodes on it, each with one
-// slot for a browser (so that two sessions land on two nodes), as `make
-// grid` does, but on free ports, event bus included; it waits until every
-// node has registered. nodeExtra are more flags for each node.
-func StartGridHub(tb testing.TB, nodes int, nodeExtra ...string) *Grid {
+// StartGridHub starts a hub on 127.0.0.1 and nodes on it, each with slots
+// browsers at most, even more than the machine has cores (one slot each:
+// two sessions land on two nodes), as
+// `make grid` does, but on free ports, event bus included; it waits until
+// every node has registered. nodeExtra are more flags for each node.
+func StartGridHub(tb testing.TB, nodes, slots int, nodeExtra ...string) *Grid {
 	tb.Helper()
 	java, jar := gridTools(tb)
 	port, pub, sub := freePort(tb), freePort(tb), freePort(tb)
@@ -202,7 +203,7 @@ func StartGridHub(tb testing.TB, nodes int, nodeExtra ...string) *Grid {
 		args := append([]string{"-jar", jar, "node", "--host", "127.0.0.1", "--port", strconv.Itoa(np),
 			"--hub", g.URL, "--publish-events", fmt.Sprintf("tcp://127.0.0.1:%d", pub),
 			"--subscribe-events", fmt.Sprintf("tcp://127.0.0.1:%d", sub),
-			"--selenium-manager", "false", "--max-sessions", "1"}, nodeExtra...)
+			"--selenium-manager", "false", "--max-sessions", strconv.Itoa(slots), "--override-max-sessions", "true"}, nodeExtra...)
 		g.Nodes = append(g.Nodes, &GridNode{URL: "http://127.0.0.1:" + strconv.Itoa(np), p: g.start(tb, java, args...)})
 	}
 	Eventually(tb, fmt.Sprintf("the %d nodes of the hub at %s to be up", nodes, g.URL), func() (bool, error) {
