@@ -37,8 +37,8 @@ func newSession(e *Engine, inner engine.Session, browser *cdp.Engine, gridID str
 	return s
 }
 
-// keepAlive sends the Grid a WebDriver command for the session every
-// KeepAlive until the session closes. It keeps the node's session timeout
+// keepAlive sends the Grid a WebDriver command for the session at once and
+// then every KeepAlive until the session closes. It keeps the node's session timeout
 // from ending the session, and finds a browser that died: the Grid keeps
 // the se:cdp websocket of a dead browser open, so the CDP connection alone
 // would leave calls waiting for their deadline.
@@ -47,11 +47,16 @@ func (s *session) keepAlive(ctx context.Context) {
 	t := time.NewTicker(s.e.cfg.KeepAlive)
 	defer t.Stop()
 	unreachable := 0 // beats in a row the Grid could not pass to the node
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
+	// The first beat goes at once: a server that just adopted the session
+	// holds it from now on, and the expiry of another server that held it
+	// must see that (shared.go).
+	for first := true; ; first = false {
+		if !first {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
 		}
 		_, err := s.e.beat(ctx, s.gridID, false)
 		if nodeUnreachable(err) {
