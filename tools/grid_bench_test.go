@@ -24,7 +24,7 @@ import (
 // (navigate, snapshot, type, click, screenshot on a small page; navigate
 // and snapshot on a large one).
 //
-//	go test -run '^$' -bench Grid -benchtime 10x ./tools/
+//	go test -run '^$' -bench 'Grid$' -benchtime 10x ./tools/
 func BenchmarkGrid(b *testing.B) {
 	g := testenv.StartGrid(b, "--max-sessions", "2")
 	ge, err := grid.New(grid.Config{URL: g.URL, Headless: true, ExecPath: testenv.Chromium(b), Viewport: engine.Viewport{Width: 1280, Height: 720}})
