@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -209,5 +210,54 @@ func TestGridReplicaByName(t *testing.T) {
 	testenv.Eventually(t, "the Grid sessions to be deleted", func() (bool, error) {
 		left := g.Sessions(t)
 		return len(left) == 0, fmt.Errorf("left on the Grid: %v", left)
+	})
+}
+
+// TestGridReplicasAdoptAtOnce: replicas B and C adopt the session replica
+// A created at the same moment; both serve the one page (what B types, C
+// reads), and once C closes it B's calls answer BROWSER_CRASHED (its
+// browser is gone), not an error of the caller's script.
+func TestGridReplicasAdoptAtOnce(t *testing.T) {
+	g := testenv.StartGrid(t)
+	site := testsite.Start()
+	defer site.Close()
+	a, b, c := startReplica(t, g), startReplica(t, g), startReplica(t, g)
+	ca := a.client(t, httpservetest.KeyA)
+	id := ca.OK("create_session", nil)["sessionId"].(string)
+	ca.OK("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html?at=once"})
+	cb, cc := b.client(t, httpservetest.KeyA), c.client(t, httpservetest.KeyA)
+
+	var wg sync.WaitGroup
+	res := make([]map[string]any, 2)
+	errs := make([]bool, 2)
+	for i, cl := range []*httpservetest.Client{cb, cc} {
+		wg.Go(func() {
+			res[i], errs[i] = cl.Call("evaluate", map[string]any{"sessionId": id, "script": "location.search"})
+		})
+	}
+	wg.Wait()
+	for i := range res {
+		if errs[i] || res[i]["result"] != "?at=once" {
+			t.Fatalf("adopting at once, replica %d: %v", i, res[i])
+		}
+	}
+	cb.OK("type", map[string]any{"sessionId": id, "selector": "#user", "text": "from b"})
+	if got := cc.OK("evaluate", map[string]any{"sessionId": id, "script": "document.querySelector('#user').value"})["result"]; got != "from b" {
+		t.Fatalf("C reads %v where B typed %q: not the one page", got, "from b")
+	}
+	if n := len(g.Sessions(t)); n != 1 {
+		t.Fatalf("the Grid holds %d sessions, want the one", n)
+	}
+
+	cc.OK("close_session", map[string]any{"sessionId": id})
+	testenv.Eventually(t, "the Grid session to be deleted with C's close", func() (bool, error) {
+		return g.Session(t, id) == nil, errors.New("still on the Grid")
+	})
+	testenv.Eventually(t, "B's calls on the closed session to fail", func() (bool, error) {
+		out, isErr := cb.Call("get_text", map[string]any{"sessionId": id, "selector": "h1"})
+		if isErr && out["errorCode"] != "BROWSER_CRASHED" {
+			t.Fatalf("B after C closed the session: %v, want BROWSER_CRASHED", out)
+		}
+		return isErr, fmt.Errorf("get_text: %v", out)
 	})
 }
