@@ -256,3 +256,46 @@ func postJSON(url string, body, out any) error {
 	defer resp.Body.Close()
 	return json.NewDecoder(resp.Body).Decode(out)
 }
+
+// TestGridNodeDies runs two sessions on a hub with two one-slot nodes, so
+// that each lands on its own node (as the Grid's GraphQL API shows), then
+// kills one node with its browsers as a machine that dies would: that
+// node's session answers BROWSER_CRASHED, and the session on the other node
+// carries on.
+func TestGridNodeDies(t *testing.T) {
+	g := testenv.StartGridHub(t, 2, 1)
+	site := testsite.Start()
+	defer site.Close()
+	s := startBinary(t, gridArgs(t, g)...)
+	a := s.ok("create_session", nil)["sessionId"].(string)
+	b := s.ok("create_session", nil)["sessionId"].(string)
+	for _, id := range []string{a, b} {
+		s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
+	}
+	ga, gb := g.Session(t, a), g.Session(t, b)
+	if ga == nil || gb == nil {
+		t.Fatalf("sessions %s and %s are not both on the Grid: %v", a, b, g.Sessions(t))
+	}
+	na, nb := g.NodeOf(t, ga.ID), g.NodeOf(t, gb.ID)
+	if na == nil || nb == nil || na == nb {
+		t.Fatalf("the sessions are not on two nodes: %v and %v", na, nb)
+	}
+
+	na.Kill()
+	testenv.Eventually(t, "the session on the killed node to answer BROWSER_CRASHED", func() (bool, error) {
+		out, isErr := s.call("get_text", map[string]any{"sessionId": a, "selector": "h1"})
+		return isErr && out["errorCode"] == "BROWSER_CRASHED", fmt.Errorf("get_text: %v", out)
+	})
+	s.ok("type", map[string]any{"sessionId": b, "selector": "#user", "text": "still here"})
+	out := s.ok("evaluate", map[string]any{"sessionId": b, "script": "document.querySelector('#user').value"})
+	if out["result"] != "still here" {
+		t.Fatalf("the session on the other node after the kill: %v", out)
+	}
+	if g.NodeOf(t, gb.ID) != nb {
+		t.Fatalf("session b is no longer on its node")
+	}
+	s.ok("close_session", map[string]any{"sessionId": b})
+	testenv.Eventually(t, "session b's Grid session to be deleted with ours", func() (bool, error) {
+		return g.Session(t, b) == nil, errors.New("still on the Grid")
+	})
+}

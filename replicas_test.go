@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -29,7 +32,7 @@ type replica struct {
 
 // startReplica starts the binary with --port and --grid-url, and waits
 // until it answers.
-func startReplica(t *testing.T, g *testenv.Grid) *replica {
+func startReplica(t *testing.T, g *testenv.Grid, more ...string) *replica {
 	t.Helper()
 	bin := buildBinary(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -39,7 +42,7 @@ func startReplica(t *testing.T, g *testenv.Grid) *replica {
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
 	r := &replica{url: "http://127.0.0.1:" + strconv.Itoa(port), log: &bytes.Buffer{}}
-	args := gridArgs(t, g, "--port", strconv.Itoa(port), "--api-key", httpservetest.KeyA, "--api-key", httpservetest.KeyB)
+	args := gridArgs(t, g, append([]string{"--port", strconv.Itoa(port), "--api-key", httpservetest.KeyA, "--api-key", httpservetest.KeyB}, more...)...)
 	r.cmd = exec.Command(bin, args...)
 	r.cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
 	r.cmd.Stdout, r.cmd.Stderr = syncWriter{r.log}, syncWriter{r.log}
@@ -129,5 +132,132 @@ func TestGridReplicas(t *testing.T) {
 	testenv.Eventually(t, "the Grid session to be deleted with ours", func() (bool, error) {
 		left := g.Sessions(t)
 		return len(left) == 0, fmt.Errorf("left on the Grid: %v", left)
+	})
+}
+
+// logged reports whether the replica has logged s.
+func (r *replica) logged(s string) bool {
+	stderrMu.Lock()
+	defer stderrMu.Unlock()
+	return strings.Contains(r.log.String(), s)
+}
+
+// TestGridReplicaExpiry: a session's idle expiry on replica A, while
+// replica B uses the session (its heartbeat is fresh), lets go of it
+// without deleting it from the Grid; B carries on with the page, and the
+// session ends when B closes it.
+func TestGridReplicaExpiry(t *testing.T) {
+	g := testenv.StartGrid(t)
+	site := testsite.Start()
+	defer site.Close()
+	a, b := startReplica(t, g, "--session-timeout", "2000"), startReplica(t, g)
+	ca, cb := a.client(t, httpservetest.KeyA), b.client(t, httpservetest.KeyA)
+	id := ca.OK("create_session", nil)["sessionId"].(string)
+	ca.OK("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html?held=b"})
+	cb.OK("type", map[string]any{"sessionId": id, "selector": "#user", "text": "bob"}) // B adopts it
+
+	testenv.Eventually(t, "replica A's expiry to let go of the session", func() (bool, error) {
+		return a.logged("letting go of the Grid session"), errors.New("not yet")
+	})
+	if g.Session(t, id) == nil {
+		t.Fatalf("A's expiry deleted the Grid session that B holds")
+	}
+	out := cb.OK("evaluate", map[string]any{"sessionId": id, "script": "[location.search, document.querySelector('#user').value]"})
+	if got := fmt.Sprint(out["result"]); got != "[?held=b bob]" {
+		t.Fatalf("the page on B after A's expiry = %s, want [?held=b bob]", got)
+	}
+	cb.OK("close_session", map[string]any{"sessionId": id})
+	testenv.Eventually(t, "the Grid session to be deleted with B's close", func() (bool, error) {
+		return g.Session(t, id) == nil, errors.New("still on the Grid")
+	})
+}
+
+// TestGridReplicaByName: replica B adopts a session by its name, both the
+// default session (calls with no sessionId) and a named one, and finds the
+// pages replica A left there; another key's calls without a sessionId get
+// a default session of their own.
+func TestGridReplicaByName(t *testing.T) {
+	g := testenv.StartGrid(t, "--max-sessions", "3", "--override-max-sessions", "true")
+	site := testsite.Start()
+	defer site.Close()
+	a, b := startReplica(t, g), startReplica(t, g)
+	ca, cb := a.client(t, httpservetest.KeyA), b.client(t, httpservetest.KeyA)
+	ca.OK("navigate", map[string]any{"url": site.URL + "/form.html?session=default"})
+	named := ca.OK("create_session", map[string]any{"name": "work"})["sessionId"].(string)
+	ca.OK("navigate", map[string]any{"sessionId": "work", "url": site.URL + "/form.html?session=work"})
+
+	where := map[string]any{"script": "location.search"}
+	if got := cb.OK("evaluate", where)["result"]; got != "?session=default" {
+		t.Fatalf("the default session on B shows %v, want A's ?session=default", got)
+	}
+	where["sessionId"] = "work"
+	if got := cb.OK("evaluate", where)["result"]; got != "?session=work" {
+		t.Fatalf("session work on B shows %v, want A's ?session=work", got)
+	}
+	if len(g.Sessions(t)) != 2 {
+		t.Fatalf("B made sessions of its own: %v", g.Sessions(t))
+	}
+	other := b.client(t, httpservetest.KeyB)
+	if got := other.OK("evaluate", map[string]any{"script": "location.href"})["result"]; got != "about:blank" {
+		t.Fatalf("another key's default session shows %v, want a new blank one", got)
+	}
+	if !listed(cb, named) {
+		t.Fatalf("list_sessions on B does not show %s", named)
+	}
+	cb.OK("close_session", map[string]any{"sessionId": "work"})
+	cb.OK("close_session", map[string]any{"sessionId": "default"})
+	other.OK("close_session", map[string]any{"sessionId": "default"})
+	testenv.Eventually(t, "the Grid sessions to be deleted", func() (bool, error) {
+		left := g.Sessions(t)
+		return len(left) == 0, fmt.Errorf("left on the Grid: %v", left)
+	})
+}
+
+// TestGridReplicasAdoptAtOnce: replicas B and C adopt the session replica
+// A created at the same moment; both serve the one page (what B types, C
+// reads), and once C closes it B's calls answer BROWSER_CRASHED (its
+// browser is gone), not an error of the caller's script.
+func TestGridReplicasAdoptAtOnce(t *testing.T) {
+	g := testenv.StartGrid(t)
+	site := testsite.Start()
+	defer site.Close()
+	a, b, c := startReplica(t, g), startReplica(t, g), startReplica(t, g)
+	ca := a.client(t, httpservetest.KeyA)
+	id := ca.OK("create_session", nil)["sessionId"].(string)
+	ca.OK("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html?at=once"})
+	cb, cc := b.client(t, httpservetest.KeyA), c.client(t, httpservetest.KeyA)
+
+	var wg sync.WaitGroup
+	res := make([]map[string]any, 2)
+	errs := make([]bool, 2)
+	for i, cl := range []*httpservetest.Client{cb, cc} {
+		wg.Go(func() {
+			res[i], errs[i] = cl.Call("evaluate", map[string]any{"sessionId": id, "script": "location.search"})
+		})
+	}
+	wg.Wait()
+	for i := range res {
+		if errs[i] || res[i]["result"] != "?at=once" {
+			t.Fatalf("adopting at once, replica %d: %v", i, res[i])
+		}
+	}
+	cb.OK("type", map[string]any{"sessionId": id, "selector": "#user", "text": "from b"})
+	if got := cc.OK("evaluate", map[string]any{"sessionId": id, "script": "document.querySelector('#user').value"})["result"]; got != "from b" {
+		t.Fatalf("C reads %v where B typed %q: not the one page", got, "from b")
+	}
+	if n := len(g.Sessions(t)); n != 1 {
+		t.Fatalf("the Grid holds %d sessions, want the one", n)
+	}
+
+	cc.OK("close_session", map[string]any{"sessionId": id})
+	testenv.Eventually(t, "the Grid session to be deleted with C's close", func() (bool, error) {
+		return g.Session(t, id) == nil, errors.New("still on the Grid")
+	})
+	testenv.Eventually(t, "B's calls on the closed session to fail", func() (bool, error) {
+		out, isErr := cb.Call("get_text", map[string]any{"sessionId": id, "selector": "h1"})
+		if isErr && out["errorCode"] != "BROWSER_CRASHED" {
+			t.Fatalf("B after C closed the session: %v, want BROWSER_CRASHED", out)
+		}
+		return isErr, fmt.Errorf("get_text: %v", out)
 	})
 }

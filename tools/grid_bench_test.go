@@ -2,6 +2,10 @@ package tools_test
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,7 +24,7 @@ import (
 // (navigate, snapshot, type, click, screenshot on a small page; navigate
 // and snapshot on a large one).
 //
-//	go test -run '^$' -bench Grid -benchtime 10x ./tools/
+//	go test -run '^$' -bench 'Grid$' -benchtime 10x ./tools/
 func BenchmarkGrid(b *testing.B) {
 	g := testenv.StartGrid(b, "--max-sessions", "2")
 	ge, err := grid.New(grid.Config{URL: g.URL, Headless: true, ExecPath: testenv.Chromium(b), Viewport: engine.Viewport{Width: 1280, Height: 720}})
@@ -128,4 +132,112 @@ func newEnvOnMax(t testing.TB, eng engine.Engine, max int) *env {
 		c.Close()
 	})
 	return &env{t: t, c: c, mgr: mgr}
+}
+
+// BenchmarkGridAgents runs 8 agents at once, each an MCP client of its own
+// (in-process) on one server with a session of its own, each doing
+// navigate, snapshot and click on a small page b.N times: locally (8
+// browser contexts of one browser) and on a hub with 2 nodes of 4 slots (8
+// browsers, 4 per node), in one run. It reports the tool calls per second
+// of the whole run (ops/s) and the median and 95th percentile of one call.
+//
+//	go test -run '^$' -bench GridAgents -benchtime 10x ./tools/
+func BenchmarkGridAgents(b *testing.B) {
+	const agents = 8
+	g := testenv.StartGridHub(b, 2, agents/2)
+	ge, err := grid.New(grid.Config{URL: g.URL, Headless: true, ExecPath: testenv.Chromium(b), Viewport: engine.Viewport{Width: 1280, Height: 720}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ge.Close() })
+	engines := []struct {
+		name string
+		eng  func() engine.Engine
+	}{{"local", func() engine.Engine { return sharedBrowser(b) }}, {"grid", func() engine.Engine { return ge }}}
+	for _, en := range engines {
+		b.Run(en.name, func(b *testing.B) {
+			mgr := engine.NewManager(en.eng(), engine.ManagerConfig{Timeout: time.Minute, MaxSessions: agents,
+				Defaults: engine.SessionOptions{Viewport: engine.Viewport{Width: 1280, Height: 720}}})
+			b.Cleanup(func() { mgr.Shutdown(context.Background()) })
+			srv := tools.NewServer(mgr, tools.Options{Version: "test", Caps: []tools.Group{tools.All}})
+			clients, ids := make([]*client.Client, agents), make([]string, agents)
+			for i := range clients {
+				c, err := client.NewInProcessClient(srv)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { c.Close() })
+				if err := c.Start(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{}); err != nil {
+					b.Fatal(err)
+				}
+				clients[i] = c
+				e := &env{t: b, c: c, mgr: mgr}
+				ids[i] = e.session()
+			}
+			if en.name == "grid" {
+				perNode := map[*testenv.GridNode]int{}
+				for _, s := range g.Sessions(b) {
+					perNode[g.NodeOf(b, s.ID)]++
+				}
+				if len(perNode) != 2 {
+					b.Fatalf("the %d sessions are not on both nodes: %v", agents, perNode)
+				}
+			}
+			steps := []struct {
+				tool string
+				args map[string]any
+			}{
+				{"navigate", map[string]any{"url": site.URL + "/peerbench/login.html"}},
+				{"snapshot", map[string]any{}},
+				{"click", map[string]any{"selector": "#remember"}},
+			}
+			lat := make([][]time.Duration, agents)
+			errs := make(chan error, agents)
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			start := time.Now()
+			for i := range agents {
+				wg.Go(func() {
+					for range b.N {
+						for _, st := range steps {
+							args := maps.Clone(st.args)
+							args["sessionId"] = ids[i]
+							ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+							t0 := time.Now()
+							res, err := clients[i].CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: st.tool, Arguments: args}})
+							lat[i] = append(lat[i], time.Since(t0))
+							cancel()
+							if err == nil && res.IsError {
+								err = fmt.Errorf("%s: %v", st.tool, res.Content)
+							}
+							if err != nil {
+								errs <- err
+								return
+							}
+						}
+					}
+				})
+			}
+			wg.Wait()
+			elapsed := time.Since(start)
+			b.StopTimer()
+			close(errs)
+			for err := range errs {
+				b.Fatal(err)
+			}
+			// Shutdown would leave the Grid sessions to another server.
+			for i, c := range clients {
+				(&env{t: b, c: c, mgr: mgr}).ok("close_session", map[string]any{"sessionId": ids[i]})
+			}
+			all := slices.Concat(lat...)
+			slices.Sort(all)
+			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+			b.ReportMetric(float64(len(all))/elapsed.Seconds(), "ops/s")
+			b.ReportMetric(ms(all[len(all)/2]), "p50-ms")
+			b.ReportMetric(ms(all[(len(all)*95+99)/100-1]), "p95-ms")
+		})
+	}
 }

@@ -37,6 +37,9 @@ type Config struct {
 	Endpoint string
 	// Viewport is the default page size.
 	Viewport engine.Viewport
+	// Args are more switches for the browser this engine launches, checked
+	// by ParseArgs and merged into ours (flags.go); not for Endpoint.
+	Args []string
 	// LaunchTimeout bounds the wait for the browser to start (default 60s).
 	LaunchTimeout time.Duration
 	// Logger receives diagnostics; nil discards them.
@@ -66,10 +69,10 @@ var disabledFeatures = []string{
 }
 
 // allocatorOptions are the flags for a browser we launch.
-func allocatorOptions(execPath string, headless bool, vp engine.Viewport) []chromedp.ExecAllocatorOption {
+func allocatorOptions(execPath string, headless bool, vp engine.Viewport, extra []string) []chromedp.ExecAllocatorOption {
 	opts := append([]chromedp.ExecAllocatorOption{}, chromedp.DefaultExecAllocatorOptions[:]...)
 	opts = append(opts, chromedp.ExecPath(execPath))
-	opts = append(opts, execFlags()...) // see flags.go
+	opts = append(opts, execFlags(extra)...) // see flags.go
 	opts = append(opts, chromedp.WindowSize(vp.Width, vp.Height))
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox)
@@ -165,7 +168,7 @@ func (e *Engine) launch() *browserProc {
 		// allocator handles only the first two.
 		alloc, cancelAlloc = chromedp.NewAllocatorContext(context.Background(), &endpointAllocator{endpoint: e.cfg.Endpoint})
 	} else {
-		opts := allocatorOptions(e.cfg.ExecPath, e.cfg.Headless, e.cfg.Viewport)
+		opts := allocatorOptions(e.cfg.ExecPath, e.cfg.Headless, e.cfg.Viewport, e.cfg.Args)
 		// The profile lives under our runtime directory, so that the next
 		// server removes it if this one is killed before it can (chromedp
 		// removes its own temporary profile only when it outlives the

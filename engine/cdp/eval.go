@@ -3,6 +3,7 @@ package cdp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -127,8 +128,15 @@ func (s *session) evalOnRef(ctx context.Context, t *chromedp.Target, req engine.
 }
 
 // scriptErr classifies a script that did not even run (a syntax error).
+// A page that went away or did not answer is no fault of the script: that
+// error goes back as it is, for session.classify (BROWSER_CRASHED when the
+// page or browser is gone, TIMEOUT).
 func scriptErr(err error) error {
 	if _, ok := err.(*engine.Error); ok {
+		return err
+	}
+	if errors.Is(err, chromedp.ErrTargetDetached) || errors.Is(err, chromedp.ErrChannelClosed) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return err
 	}
 	return engine.Wrap(engine.ScriptError, err, err.Error()).With("reason", "syntax")

@@ -3,6 +3,7 @@ package cdp
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/chromedp/chromedp"
@@ -57,13 +58,86 @@ func (f flag) arg() string {
 	return fmt.Sprintf("--%s=%v", f.name, f.value)
 }
 
+// refusedArgs are the switches a user's extra arguments may not set
+// (--browser-arg), with why: we own them, and sessions break without ours.
+var refusedArgs = map[string]string{
+	"remote-debugging-port":    "the server drives the browser over its own DevTools connection",
+	"remote-debugging-pipe":    "the server drives the browser over its own DevTools connection",
+	"remote-debugging-address": "the server drives the browser over its own DevTools connection",
+	"user-data-dir":            "each browser gets its own profile, removed when it exits",
+	"headless":                 "use --headless",
+}
+
+// listArgs are the switches whose value is a comma-separated list: Chromium
+// honours only the last occurrence, so a user's value is merged into ours.
+var listArgs = []string{"disable-features", "enable-features", "enable-blink-features", "disable-blink-features"}
+
+// ParseArgs checks extra browser switches (--browser-arg) and returns them
+// as "--name[=value]". Each must start with "--"; an entry without one
+// continues the list of the previous switch, so that a comma-separated
+// environment variable can carry --disable-features=A,B. The switches the
+// server owns (refusedArgs) are refused with the reason.
+func ParseArgs(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		a = strings.TrimSpace(a)
+		if !strings.HasPrefix(a, "--") {
+			if n := len(out); n > 0 && strings.Contains(out[n-1], "=") && a != "" && !strings.HasPrefix(a, "-") {
+				out[n-1] += "," + a
+				continue
+			}
+			return nil, fmt.Errorf("%q is not a browser switch: want --name or --name=value", a)
+		}
+		name, _, _ := strings.Cut(a[2:], "=")
+		if name == "" || strings.ContainsAny(name, " \t") {
+			return nil, fmt.Errorf("%q is not a browser switch: want --name or --name=value", a)
+		}
+		if why, ok := refusedArgs[name]; ok {
+			return nil, fmt.Errorf("--%s cannot be set: %s", name, why)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// mergeFlags is base with the extra switches (checked by ParseArgs): a
+// list switch base has gains the extra's items, any other switch base has
+// takes the extra's value, and the rest are appended.
+func mergeFlags(base []flag, extra []string) []flag {
+	out := slices.Clone(base)
+	for _, a := range extra {
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		f := flag{name, any(true)}
+		if hasValue {
+			f.value = value
+		}
+		i := slices.IndexFunc(out, func(g flag) bool { return g.name == name })
+		switch {
+		case i < 0:
+			out = append(out, f)
+		case slices.Contains(listArgs, name) && hasValue:
+			items := strings.Split(fmt.Sprint(out[i].value), ",")
+			for _, it := range strings.Split(value, ",") {
+				if it != "" && !slices.Contains(items, it) {
+					items = append(items, it)
+				}
+			}
+			out[i].value = strings.Join(items, ",")
+		default:
+			out[i] = f
+		}
+	}
+	return out
+}
+
 // BrowserArgs are the command-line switches for a Chromium that another
 // program starts for us, such as a Selenium Grid node: the ones this engine
-// launches its own browser with, one merged --disable-features included.
-// Sandboxing is off when this process runs as root, as for a local launch.
-func BrowserArgs(headless bool, vp engine.Viewport) []string {
+// launches its own browser with, one merged --disable-features included,
+// and the user's extra switches (ParseArgs) merged into them. Sandboxing is
+// off when this process runs as root, as for a local launch.
+func BrowserArgs(headless bool, vp engine.Viewport, extra []string) []string {
 	var args []string
-	for _, f := range append(append([]flag{}, ourFlags...), remoteFlags...) {
+	for _, f := range mergeFlags(append(slices.Clone(ourFlags), remoteFlags...), extra) {
 		args = append(args, f.arg())
 	}
 	if vp.Width > 0 && vp.Height > 0 {
@@ -78,10 +152,11 @@ func BrowserArgs(headless bool, vp engine.Viewport) []string {
 	return args
 }
 
-// execFlags are ourFlags as options of chromedp's exec allocator.
-func execFlags() []chromedp.ExecAllocatorOption {
+// execFlags are ourFlags, with the user's extra switches merged in, as
+// options of chromedp's exec allocator.
+func execFlags(extra []string) []chromedp.ExecAllocatorOption {
 	var opts []chromedp.ExecAllocatorOption
-	for _, f := range ourFlags {
+	for _, f := range mergeFlags(ourFlags, extra) {
 		opts = append(opts, chromedp.Flag(f.name, f.value))
 	}
 	return opts

@@ -16,7 +16,9 @@
 // node's session timeout, which counts WebDriver commands only, from ending
 // it. close_session deletes the Grid's session, which ends the browser;
 // expiry and shutdown may leave it to another server (shared.go: several
-// servers share one Grid, and any of them serves any session). A node or browser that dies fails that command (the Grid
+// servers share one Grid, and any of them serves any session). A browser
+// that dies fails that command, and a node that dies makes the Grid's
+// router answer it with a connection failure, twice in a row (the Grid
 // keeps the se:cdp websocket of a dead browser open, so CDP alone cannot
 // tell), and the session's calls then answer BROWSER_CRASHED; other
 // sessions are not touched.
@@ -56,7 +58,9 @@ type Config struct {
 	ExecPath string
 	// Headless runs the nodes' browsers without a window.
 	Headless bool
-	// Args are more browser switches for every session.
+	// Args are more browser switches for every session, checked by
+	// cdp.ParseArgs and merged into ours; the session's own options
+	// (user agent, locale, proxy) come after them and win.
 	Args []string
 	// Viewport is the default page size.
 	Viewport engine.Viewport
@@ -185,7 +189,7 @@ func (e *Engine) capabilities(ctx context.Context, opts engine.SessionOptions) m
 	if vp.Width == 0 || vp.Height == 0 {
 		vp = e.cfg.Viewport
 	}
-	args := cdp.BrowserArgs(e.cfg.Headless, vp)
+	args := cdp.BrowserArgs(e.cfg.Headless, vp, e.cfg.Args)
 	if opts.UserAgent != "" {
 		args = append(args, "--user-agent="+opts.UserAgent)
 	}
@@ -195,7 +199,6 @@ func (e *Engine) capabilities(ctx context.Context, opts engine.SessionOptions) m
 	if opts.Proxy != "" {
 		args = append(args, "--proxy-server="+opts.Proxy)
 	}
-	args = append(args, e.cfg.Args...)
 	chrome := map[string]any{"args": args}
 	if e.cfg.ExecPath != "" {
 		chrome["binary"] = e.cfg.ExecPath

@@ -37,8 +37,8 @@ func newSession(e *Engine, inner engine.Session, browser *cdp.Engine, gridID str
 	return s
 }
 
-// keepAlive sends the Grid a WebDriver command for the session every
-// KeepAlive until the session closes. It keeps the node's session timeout
+// keepAlive sends the Grid a WebDriver command for the session at once and
+// then every KeepAlive until the session closes. It keeps the node's session timeout
 // from ending the session, and finds a browser that died: the Grid keeps
 // the se:cdp websocket of a dead browser open, so the CDP connection alone
 // would leave calls waiting for their deadline.
@@ -46,16 +46,27 @@ func (s *session) keepAlive(ctx context.Context) {
 	defer close(s.done)
 	t := time.NewTicker(s.e.cfg.KeepAlive)
 	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
+	unreachable := 0 // beats in a row the Grid could not pass to the node
+	// The first beat goes at once: a server that just adopted the session
+	// holds it from now on, and the expiry of another server that held it
+	// must see that (shared.go).
+	for first := true; ; first = false {
+		if !first {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
 		}
 		_, err := s.e.beat(ctx, s.gridID, false)
+		if nodeUnreachable(err) {
+			unreachable++
+		} else {
+			unreachable = 0
+		}
 		switch {
 		case err == nil || ctx.Err() != nil:
-		case gone(err):
+		case gone(err) || unreachable >= unreachableBeats:
 			s.log.Warn("the Grid session's browser is gone", "err", err)
 			s.lost.Store(true)
 			s.browser.Lost()
@@ -64,6 +75,20 @@ func (s *session) keepAlive(ctx context.Context) {
 			s.log.Debug("keeping the Grid session alive", "err", err)
 		}
 	}
+}
+
+// unreachableBeats is how many keep-alives in a row the Grid must fail to
+// pass to the session's node before the node counts as dead: one may be a
+// blip of the network.
+const unreachableBeats = 2
+
+// nodeUnreachable reports whether the Grid's router could not reach the
+// node that holds the session: it then answers 408 with no WebDriver error
+// code ({"value": {"message": "Connection failure"}}), at once, and goes on
+// doing so until its health check drops the node minutes later.
+func nodeUnreachable(err error) bool {
+	var we *wdError
+	return errors.As(err, &we) && we.Status == http.StatusRequestTimeout && we.Code == ""
 }
 
 // gone reports whether a WebDriver answer says the session's browser or

@@ -66,6 +66,8 @@ type BrowserConfig struct {
 	Viewport         string `json:"viewport"`
 	Dialogs          string `json:"dialogs"`
 	Engine           string `json:"engine"`
+	// Args are more browser switches (--browser-arg), merged into ours.
+	Args []string `json:"args"`
 }
 
 // SessionConfig bounds the browser sessions.
@@ -100,7 +102,7 @@ func defaultConfig() Config {
 	return Config{
 		Transport: "stdio", Host: "127.0.0.1", Port: -1,
 		APIKeys: []string{}, AllowedHosts: []string{},
-		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000},
+		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000, Args: []string{}},
 		Session: SessionConfig{DefaultTimeout: 300000, MaxSessions: 10},
 		Security: SecurityConfig{
 			AllowedDomains: []string{}, BlockedDomains: []string{}, AllowedPaths: []string{},
@@ -139,6 +141,8 @@ var options = []option{
 		field: func(c *Config) any { return &c.Browser.GridURL }},
 	{flags: []string{"grid-queue-timeout"}, env: "BROWSERMCP_GRID_QUEUE_TIMEOUT", key: "browser.gridQueueTimeout", usage: "`ms` create_session waits for the Grid's browser (its queue, then the start) before MAX_SESSIONS_REACHED",
 		field: func(c *Config) any { return &c.Browser.GridQueueTimeout }, check: func(c *Config) error { return positive(c.Browser.GridQueueTimeout, "a positive number of ms") }},
+	{flags: []string{"browser-arg"}, env: "BROWSERMCP_BROWSER_ARGS", key: "browser.args", usage: "extra browser `switch` such as --lang=fr for the browsers we start, locally or on the Grid (repeatable; environment: comma-separated); list switches such as --disable-features merge into ours",
+		field: func(c *Config) any { return &c.Browser.Args }, check: func(c *Config) error { return engines.CheckArgs(c.EngineConfig()) }},
 	{flags: []string{"viewport-size"}, env: "BROWSERMCP_VIEWPORT_SIZE", key: "browser.viewport", usage: "page size `WxH`",
 		field: func(c *Config) any { return &c.Browser.Viewport }, check: func(c *Config) error { _, err := parseViewport(c.Browser.Viewport); return err }},
 	{flags: []string{"sessionTimeout", "session-timeout"}, env: "BROWSERMCP_SESSION_TIMEOUT", key: "session.defaultTimeout", usage: "idle `ms` before a session expires",
@@ -558,6 +562,7 @@ func (c Config) EngineConfig() engines.Config {
 		GridURL: b.GridURL, GridQueueTimeout: time.Duration(b.GridQueueTimeout) * time.Millisecond,
 		Viewport: vp, Dialogs: engine.DialogPolicy(b.Dialogs),
 		AllowedDomains: sec.AllowedDomains, BlockedDomains: sec.BlockedDomains, AllowFileURLs: sec.AllowFileURLs,
+		BrowserArgs: b.Args,
 	}
 }
 

@@ -42,6 +42,9 @@ type Config struct {
 	AllowedDomains   []string
 	BlockedDomains   []string
 	AllowFileURLs    bool
+	// BrowserArgs are more switches for the browsers we start, locally or
+	// on the Grid (CheckArgs).
+	BrowserArgs []string
 }
 
 // engines are the values of --engine: the browsers each drives and how to
@@ -86,6 +89,25 @@ func Check(c Config) error {
 	return nil
 }
 
+// CheckArgs checks c.BrowserArgs: switches the server owns are refused
+// (cdp.ParseArgs), and extra switches need a browser we start with engine
+// cdp, locally or on a Grid.
+func CheckArgs(c Config) error {
+	if len(c.BrowserArgs) == 0 {
+		return nil
+	}
+	if _, err := cdp.ParseArgs(c.BrowserArgs); err != nil {
+		return err
+	}
+	switch {
+	case c.CDPEndpoint != "":
+		return errors.New("--cdp-endpoint attaches to a browser already running: its switches cannot be changed")
+	case Name(c) != "cdp":
+		return errors.New("browser switches are passed by --engine cdp, locally or on a Grid")
+	}
+	return nil
+}
+
 // New builds the engine c names, which Check has accepted. Without a
 // display it runs the browser headless, and says so on stderr.
 func New(c Config, log *slog.Logger, stderr io.Writer) (engine.Engine, error) {
@@ -104,7 +126,11 @@ func newCDP(c Config, log *slog.Logger) (engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	cc := cdp.Config{Endpoint: c.CDPEndpoint, Headless: c.Headless, Viewport: c.Viewport, Logger: log, Policy: pol, Dialogs: c.Dialogs}
+	args, err := cdp.ParseArgs(c.BrowserArgs)
+	if err != nil {
+		return nil, err
+	}
+	cc := cdp.Config{Endpoint: c.CDPEndpoint, Headless: c.Headless, Viewport: c.Viewport, Args: args, Logger: log, Policy: pol, Dialogs: c.Dialogs}
 	// For tests and slow machines; not a documented flag.
 	if d, err := time.ParseDuration(os.Getenv("BROWSERMCP_LAUNCH_TIMEOUT")); err == nil && d > 0 {
 		cc.LaunchTimeout = d

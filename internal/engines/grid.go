@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/cdp"
 	"github.com/seed4af8c199/browsermcp/engine/grid"
 )
 
@@ -17,8 +18,12 @@ func newGrid(c Config, log *slog.Logger) (engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	args, err := cdp.ParseArgs(c.BrowserArgs)
+	if err != nil {
+		return nil, err
+	}
 	g, err := grid.New(grid.Config{
-		URL: c.GridURL, QueueTimeout: c.GridQueueTimeout, ExecPath: c.ExecutablePath,
+		URL: c.GridURL, QueueTimeout: c.GridQueueTimeout, ExecPath: c.ExecutablePath, Args: args,
 		Headless: c.Headless, Viewport: c.Viewport, Logger: log, Policy: pol, Dialogs: c.Dialogs,
 	})
 	if err != nil {

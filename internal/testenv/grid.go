@@ -91,11 +91,73 @@ func Java(tb testing.TB) string {
 	return p
 }
 
-// Grid is a Selenium Grid standalone server a test started.
+// Grid is a Selenium Grid a test started: one standalone server, or a hub
+// and its nodes.
 type Grid struct {
 	URL string
-	cmd *exec.Cmd
-	log *bytes.Buffer
+	// Nodes are the hub's nodes (StartGridHub); none for a standalone.
+	Nodes []*GridNode
+	procs []*javaProc
+	log   *bytes.Buffer
+}
+
+// GridNode is one node of a hub that a test started.
+type GridNode struct {
+	URL string
+	p   *javaProc
+}
+
+// javaProc is one Grid server process, in a process group of its own with
+// the drivers and browsers it starts.
+type javaProc struct {
+	cmd    *exec.Cmd
+	exited chan struct{}
+}
+
+// gridTools checks for what a Grid needs: java, the jar and chromedriver.
+func gridTools(tb testing.TB) (java, jar string) {
+	tb.Helper()
+	java, jar = Java(tb), GridJar(tb)
+	if _, err := exec.LookPath("chromedriver"); err != nil {
+		NoBrowser(tb, fmt.Errorf("no chromedriver for Selenium Grid (apt-get install chromium-driver): %w", err))
+	}
+	return java, jar
+}
+
+// start runs one Grid server (java -jar jar args...) and ends it, with its
+// drivers and browsers, when the test ends.
+func (g *Grid) start(tb testing.TB, java string, args ...string) *javaProc {
+	tb.Helper()
+	p := &javaProc{cmd: exec.Command(java, args...), exited: make(chan struct{})}
+	// The server's chromedrivers and browsers are in its process group,
+	// so that the cleanup (and Kill) ends them all.
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	p.cmd.Stdout, p.cmd.Stderr = &lockedWriter{b: g.log}, &lockedWriter{b: g.log}
+	if err := p.cmd.Start(); err != nil {
+		tb.Fatalf("starting Selenium Grid: %v", err)
+	}
+	go func() { p.cmd.Wait(); close(p.exited) }()
+	g.procs = append(g.procs, p)
+	tb.Cleanup(p.kill)
+	return p
+}
+
+// kill ends the server with SIGKILL, and every process of its group.
+func (p *javaProc) kill() {
+	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	<-p.exited
+}
+
+// newGrid is a Grid whose log the test prints when it fails.
+func newGrid(tb testing.TB, port int) *Grid {
+	g := &Grid{URL: "http://127.0.0.1:" + strconv.Itoa(port), log: &bytes.Buffer{}}
+	// Registered before the servers' own cleanups, so it runs after them.
+	tb.Cleanup(func() {
+		if tb.Failed() {
+			tb.Logf("Selenium Grid log:\n%s", g.Log())
+		}
+	})
+	return g
 }
 
 // StartGrid starts a Selenium Grid standalone on a free port of 127.0.0.1,
@@ -104,37 +166,13 @@ type Grid struct {
 // test ends. It needs java, chromedriver on PATH and the jar (GridJar).
 func StartGrid(tb testing.TB, extra ...string) *Grid {
 	tb.Helper()
-	java, jar := Java(tb), GridJar(tb)
-	if _, err := exec.LookPath("chromedriver"); err != nil {
-		NoBrowser(tb, fmt.Errorf("no chromedriver for Selenium Grid (apt-get install chromium-driver): %w", err))
-	}
+	java, jar := gridTools(tb)
 	port := freePort(tb)
-	args := append([]string{"-jar", jar, "standalone", "--port", strconv.Itoa(port), "--host", "127.0.0.1",
-		"--selenium-manager", "false"}, extra...)
-	g := &Grid{URL: "http://127.0.0.1:" + strconv.Itoa(port), log: &bytes.Buffer{}}
-	g.cmd = exec.Command(java, args...)
-	// The Grid's chromedrivers and browsers are in its process group, so
-	// that the cleanup ends them all.
-	g.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	g.cmd.Stdout, g.cmd.Stderr = &lockedWriter{b: g.log}, &lockedWriter{b: g.log}
-	if err := g.cmd.Start(); err != nil {
-		tb.Fatalf("starting Selenium Grid: %v", err)
-	}
-	exited := make(chan struct{})
-	go func() { g.cmd.Wait(); close(exited) }()
-	tb.Cleanup(func() {
-		syscall.Kill(-g.cmd.Process.Pid, syscall.SIGKILL)
-		<-exited
-		if tb.Failed() {
-			tb.Logf("Selenium Grid log:\n%s", g.Log())
-		}
-	})
+	g := newGrid(tb, port)
+	g.start(tb, java, append([]string{"-jar", jar, "standalone", "--port", strconv.Itoa(port), "--host", "127.0.0.1",
+		"--selenium-manager", "false"}, extra...)...)
 	Eventually(tb, "Selenium Grid at "+g.URL+" to be ready", func() (bool, error) {
-		select {
-		case <-exited:
-			tb.Fatalf("Selenium Grid exited at startup: %v\n%s", g.cmd.ProcessState, g.Log())
-		default:
-		}
+		g.checkAlive(tb)
 		var st struct {
 			Value struct {
 				Ready bool `json:"ready"`
@@ -147,6 +185,105 @@ func StartGrid(tb testing.TB, extra ...string) *Grid {
 	})
 	return g
 }
+
+// StartGridHub starts a hub on 127.0.0.1 and nodes on it, each with slots
+// browsers at most, even more than the machine has cores (one slot each:
+// two sessions land on two nodes), as
+// `make grid` does, but on free ports, event bus included; it waits until
+// every node has registered. nodeExtra are more flags for each node.
+func StartGridHub(tb testing.TB, nodes, slots int, nodeExtra ...string) *Grid {
+	tb.Helper()
+	java, jar := gridTools(tb)
+	port, pub, sub := freePort(tb), freePort(tb), freePort(tb)
+	g := newGrid(tb, port)
+	g.start(tb, java, "-jar", jar, "hub", "--host", "127.0.0.1", "--port", strconv.Itoa(port),
+		"--publish-events", fmt.Sprintf("tcp://127.0.0.1:%d", pub), "--subscribe-events", fmt.Sprintf("tcp://127.0.0.1:%d", sub))
+	for range nodes {
+		np := freePort(tb)
+		args := append([]string{"-jar", jar, "node", "--host", "127.0.0.1", "--port", strconv.Itoa(np),
+			"--hub", g.URL, "--publish-events", fmt.Sprintf("tcp://127.0.0.1:%d", pub),
+			"--subscribe-events", fmt.Sprintf("tcp://127.0.0.1:%d", sub),
+			"--selenium-manager", "false", "--max-sessions", strconv.Itoa(slots), "--override-max-sessions", "true"}, nodeExtra...)
+		g.Nodes = append(g.Nodes, &GridNode{URL: "http://127.0.0.1:" + strconv.Itoa(np), p: g.start(tb, java, args...)})
+	}
+	Eventually(tb, fmt.Sprintf("the %d nodes of the hub at %s to be up", nodes, g.URL), func() (bool, error) {
+		g.checkAlive(tb)
+		list, err := g.nodes()
+		if err != nil {
+			return false, err
+		}
+		up := 0
+		for _, n := range list {
+			if n.Status == "UP" {
+				up++
+			}
+		}
+		return up == nodes, fmt.Errorf("%d of %d nodes up", up, nodes)
+	})
+	return g
+}
+
+// checkAlive fails the test when a server of the Grid has exited.
+func (g *Grid) checkAlive(tb testing.TB) {
+	tb.Helper()
+	for _, p := range g.procs {
+		select {
+		case <-p.exited:
+			tb.Fatalf("Selenium Grid exited at startup: %v\n%s", p.cmd.ProcessState, g.Log())
+		default:
+		}
+	}
+}
+
+// gqlNode is a node as the Grid's GraphQL API lists it.
+type gqlNode struct {
+	URI      string `json:"uri"`
+	Status   string `json:"status"`
+	Sessions []struct {
+		ID string `json:"id"`
+	} `json:"sessions"`
+}
+
+func (g *Grid) nodes() ([]gqlNode, error) {
+	var r struct {
+		Data struct {
+			NodesInfo struct {
+				Nodes []gqlNode `json:"nodes"`
+			} `json:"nodesInfo"`
+		} `json:"data"`
+	}
+	q := map[string]string{"query": "{ nodesInfo { nodes { uri status sessions { id } } } }"}
+	err := getJSON(http.MethodPost, g.URL+"/graphql", q, &r)
+	return r.Data.NodesInfo.Nodes, err
+}
+
+// NodeOf returns the node that holds the Grid session id, as the Grid's
+// GraphQL API says, or nil.
+func (g *Grid) NodeOf(tb testing.TB, id string) *GridNode {
+	tb.Helper()
+	nodes, err := g.nodes()
+	if err != nil {
+		tb.Fatalf("Grid GraphQL: %v", err)
+	}
+	for _, n := range nodes {
+		for _, s := range n.Sessions {
+			if s.ID != id {
+				continue
+			}
+			for _, gn := range g.Nodes {
+				if strings.TrimSuffix(n.URI, "/") == gn.URL {
+					return gn
+				}
+			}
+			tb.Fatalf("Grid session %s is on node %s, which the test did not start", id, n.URI)
+		}
+	}
+	return nil
+}
+
+// Kill kills the node as a machine that dies would: the node's server with
+// SIGKILL, and with it every driver and browser it started.
+func (n *GridNode) Kill() { n.p.kill() }
 
 // Log is what the Grid printed so far.
 func (g *Grid) Log() string {
@@ -206,26 +343,47 @@ func (g *Grid) Session(tb testing.TB, ours string) *GridSession {
 // are not a browser's helpers (--type=...).
 func (g *Grid) KillBrowser(tb testing.TB, s GridSession) {
 	tb.Helper()
+	killed := 0
+	for _, pid := range browserPIDs(tb, s) {
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			killed++
+		}
+	}
+	if killed == 0 {
+		tb.Fatalf("could not kill the browser of Grid session %s", s.ID)
+	}
+}
+
+// BrowserPID is the browser process of a Grid session on this machine.
+func (g *Grid) BrowserPID(tb testing.TB, s GridSession) int {
+	tb.Helper()
+	return browserPIDs(tb, s)[0]
+}
+
+// browserPIDs are the processes of s's profile (the capability
+// chrome.userDataDir) that are not a browser's helpers (--type=...); at
+// least one, or the test fails.
+func browserPIDs(tb testing.TB, s GridSession) []int {
+	tb.Helper()
 	chrome, _ := s.Capabilities["chrome"].(map[string]any)
 	dir, _ := chrome["userDataDir"].(string)
 	if dir == "" {
 		tb.Fatalf("Grid session %s has no chrome.userDataDir: %v", s.ID, s.Capabilities)
 	}
 	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	killed := 0
+	var pids []int
 	for _, p := range procs {
 		b, err := os.ReadFile(p)
 		if err != nil || !bytes.Contains(b, []byte("--user-data-dir="+dir+"\x00")) || bytes.Contains(b, []byte("--type=")) {
 			continue
 		}
 		pid, _ := strconv.Atoi(strings.Split(p, "/")[2])
-		if syscall.Kill(pid, syscall.SIGKILL) == nil {
-			killed++
-		}
+		pids = append(pids, pid)
 	}
-	if killed == 0 {
+	if len(pids) == 0 {
 		tb.Fatalf("no browser process with --user-data-dir=%s", dir)
 	}
+	return pids
 }
 
 func getJSON(method, url string, body, out any) error {
