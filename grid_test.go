@@ -299,3 +299,30 @@ func TestGridNodeDies(t *testing.T) {
 		return g.Session(t, b) == nil, errors.New("still on the Grid")
 	})
 }
+
+// TestGridShutdown: a server that shuts down (stdin EOF) deletes the Grid
+// sessions it holds, as close_session does; with --grid-keep-sessions it
+// leaves them on the Grid for another replica to adopt.
+func TestGridShutdown(t *testing.T) {
+	g := testenv.StartGrid(t, "--max-sessions", "2")
+	s := startBinary(t, gridArgs(t, g)...)
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	if g.Session(t, id) == nil {
+		t.Fatalf("session %s is not on the Grid: %v", id, g.Sessions(t))
+	}
+	s.c.Close()
+	testenv.Eventually(t, "the Grid session to be deleted at shutdown", func() (bool, error) {
+		left := g.Sessions(t)
+		return len(left) == 0, fmt.Errorf("left on the Grid: %v", left)
+	})
+
+	k := startBinary(t, gridArgs(t, g, "--grid-keep-sessions")...)
+	kept := k.ok("create_session", nil)["sessionId"].(string)
+	k.c.Close()
+	testenv.Eventually(t, "the server to exit", func() (bool, error) {
+		return k.cmd.ProcessState != nil, errors.New("still running")
+	})
+	if g.Session(t, kept) == nil {
+		t.Fatalf("with --grid-keep-sessions the session %s left the Grid at shutdown: %v", kept, g.Sessions(t))
+	}
+}

@@ -62,6 +62,10 @@ type Config struct {
 	// cdp.ParseArgs and merged into ours; the session's own options
 	// (user agent, locale, proxy) come after them and win.
 	Args []string
+	// KeepOnShutdown lets go of the Grid sessions when this server shuts
+	// down, for another replica to adopt (rolling restarts); by default
+	// shutdown deletes them, as close_session does.
+	KeepOnShutdown bool
 	// Viewport is the default page size.
 	Viewport engine.Viewport
 	// Logger receives diagnostics; nil discards them.

@@ -118,7 +118,7 @@ func (s *session) Close(ctx context.Context) error {
 		reason := engine.CloseReasonOf(ctx)
 		if reason != engine.CloseRequested && !s.lost.Load() {
 			others, err := s.e.beat(context.WithoutCancel(ctx), s.gridID, true)
-			if reason == engine.CloseShutdown || (err == nil && others > 0) {
+			if (reason == engine.CloseShutdown && s.e.cfg.KeepOnShutdown) || (err == nil && others > 0) {
 				s.log.Info("letting go of the Grid session", "otherHolders", others, "shutdown", reason == engine.CloseShutdown)
 				s.release()
 				return

@@ -62,7 +62,10 @@ type BrowserConfig struct {
 	GridURL        string `json:"gridUrl"`
 	// GridQueueTimeout is how long, in ms, create_session waits in the
 	// Grid's queue for a free browser.
-	GridQueueTimeout int    `json:"gridQueueTimeout"`
+	GridQueueTimeout int `json:"gridQueueTimeout"`
+	// GridKeepSessions: on shutdown, let go of the Grid sessions instead
+	// of deleting them, for replicas that restart one by one.
+	GridKeepSessions bool   `json:"gridKeepSessions"`
 	Viewport         string `json:"viewport"`
 	Dialogs          string `json:"dialogs"`
 	Engine           string `json:"engine"`
@@ -141,6 +144,8 @@ var options = []option{
 		field: func(c *Config) any { return &c.Browser.GridURL }},
 	{flags: []string{"grid-queue-timeout"}, env: "BROWSERMCP_GRID_QUEUE_TIMEOUT", key: "browser.gridQueueTimeout", usage: "`ms` create_session waits for the Grid's browser (its queue, then the start) before MAX_SESSIONS_REACHED",
 		field: func(c *Config) any { return &c.Browser.GridQueueTimeout }, check: func(c *Config) error { return positive(c.Browser.GridQueueTimeout, "a positive number of ms") }},
+	{flags: []string{"grid-keep-sessions"}, env: "BROWSERMCP_GRID_KEEP_SESSIONS", key: "browser.gridKeepSessions", usage: "on shutdown, leave the Grid sessions for another replica to adopt instead of deleting them (rolling restarts)",
+		field: func(c *Config) any { return &c.Browser.GridKeepSessions }},
 	{flags: []string{"browser-arg"}, env: "BROWSERMCP_BROWSER_ARGS", key: "browser.args", usage: "extra browser `switch` such as --lang=fr for the browsers we start, locally or on the Grid (repeatable; environment: comma-separated); list switches such as --disable-features merge into ours",
 		field: func(c *Config) any { return &c.Browser.Args }, check: func(c *Config) error { return engines.CheckArgs(c.EngineConfig()) }},
 	{flags: []string{"viewport-size"}, env: "BROWSERMCP_VIEWPORT_SIZE", key: "browser.viewport", usage: "page size `WxH`",
@@ -559,7 +564,7 @@ func (c Config) EngineConfig() engines.Config {
 	vp, _ := parseViewport(b.Viewport)
 	return engines.Config{
 		Engine: b.Engine, Browser: b.Type, Headless: b.Headless, ExecutablePath: b.ExecutablePath, CDPEndpoint: b.CDPEndpoint,
-		GridURL: b.GridURL, GridQueueTimeout: time.Duration(b.GridQueueTimeout) * time.Millisecond,
+		GridURL: b.GridURL, GridQueueTimeout: time.Duration(b.GridQueueTimeout) * time.Millisecond, GridKeepSessions: b.GridKeepSessions,
 		Viewport: vp, Dialogs: engine.DialogPolicy(b.Dialogs),
 		AllowedDomains: sec.AllowedDomains, BlockedDomains: sec.BlockedDomains, AllowFileURLs: sec.AllowFileURLs,
 		BrowserArgs: b.Args,

@@ -37,6 +37,7 @@ type Config struct {
 	// (engine/grid) instead of launching one.
 	GridURL          string
 	GridQueueTimeout time.Duration // 0: grid.DefaultQueueTimeout
+	GridKeepSessions bool          // shutdown lets go of Grid sessions instead of deleting them
 	Viewport         engine.Viewport
 	Dialogs          engine.DialogPolicy
 	AllowedDomains   []string

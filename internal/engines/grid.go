@@ -23,7 +23,7 @@ func newGrid(c Config, log *slog.Logger) (engine.Engine, error) {
 		return nil, err
 	}
 	g, err := grid.New(grid.Config{
-		URL: c.GridURL, QueueTimeout: c.GridQueueTimeout, ExecPath: c.ExecutablePath, Args: args,
+		URL: c.GridURL, QueueTimeout: c.GridQueueTimeout, KeepOnShutdown: c.GridKeepSessions, ExecPath: c.ExecutablePath, Args: args,
 		Headless: c.Headless, Viewport: c.Viewport, Logger: log, Policy: pol, Dialogs: c.Dialogs,
 	})
 	if err != nil {
