@@ -1,0 +1,168 @@
+package httpserve_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/seed4af8c199/browsermcp/internal/httpservetest"
+	"github.com/seed4af8c199/browsermcp/tools"
+)
+
+// raw sends one HTTP request to /mcp as key, with an optional
+// Mcp-Session-Id and MCP-Protocol-Version, and returns the status, headers
+// and the JSON-RPC messages of the answer (a JSON body, or the data of
+// every SSE event).
+func raw(t *testing.T, url, method, key, session, version, body string, extra ...string) (int, http.Header, []map[string]any, string) {
+	t.Helper()
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req, _ := http.NewRequest(method, url+"/mcp", r)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	if version != "" {
+		req.Header.Set("MCP-Protocol-Version", version)
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		req.Header.Set(extra[i], extra[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	var msgs []map[string]any
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				var m map[string]any
+				if json.Unmarshal([]byte(d), &m) == nil {
+					msgs = append(msgs, m)
+				}
+			}
+		}
+	} else if len(bytes.TrimSpace(b)) > 0 {
+		var one map[string]any
+		var many []map[string]any
+		if json.Unmarshal(b, &one) == nil {
+			msgs = append(msgs, one)
+		} else if json.Unmarshal(b, &many) == nil {
+			msgs = many
+		}
+	}
+	return res.StatusCode, res.Header, msgs, string(b)
+}
+
+// initialize opens an MCP session as key at version and returns its id.
+func initialize(t *testing.T, url, key, version string) string {
+	t.Helper()
+	status, h, _, b := raw(t, url, "POST", key, "", "",
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+version+`","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	id := h.Get("Mcp-Session-Id")
+	if status != 200 || id == "" {
+		t.Fatalf("initialize: %d %q %s", status, id, b)
+	}
+	if st, _, _, b := raw(t, url, "POST", key, id, version, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); st != 202 {
+		t.Fatalf("initialized: %d %s", st, b)
+	}
+	return id
+}
+
+// TestMCPSessionsAreTracked (issue #16, item 1). Before: any made-up
+// Mcp-Session-Id was served, an id kept working after DELETE, and a request
+// without one got 404. After: made-up and ended ids get 404, a missing id
+// 400, an id of another key 404, and a second handler with the same keys (a
+// replica) accepts the first one's ids; protocol 2026-07-28, which has no
+// MCP sessions, is served without one.
+func TestMCPSessionsAreTracked(t *testing.T) {
+	s := startServer(t, tools.Options{})
+	const v = "2025-06-18"
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	id := initialize(t, s.URL, keyA, v)
+	if st, _, msgs, b := raw(t, s.URL, "POST", keyA, id, v, ping); st != 200 || len(msgs) != 1 || msgs[0]["result"] == nil {
+		t.Fatalf("ping in the session: %d %s", st, b)
+	}
+	for _, c := range []struct {
+		name, key, session string
+		want               int
+	}{
+		{"made-up id", keyA, "mcp-session-" + "0f8fad5b-d9cb-469f-a165-70867728950e", 404},
+		{"forged mac", keyA, id[:len(id)-2] + "AA", 404},
+		{"another key's id", keyB, id, 404},
+		{"no id", keyA, "", 400},
+	} {
+		if st, _, _, b := raw(t, s.URL, "POST", c.key, c.session, v, ping); st != c.want {
+			t.Errorf("%s: %d %s, want %d", c.name, st, b, c.want)
+		}
+	}
+	if st, _, _, b := raw(t, s.URL, "GET", keyA, "", v, ""); st != 400 {
+		t.Errorf("GET without an id: %d %s, want 400", st, b)
+	}
+
+	// A replica started with the same keys accepts the id.
+	replica := httpservetest.Start(t, sharedEngine, tools.Options{})
+	if st, _, _, b := raw(t, replica.URL, "POST", keyA, id, v, ping); st != 200 {
+		t.Errorf("the id on a replica with the same keys: %d %s", st, b)
+	}
+
+	if st, _, _, b := raw(t, s.URL, "DELETE", keyB, id, v, ""); st != 404 {
+		t.Errorf("DELETE by another key: %d %s, want 404", st, b)
+	}
+	if st, _, _, b := raw(t, s.URL, "DELETE", keyA, id, v, ""); st != 200 {
+		t.Fatalf("DELETE: %d %s", st, b)
+	}
+	if st, _, _, b := raw(t, s.URL, "POST", keyA, id, v, ping); st != 404 {
+		t.Errorf("ping after DELETE: %d %s, want 404", st, b)
+	}
+	if st, _, _, b := raw(t, s.URL, "DELETE", keyA, id, v, ""); st != 404 {
+		t.Errorf("second DELETE: %d %s, want 404", st, b)
+	}
+
+	// 2026-07-28: no session, none needed.
+	modern := `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+		`"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}}}`
+	if st, h, _, b := raw(t, s.URL, "POST", keyA, "", "2026-07-28", modern, "Mcp-Method", "tools/list"); st != 200 || h.Get("Mcp-Session-Id") != "" {
+		t.Errorf("2026-07-28 tools/list without a session: %d %v %s", st, h, b)
+	}
+}
+
+// TestAuthSaysStaticKey (issue #16, item 6). Before: a 401 with a bare
+// `Bearer realm` challenge, which OAuth-minded clients (the MCP Inspector)
+// took for an OAuth challenge, then found no metadata. After: the challenge
+// and the body say a static key is expected, and the OAuth metadata
+// addresses answer 404 saying there is no OAuth.
+func TestAuthSaysStaticKey(t *testing.T) {
+	s := startServer(t, tools.Options{})
+	st, h, _, b := raw(t, s.URL, "POST", "", "", "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
+	if st != 401 || !strings.Contains(h.Get("WWW-Authenticate"), `error_description="a static API key is expected: Authorization: Bearer <key>"`) ||
+		!strings.Contains(b, "static API key") || !strings.Contains(b, "does not use OAuth") {
+		t.Errorf("401: %d %q %s", st, h.Get("WWW-Authenticate"), b)
+	}
+	for _, p := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server"} {
+		res, err := http.Get(s.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e map[string]string
+		json.NewDecoder(res.Body).Decode(&e)
+		res.Body.Close()
+		if res.StatusCode != 404 || e["error"] != "no_oauth" || !strings.Contains(e["message"], "does not use OAuth") {
+			t.Errorf("GET %s: %d %v", p, res.StatusCode, e)
+		}
+	}
+}
