@@ -182,7 +182,7 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 	// SSE transport does not read (it answers on the stream): /message
 	// gets the protocol checks only.
 	guard := jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check}
-	h.mux.Handle("/mcp", h.guard(jsonrpc.Handler(guard, ids.requireSession(streamable))))
+	h.mux.Handle("/mcp", h.guard(jsonrpc.Handler(guard, ids.requireSession((&inflight{reqs: map[string]*cancelWriter{}}).wrap(streamable)))))
 	// We take static API keys, not OAuth: a client that looks for OAuth
 	// metadata learns so at once, instead of failing to find an
 	// authorization server.

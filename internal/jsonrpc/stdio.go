@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"sync"
@@ -48,6 +49,7 @@ func (r *reader) Read(p []byte) (int, error) {
 			}
 			continue
 		}
+		r.track(line)
 		r.line = line
 	}
 	n := copy(p, r.line)
@@ -56,6 +58,27 @@ func (r *reader) Read(p []byte) (int, error) {
 		r.line = nil // let the line's memory go
 	}
 	return n, nil
+}
+
+// track tells out of cancellations, so that it drops the answers of the
+// requests they name, and of requests that reuse a cancelled id, whose
+// answers it must send.
+func (r *reader) track(line []byte) {
+	hasToken := bytes.Contains(line, []byte(`"progressToken"`))
+	if !hasToken && !bytes.Contains(line, []byte("notifications/cancelled")) && !r.out.cancelled.any() {
+		return
+	}
+	m, ok := Parse(line)
+	if ok && hasToken && m.Method != "" && m.HasID && m.ProgressToken != nil {
+		r.out.progress.start(IDKey(m.ID), IDKey(m.ProgressToken))
+	}
+	switch {
+	case !ok:
+	case m.CancelledID != nil:
+		r.out.cancelled.Cancel(IDKey(m.CancelledID))
+	case m.Method != "" && m.HasID:
+		r.out.cancelled.Forget(IDKey(m.ID))
+	}
 }
 
 // next reads one line, with its newline; a line over the limit is
@@ -89,17 +112,90 @@ func (r *reader) next() ([]byte, error) {
 }
 
 // LockedWriter serialises writes: mcp-go writes each answer with one Write,
-// and Reader's answers must not land in the middle of one.
+// and Reader's answers must not land in the middle of one. It drops the
+// answer of a request the client cancelled (MCP: no response is sent).
 type LockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu        sync.Mutex
+	w         io.Writer
+	cancelled Cancelled
+	progress  progress
 }
 
 // NewLockedWriter wraps w.
 func NewLockedWriter(w io.Writer) *LockedWriter { return &LockedWriter{w: w} }
 
 func (l *LockedWriter) Write(p []byte) (int, error) {
+	if l.cancelled.any() || l.progress.any() {
+		if id, ok := ResponseID(p); ok {
+			// mcp-go queues notifications and writes answers at once:
+			// progress queued before the answer must not follow it.
+			l.progress.end(IDKey(id))
+			if l.cancelled.Take(IDKey(id)) {
+				return len(p), nil
+			}
+		} else if l.progress.ended(p) {
+			return len(p), nil
+		}
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// progress knows the progress tokens of the requests in flight, and drops
+// a notifications/progress of a request already answered.
+type progress struct {
+	mu     sync.Mutex
+	tokens map[string]string // request id -> token
+	ends   map[string]bool   // tokens of answered requests
+}
+
+func (p *progress) start(id, token string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tokens == nil {
+		p.tokens, p.ends = map[string]string{}, map[string]bool{}
+	}
+	if len(p.tokens) >= maxCancelled {
+		clear(p.tokens)
+	}
+	p.tokens[id] = token
+	delete(p.ends, token)
+}
+
+func (p *progress) any() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.tokens) > 0 || len(p.ends) > 0
+}
+
+func (p *progress) end(id string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if t, ok := p.tokens[id]; ok {
+		delete(p.tokens, id)
+		if len(p.ends) >= maxCancelled {
+			clear(p.ends)
+		}
+		p.ends[t] = true
+	}
+}
+
+// ended reports whether msg is a progress notification of an answered
+// request.
+func (p *progress) ended(msg []byte) bool {
+	if !bytes.Contains(msg[:min(len(msg), 64)], []byte("notifications/progress")) {
+		return false
+	}
+	var m struct {
+		Params struct {
+			Token any `json:"progressToken"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(msg, &m) != nil || m.Params.Token == nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.ends[IDKey(m.Params.Token)]
 }
