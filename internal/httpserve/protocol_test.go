@@ -166,3 +166,82 @@ func TestAuthSaysStaticKey(t *testing.T) {
 		}
 	}
 }
+
+// stream POSTs body in the session and sends each JSON-RPC message of the
+// SSE answer on the channel as it arrives; the channel closes with the
+// answer.
+func stream(t *testing.T, url, key, session, body string) <-chan map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := make(chan map[string]any, 64)
+	go func() {
+		defer close(ch)
+		defer res.Body.Close()
+		if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+			var m map[string]any
+			if json.NewDecoder(res.Body).Decode(&m) == nil {
+				ch <- m
+			}
+			return
+		}
+		sc := bufio.NewScanner(res.Body)
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				var m map[string]any
+				if json.Unmarshal([]byte(d), &m) == nil {
+					ch <- m
+				}
+			}
+		}
+	}()
+	return ch
+}
+
+// TestCancelAndProgressOverHTTP (issue #16, items 3 and 4) over
+// Streamable HTTP: a long call with a progressToken streams rising
+// notifications/progress; once cancelled it stops, its stream ends without
+// an answer, and the session serves the next call.
+func TestCancelAndProgressOverHTTP(t *testing.T) {
+	s := startServer(t, tools.Options{})
+	id := initialize(t, s.URL, keyA, "2025-06-18")
+	ch := stream(t, s.URL, keyA, id, `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"wait_for_selector","arguments":{"selector":"#never","timeout":60000},"_meta":{"progressToken":"p10"}}}`)
+	var last float64 = -1
+	for last < 1 {
+		m, ok := <-ch
+		p, _ := m["params"].(map[string]any)
+		if !ok || m["method"] != "notifications/progress" || p["progressToken"] != "p10" || p["progress"].(float64) <= last {
+			t.Fatalf("want a rising progress of p10, got %v", m)
+		}
+		last = p["progress"].(float64)
+	}
+	if st, _, _, b := raw(t, s.URL, "POST", keyA, id, "2025-06-18", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":10}}`); st != 202 {
+		t.Fatalf("cancel: %d %s", st, b)
+	}
+	for m := range ch {
+		if m["method"] == nil {
+			t.Errorf("the cancelled call was answered: %v", m)
+		}
+	}
+	// The work stopped: the session, which runs one call at a time, is free.
+	next := stream(t, s.URL, keyA, id, `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"wait_for","arguments":{"time":0.1}}}`)
+	var answer map[string]any
+	for m := range next {
+		if m["method"] != nil {
+			t.Errorf("a call without a progressToken got %v", m)
+		}
+		answer = m
+	}
+	if r, _ := answer["result"].(map[string]any); r == nil || r["isError"] == true {
+		t.Errorf("the next call: %v", answer)
+	}
+}
