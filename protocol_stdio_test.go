@@ -1,7 +1,11 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 )
 
 // readUntil returns the messages the server writes until it has answered
@@ -65,5 +69,72 @@ func TestCancelAndProgressOverStdio(t *testing.T) {
 	}
 	if got["p11"] < 2 {
 		t.Errorf("a 1.5 s wait reported %d progress notifications, want a first and one a second", got["p11"])
+	}
+}
+
+// readArray returns the next message, which must be an array.
+func (r *rawStdio) readArray() []map[string]any {
+	r.t.Helper()
+	select {
+	case l, ok := <-r.lines:
+		if !ok {
+			r.t.Fatal("the server closed stdout")
+		}
+		var ms []map[string]any
+		if err := json.Unmarshal([]byte(l), &ms); err != nil {
+			r.t.Fatalf("want an array, got %q: %v", l, err)
+		}
+		return ms
+	case <-time.After(time.Minute):
+		r.t.Fatal("no answer within a minute")
+	}
+	return nil
+}
+
+// batchAnswers checks the array that answers testBatch: one response per
+// request, under the client's ids, none for the notification, and
+// initialize refused.
+func batchAnswers(t *testing.T, ms []map[string]any) {
+	t.Helper()
+	byID := map[any]map[string]any{}
+	for _, m := range ms {
+		byID[m["id"]] = m
+	}
+	if len(ms) != 3 || byID[1.0]["result"] == nil || byID["two"]["result"] == nil {
+		t.Fatalf("batch answers: %v", ms)
+	}
+	if r := byID["two"]["result"].(map[string]any); r["isError"] == true {
+		t.Errorf("tools/call in a batch: %v", r)
+	}
+	if e, _ := byID[3.0]["error"].(map[string]any); e == nil || e["code"] != -32600.0 || !strings.Contains(fmt.Sprint(e["message"]), "initialize must not be part of a JSON-RPC batch") {
+		t.Errorf("initialize in a batch: %v", byID[3.0])
+	}
+}
+
+// testBatch holds two requests, a notification and an initialize.
+const testBatch = `[{"jsonrpc":"2.0","id":1,"method":"ping"},` +
+	`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"},` +
+	`{"jsonrpc":"2.0","id":"two","method":"tools/call","params":{"name":"wait_for","arguments":{"time":0.1}}},` +
+	`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}]`
+
+// TestBatchesOverStdio (issue #16, item 2). Before: every batch was
+// refused, though protocol 2025-03-26 requires them. After: at 2025-03-26
+// a batch is answered with an array (notifications get no answer), and at
+// 2025-06-18 it is refused with -32600 saying which versions have them.
+func TestBatchesOverStdio(t *testing.T) {
+	r := startRawAt(t, "2025-03-26")
+	r.send(testBatch)
+	batchAnswers(t, r.readArray())
+	r.send(`[{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}]`)
+	r.send(`{"jsonrpc":"2.0","id":9,"method":"ping"}`)
+	if m := r.read(); m["id"] != 9.0 {
+		t.Errorf("a batch of notifications was answered: %v", m)
+	}
+
+	r = startRaw(t)
+	r.send(`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
+	m := r.read()
+	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != -32600.0 || !strings.Contains(fmt.Sprint(e["message"]), "not allowed in MCP protocol version 2025-06-18") {
+		t.Errorf("a batch at 2025-06-18: %v", m)
 	}
 }

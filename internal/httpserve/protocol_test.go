@@ -245,3 +245,48 @@ func TestCancelAndProgressOverHTTP(t *testing.T) {
 		t.Errorf("the next call: %v", answer)
 	}
 }
+
+// TestBatchesOverHTTP (issue #16, item 2). Before: a batch got HTTP 400
+// and -32700 "request body is not valid json". After: in a 2025-03-26
+// session a batch is answered with an array of the responses (none for
+// the notification, initialize refused), a batch of notifications with
+// 202, and in a 2025-06-18 session a batch is refused with -32600 saying
+// which versions have them.
+func TestBatchesOverHTTP(t *testing.T) {
+	s := startServer(t, tools.Options{})
+	old := initialize(t, s.URL, keyA, "2025-03-26")
+	batch := `[{"jsonrpc":"2.0","id":1,"method":"ping"},` +
+		`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"},` +
+		`{"jsonrpc":"2.0","id":"two","method":"tools/call","params":{"name":"wait_for","arguments":{"time":0.1}}},` +
+		`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}]`
+	// A 2025-03-26 client sends no MCP-Protocol-Version header.
+	st, _, ms, b := raw(t, s.URL, "POST", keyA, old, "", batch)
+	byID := map[any]map[string]any{}
+	for _, m := range ms {
+		byID[m["id"]] = m
+	}
+	if st != 200 || len(ms) != 3 || byID[1.0]["result"] == nil || byID["two"]["result"] == nil {
+		t.Fatalf("batch: %d %s", st, b)
+	}
+	if r := byID["two"]["result"].(map[string]any); r["isError"] == true {
+		t.Errorf("tools/call in a batch: %v", r)
+	}
+	if e, _ := byID[3.0]["error"].(map[string]any); e == nil || e["code"] != -32600.0 {
+		t.Errorf("initialize in a batch: %v", byID[3.0])
+	}
+	if st, _, _, b := raw(t, s.URL, "POST", keyA, old, "", `[{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}]`); st != 202 {
+		t.Errorf("a batch of notifications: %d %s", st, b)
+	}
+	if st, _, _, b := raw(t, s.URL, "POST", keyA, "mcp-session-forged.x", "", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`); st != 404 {
+		t.Errorf("a batch in a made-up session: %d %s", st, b)
+	}
+
+	id := initialize(t, s.URL, keyA, "2025-06-18")
+	st, _, ms, b = raw(t, s.URL, "POST", keyA, id, "2025-06-18", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
+	if st != 400 || len(ms) != 1 {
+		t.Fatalf("a batch at 2025-06-18: %d %s", st, b)
+	}
+	if e, _ := ms[0]["error"].(map[string]any); e["code"] != -32600.0 || !strings.Contains(e["message"].(string), "not allowed in MCP protocol version 2025-06-18") {
+		t.Errorf("a batch at 2025-06-18: %d %s", st, b)
+	}
+}

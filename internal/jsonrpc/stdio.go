@@ -41,6 +41,25 @@ func (r *reader) Read(p []byte) (int, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue // a blank line is no message (mcp-go would answer it with a parse error)
 		}
+		if v, ok := versionOf(line); ok {
+			r.out.setVersion(v)
+		}
+		if t := bytes.TrimSpace(line); t[0] == '[' && json.Valid(t) {
+			lines, answer := r.batch(t)
+			if answer != nil {
+				if _, err := r.out.Write(append(answer, '\n')); err != nil {
+					return 0, err
+				}
+			}
+			if len(lines) == 0 {
+				continue
+			}
+			for _, l := range bytes.SplitAfter(lines, []byte("\n")) {
+				r.track(l)
+			}
+			r.line = lines
+			break
+		}
 		if resp, code := r.g.Inspect(r.ctx, line); code != 0 {
 			if resp != nil {
 				if _, err := r.out.Write(append(resp, '\n')); err != nil {
@@ -58,6 +77,31 @@ func (r *reader) Read(p []byte) (int, error) {
 		r.line = nil // let the line's memory go
 	}
 	return n, nil
+}
+
+// batch splits a batch into the lines mcp-go reads, or answers it at once
+// when no request of it reaches mcp-go.
+func (r *reader) batch(msg []byte) (lines, answer []byte) {
+	v := r.out.getVersion()
+	if !BatchesAllowed(v) {
+		return nil, batchRefusal(v)
+	}
+	elems, bad := splitBatch(msg)
+	if bad != nil {
+		return nil, bad
+	}
+	var refused [][]byte
+	var pass []json.RawMessage
+	for _, e := range elems {
+		if resp, code := r.g.inBatch(r.ctx, e); code != 0 {
+			if resp != nil {
+				refused = append(refused, resp)
+			}
+			continue
+		}
+		pass = append(pass, e)
+	}
+	return r.out.batches.start(refused, pass)
 }
 
 // track tells out of cancellations, so that it drops the answers of the
@@ -119,14 +163,39 @@ type LockedWriter struct {
 	w         io.Writer
 	cancelled Cancelled
 	progress  progress
+	batches   batches
+}
+
+func (l *LockedWriter) setVersion(v string) {
+	l.batches.mu.Lock()
+	l.batches.version = v
+	l.batches.mu.Unlock()
+}
+
+func (l *LockedWriter) getVersion() string {
+	l.batches.mu.Lock()
+	defer l.batches.mu.Unlock()
+	return l.batches.version
 }
 
 // NewLockedWriter wraps w.
 func NewLockedWriter(w io.Writer) *LockedWriter { return &LockedWriter{w: w} }
 
 func (l *LockedWriter) Write(p []byte) (int, error) {
-	if l.cancelled.any() || l.progress.any() {
+	if l.cancelled.any() || l.progress.any() || l.batches.pending() {
 		if id, ok := ResponseID(p); ok {
+			if mine, all := l.batches.answer(id, p); mine {
+				l.progress.end(IDKey(id))
+				if all == nil {
+					return len(p), nil
+				}
+				l.mu.Lock()
+				defer l.mu.Unlock()
+				if _, err := l.w.Write(append(all, '\n')); err != nil {
+					return 0, err
+				}
+				return len(p), nil
+			}
 			// mcp-go queues notifications and writes answers at once:
 			// progress queued before the answer must not follow it.
 			l.progress.end(IDKey(id))
