@@ -33,6 +33,8 @@ type Deps struct {
 	// secrets are redacted from resources as from tool results; nil
 	// without prompts.
 	secrets *secrets
+	// refs are those of each session's last snapshot, for completions.
+	refs lastRefs
 }
 
 // Tool is one MCP tool: its definition, its handler and the capability group

@@ -126,6 +126,8 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 	}
 	hooks := &server.Hooks{}
 	secrets := newSecrets()
+	d := &Deps{}
+	comp := completions{d}
 	s := server.NewMCPServer("browsermcp", o.Version,
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(true, false),
@@ -136,12 +138,15 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 		server.WithResourceRecovery(),
 		server.WithToolHandlerMiddleware(secrets.middleware),
 		server.WithInstructions(instructions),
+		server.WithCompletions(),
+		server.WithPromptCompletionProvider(comp),
+		server.WithResourceCompletionProvider(comp),
 	)
 	out := o.OutputDir
 	if out == "" {
 		out = filepath.Join(os.TempDir(), "browsermcp")
 	}
-	d := &Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets,
+	*d = Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets,
 		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths), noScript: o.NoScriptEvaluation}
 	for _, t := range Tools(d) {
 		if slices.Contains(o.DisabledTools, t.Def.Name) || !enabled(o.Caps, t.Group) {
