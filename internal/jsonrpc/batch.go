@@ -83,6 +83,7 @@ func versionOf(line []byte) (string, bool) {
 type stdioBatch struct {
 	mu      sync.Mutex
 	ids     map[string]json.RawMessage // our id -> the client's
+	skip    map[string]bool            // our ids the client cancelled
 	answers []json.RawMessage
 }
 
@@ -91,6 +92,9 @@ type batches struct {
 	mu   sync.Mutex
 	n    atomic.Int64
 	byID map[string]*stdioBatch
+	// ours maps the key of a client's id to our id, for the requests in
+	// flight, so that a cancellation reaches them.
+	ours map[string]string
 	// version is the negotiated protocol version.
 	version string
 }
@@ -99,7 +103,8 @@ type batches struct {
 // batch, or nil when no answer is awaited (only notifications, or every
 // request refused: then done holds the whole answer, if any).
 func (b *batches) start(refused [][]byte, pass []json.RawMessage) (lines []byte, done []byte) {
-	sb := &stdioBatch{ids: map[string]json.RawMessage{}}
+	sb := &stdioBatch{ids: map[string]json.RawMessage{}, skip: map[string]bool{}}
+	ours := map[string]string{}
 	for _, r := range refused {
 		sb.answers = append(sb.answers, r)
 	}
@@ -110,9 +115,12 @@ func (b *batches) start(refused [][]byte, pass []json.RawMessage) (lines []byte,
 			continue
 		}
 		if id, ok := m["id"]; ok {
-			ours := "bmcp-batch-" + strconv.FormatInt(n, 10) + "-" + strconv.Itoa(i)
-			sb.ids[IDKey(ours)] = id
-			m["id"], _ = json.Marshal(ours)
+			ourID := "bmcp-batch-" + strconv.FormatInt(n, 10) + "-" + strconv.Itoa(i)
+			sb.ids[IDKey(ourID)] = id
+			var client any
+			_ = json.Unmarshal(id, &client)
+			ours[IDKey(client)] = ourID
+			m["id"], _ = json.Marshal(ourID)
 			elem, _ = json.Marshal(m)
 		}
 		lines = append(append(lines, elem...), '\n')
@@ -127,8 +135,14 @@ func (b *batches) start(refused [][]byte, pass []json.RawMessage) (lines []byte,
 	if b.byID == nil {
 		b.byID = map[string]*stdioBatch{}
 	}
+	if b.ours == nil {
+		b.ours = map[string]string{}
+	}
 	for k := range sb.ids {
 		b.byID[k] = sb
+	}
+	for k, v := range ours {
+		b.ours[k] = v
 	}
 	b.mu.Unlock()
 	return lines, nil
@@ -147,6 +161,13 @@ func (b *batches) answer(id any, msg []byte) (bool, []byte) {
 	b.mu.Lock()
 	sb := b.byID[key]
 	delete(b.byID, key)
+	if sb != nil {
+		var client any
+		_ = json.Unmarshal(sb.ids[key], &client)
+		if b.ours[IDKey(client)] == id {
+			delete(b.ours, IDKey(client))
+		}
+	}
 	b.mu.Unlock()
 	if sb == nil {
 		return false, nil
@@ -159,11 +180,34 @@ func (b *batches) answer(id any, msg []byte) (bool, []byte) {
 	defer sb.mu.Unlock()
 	m["id"] = sb.ids[key]
 	delete(sb.ids, key)
-	one, _ := json.Marshal(m)
-	sb.answers = append(sb.answers, one)
+	if !sb.skip[key] {
+		one, _ := json.Marshal(m)
+		sb.answers = append(sb.answers, one)
+	}
 	if len(sb.ids) > 0 {
+		return true, nil
+	}
+	if len(sb.answers) == 0 {
 		return true, nil
 	}
 	all, _ := json.Marshal(sb.answers)
 	return true, all
+}
+
+// cancel finds the request of a batch in flight that the client knows by
+// the id of key: it returns our id for it, for mcp-go, and marks it so
+// that its answer is left out of the batch's.
+func (b *batches) cancel(key string) (string, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ourID, ok := b.ours[key]
+	if !ok {
+		return "", false
+	}
+	if sb := b.byID[IDKey(ourID)]; sb != nil {
+		sb.mu.Lock()
+		sb.skip[IDKey(ourID)] = true
+		sb.mu.Unlock()
+	}
+	return ourID, true
 }

@@ -70,3 +70,38 @@ func TestStdioBatch(t *testing.T) {
 		t.Errorf("answers: %v", answers)
 	}
 }
+
+// TestStdioBatchCancel: a cancellation of a request of a batch reaches
+// mcp-go under the id the request reached it with, and the batch's answer
+// leaves that request out.
+func TestStdioBatchCancel(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}` + "\n" +
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{}}]` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}` + "\n"
+	var out bytes.Buffer
+	w := NewLockedWriter(&out)
+	got, err := io.ReadAll(Reader(t.Context(), Guard{}, strings.NewReader(in), w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(got)), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("passed %q", got)
+	}
+	var ping, call struct {
+		ID string `json:"id"`
+	}
+	json.Unmarshal([]byte(lines[1]), &ping)
+	json.Unmarshal([]byte(lines[2]), &call)
+	if !strings.Contains(lines[3], `"requestId":"`+call.ID+`"`) {
+		t.Fatalf("the cancellation %s does not name %s", lines[3], call.ID)
+	}
+	w.Write([]byte(`{"jsonrpc":"2.0","id":"` + call.ID + `","result":{}}` + "\n"))
+	if out.Len() != 0 {
+		t.Fatalf("answered before the ping: %s", out.String())
+	}
+	w.Write([]byte(`{"jsonrpc":"2.0","id":"` + ping.ID + `","result":{}}` + "\n"))
+	if out.String() != `[{"id":1,"jsonrpc":"2.0","result":{}}]`+"\n" {
+		t.Errorf("answered %s", out.String())
+	}
+}

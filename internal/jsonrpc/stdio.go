@@ -69,7 +69,7 @@ func (r *reader) Read(p []byte) (int, error) {
 			continue
 		}
 		r.track(line)
-		r.line = line
+		r.line = r.toBatch(line)
 	}
 	n := copy(p, r.line)
 	r.line = r.line[n:]
@@ -102,6 +102,31 @@ func (r *reader) batch(msg []byte) (lines, answer []byte) {
 		pass = append(pass, e)
 	}
 	return r.out.batches.start(refused, pass)
+}
+
+// toBatch points a cancellation of a request of a batch at the id it
+// reached mcp-go with.
+func (r *reader) toBatch(line []byte) []byte {
+	if !bytes.Contains(line, []byte("notifications/cancelled")) || !r.out.batches.pending() {
+		return line
+	}
+	var m map[string]json.RawMessage
+	var p map[string]json.RawMessage
+	if json.Unmarshal(line, &m) != nil || json.Unmarshal(m["params"], &p) != nil {
+		return line
+	}
+	var client any
+	if json.Unmarshal(p["requestId"], &client) != nil {
+		return line
+	}
+	ourID, ok := r.out.batches.cancel(IDKey(client))
+	if !ok {
+		return line
+	}
+	p["requestId"], _ = json.Marshal(ourID)
+	m["params"], _ = json.Marshal(p)
+	b, _ := json.Marshal(m)
+	return append(b, '\n')
 }
 
 // track tells out of cancellations, so that it drops the answers of the
