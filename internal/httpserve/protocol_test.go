@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seed4af8c199/browsermcp/internal/httpservetest"
 	"github.com/seed4af8c199/browsermcp/tools"
@@ -38,7 +39,8 @@ func raw(t *testing.T, url, method, key, session, version, body string, extra ..
 	for i := 0; i+1 < len(extra); i += 2 {
 		req.Header.Set(extra[i], extra[i+1])
 	}
-	res, err := http.DefaultClient.Do(req)
+	// Bounded: a GET /mcp that opens a stream must not hang the test.
+	res, err := (&http.Client{Timeout: time.Minute}).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +180,7 @@ func stream(t *testing.T, url, key, session, body string) <-chan map[string]any 
 	req.Header.Set("Authorization", "Bearer "+key)
 	req.Header.Set("Mcp-Session-Id", session)
 	req.Header.Set("MCP-Protocol-Version", "2025-06-18")
-	res, err := http.DefaultClient.Do(req)
+	res, err := (&http.Client{Timeout: 2 * time.Minute}).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
