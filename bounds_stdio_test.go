@@ -188,6 +188,12 @@ type rawStdio struct {
 
 func startRaw(t *testing.T, args ...string) *rawStdio {
 	t.Helper()
+	return startRawAt(t, "2025-06-18", args...)
+}
+
+// startRawAt is startRaw initializing at protocol version v.
+func startRawAt(t *testing.T, v string, args ...string) *rawStdio {
+	t.Helper()
 	bin := buildBinary(t)
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir(), "DISPLAY=", "WAYLAND_DISPLAY=")
@@ -216,7 +222,7 @@ func startRaw(t *testing.T, args ...string) *rawStdio {
 			<-done
 		}
 	})
-	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + v + `","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
 	r.read()
 	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return r
@@ -260,7 +266,7 @@ func TestProtocolErrorCodes(t *testing.T) {
 		code float64
 		want string
 	}{
-		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, nil, -32600, "batches are not supported"},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, nil, -32600, "batches are not allowed in MCP protocol version 2025-06-18"},
 		{`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":["type"]}`, 2.0, -32602, "must be an object"},
 		{`{"jsonrpc":"2.0","id":3,"method":null}`, 3.0, -32600, "method must be a string"},
 		{`{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}`, nil, -32600, "id must be a string or a number"},

@@ -2,9 +2,11 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"runtime/debug"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -31,6 +33,8 @@ type Deps struct {
 	// secrets are redacted from resources as from tool results; nil
 	// without prompts.
 	secrets *secrets
+	// refs are those of each session's last snapshot, for completions.
+	refs lastRefs
 }
 
 // Tool is one MCP tool: its definition, its handler and the capability group
@@ -39,6 +43,10 @@ type Tool struct {
 	Def     mcp.Tool
 	Handler server.ToolHandlerFunc
 	Group   Group
+	// Progress is set for calls that can take long (navigations, waits,
+	// PDFs, screenshots): a caller that sends _meta.progressToken gets
+	// notifications/progress while they run (withProgress).
+	Progress bool
 	// in is the type its arguments bind to, whose tags bound them.
 	in reflect.Type
 }
@@ -182,4 +190,53 @@ func serverTool[In, Out any](name, desc string, h hints, fn func(ctx context.Con
 		}
 		return result(out), nil
 	}}
+}
+
+// long marks t as a call that can take long (Tool.Progress).
+func long(t Tool) Tool {
+	t.Progress = true
+	return t
+}
+
+// progressEvery is how often a long call reports progress.
+const progressEvery = time.Second
+
+// withProgress sends notifications/progress for a call that carries
+// _meta.progressToken: one as it starts, then one every progressEvery
+// until it ends, each saying how long it has run. The last one goes out
+// before the result: none follows it.
+func withProgress(tool string, h server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		srv := server.ServerFromContext(ctx)
+		if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil || srv == nil {
+			return h(ctx, req)
+		}
+		token := req.Params.Meta.ProgressToken
+		start := time.Now()
+		report := func(n int, msg string) {
+			// A client that went away is no reason to fail the call.
+			_ = srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
+				"progressToken": token, "progress": n, "message": msg,
+			})
+		}
+		report(0, tool+" started")
+		stop, stopped := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(stopped)
+			t := time.NewTicker(progressEvery)
+			defer t.Stop()
+			for n := 1; ; n++ {
+				select {
+				case <-stop:
+					return
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					report(n, fmt.Sprintf("%s running for %s", tool, time.Since(start).Round(100*time.Millisecond)))
+				}
+			}
+		}()
+		defer func() { close(stop); <-stopped }()
+		return h(ctx, req)
+	}
 }

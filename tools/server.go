@@ -17,17 +17,17 @@ import (
 )
 
 // registry lists every tool. Adding a tool is one constructor and one line
-// here.
+// here; long marks the calls that report progress.
 func registry(d *Deps) []Tool {
 	return []Tool{
 		createSession(d),
 		closeSession(d),
 		listSessions(d),
-		navigate(d),
-		goBack(d),
-		goForward(d),
-		reload(d),
-		waitForLoad(d),
+		long(navigate(d)),
+		long(goBack(d)),
+		long(goForward(d)),
+		long(reload(d)),
+		long(waitForLoad(d)),
 		click(d),
 		typeText(d),
 		fill(d),
@@ -43,7 +43,7 @@ func registry(d *Deps) []Tool {
 		getAllText(d),
 		getAttribute(d),
 		getValue(d),
-		screenshot(d),
+		long(screenshot(d)),
 		screenshotElement(d),
 		extractTable(d),
 		extractLinks(d),
@@ -54,8 +54,8 @@ func registry(d *Deps) []Tool {
 		elementExists(d),
 		isVisible(d),
 		isEnabled(d),
-		waitForSelector(d),
-		waitFor(d),
+		long(waitForSelector(d)),
+		long(waitFor(d)),
 		getCookies(d),
 		setCookies(d),
 		saveState(d),
@@ -70,7 +70,7 @@ func registry(d *Deps) []Tool {
 		setThrottling(d),
 		getRequestLog(d),
 		getConsoleMessages(d),
-		pdf(d),
+		long(pdf(d)),
 		snapshot(d),
 		handleDialog(d),
 		tabs(d),
@@ -126,6 +126,8 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 	}
 	hooks := &server.Hooks{}
 	secrets := newSecrets()
+	d := &Deps{}
+	comp := completions{d}
 	s := server.NewMCPServer("browsermcp", o.Version,
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(true, false),
@@ -136,18 +138,25 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 		server.WithResourceRecovery(),
 		server.WithToolHandlerMiddleware(secrets.middleware),
 		server.WithInstructions(instructions),
+		server.WithCompletions(),
+		server.WithPromptCompletionProvider(comp),
+		server.WithResourceCompletionProvider(comp),
 	)
 	out := o.OutputDir
 	if out == "" {
 		out = filepath.Join(os.TempDir(), "browsermcp")
 	}
-	d := &Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets,
+	*d = Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets,
 		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths), noScript: o.NoScriptEvaluation}
 	for _, t := range Tools(d) {
 		if slices.Contains(o.DisabledTools, t.Def.Name) || !enabled(o.Caps, t.Group) {
 			continue
 		}
-		s.AddTool(t.Def, recovering(log, t.Def.Name, t.Handler))
+		h := t.Handler
+		if t.Progress {
+			h = withProgress(t.Def.Name, h)
+		}
+		s.AddTool(t.Def, recovering(log, t.Def.Name, h))
 	}
 	d.subs = newSubscriptions(s, hooks, d)
 	addResources(s, hooks, d)

@@ -56,6 +56,7 @@ func snapshot(d *Deps) Tool {
 			if err != nil {
 				return SnapshotOut{}, err
 			}
+			d.refs.remember(engine.SessionIDFrom(ctx), r.Text)
 			return SnapshotOut{Snapshot: r.Text, URL: r.URL, Title: r.Title, Refs: r.Refs, Truncated: r.Truncated}, nil
 		})
 }

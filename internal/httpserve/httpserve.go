@@ -124,6 +124,11 @@ func KeyIdentity(key string) string {
 	return "key-" + hex.EncodeToString(h[:8])
 }
 
+const (
+	staticKey = "a static API key is expected: Authorization: Bearer <key>"
+	noOAuth   = "this server does not use OAuth (no authorization server, no metadata): configure your client with the API key given to --api-key, as a header"
+)
+
 // Handler routes and guards the HTTP transport.
 type Handler struct {
 	mux   *http.ServeMux
@@ -148,8 +153,10 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 		h.keys = append(h.keys, sha256.Sum256([]byte(k)))
 		h.ids = append(h.ids, KeyIdentity(k))
 	}
+	ids := newSessionIDs(o.APIKeys)
 	streamable := server.NewStreamableHTTPServer(srv,
 		server.WithEndpointPath("/mcp"),
+		server.WithSessionIdManagerResolver(ids),
 		// Our own Host/Origin check below replaces mcp-go's loopback-only one.
 		server.WithDisableLocalhostProtection(true),
 		server.WithStreamableHTTPLogger(log),
@@ -175,7 +182,16 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 	// SSE transport does not read (it answers on the stream): /message
 	// gets the protocol checks only.
 	guard := jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check}
-	h.mux.Handle("/mcp", h.guard(jsonrpc.Handler(guard, streamable)))
+	h.mux.Handle("/mcp", h.guard(jsonrpc.Handler(guard, ids.requireSession((&inflight{reqs: map[string]*cancelWriter{}}).wrap(streamable)))))
+	// We take static API keys, not OAuth: a client that looks for OAuth
+	// metadata learns so at once, instead of failing to find an
+	// authorization server.
+	h.mux.HandleFunc("/.well-known/", func(w http.ResponseWriter, r *http.Request) {
+		if !h.checkHost(w, r) {
+			return
+		}
+		httpError(w, http.StatusNotFound, "no_oauth", noOAuth)
+	})
 	h.mux.Handle("/sse", h.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var id string
 		r = r.WithContext(context.WithValue(r.Context(), sseHolderKey{}, &id))
@@ -224,8 +240,8 @@ func (h *Handler) guard(next http.Handler) http.Handler {
 		auth := r.Header.Get("Authorization")
 		scheme, key, _ := strings.Cut(auth, " ")
 		if auth == "" || !strings.EqualFold(scheme, "Bearer") {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="browsermcp"`)
-			httpError(w, http.StatusUnauthorized, "unauthorized", "send Authorization: Bearer <API key>")
+			w.Header().Set("WWW-Authenticate", `Bearer realm="browsermcp", error="invalid_token", error_description="`+staticKey+`"`)
+			httpError(w, http.StatusUnauthorized, "unauthorized", staticKey+"; "+noOAuth)
 			return
 		}
 		id, ok := h.identify(strings.TrimSpace(key))

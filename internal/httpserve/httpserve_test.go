@@ -274,7 +274,7 @@ func TestDisabledTools(t *testing.T) {
 
 // TestJSONRPCChecksOverHTTP: /mcp checks every message before mcp-go
 // reads it (package jsonrpc), as stdio does: another key's session is a
-// missing resource (-32002), a batch is -32600, and a body over the
+// missing resource (-32002), a batch in 2025-06-18 is -32600, and a body over the
 // message size limit is refused with 413.
 func TestJSONRPCChecksOverHTTP(t *testing.T) {
 	s := startServer(t, tools.Options{})
@@ -285,6 +285,7 @@ func TestJSONRPCChecksOverHTTP(t *testing.T) {
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("MCP-Protocol-Version", "2025-06-18") // a version without batches
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

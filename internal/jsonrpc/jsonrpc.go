@@ -1,7 +1,7 @@
 // Package jsonrpc checks JSON-RPC messages before mcp-go reads them, in one
 // place for both transports: stdio (Reader) and HTTP (Handler). It refuses
 // what mcp-go would misread or answer with the wrong code: a message over
-// the size limit, a batch, a method or id of the wrong type, params that
+// the size limit, a batch in a protocol version without batches, a method or id of the wrong type, params that
 // are not an object, and what a Check refuses (a resource of a session the
 // caller cannot see). Everything else passes through unchanged.
 package jsonrpc
@@ -66,10 +66,25 @@ func (g Guard) Inspect(ctx context.Context, msg []byte) (resp []byte, code int) 
 		// mcp-go answers a parse error itself.
 		return nil, 0
 	}
-	switch msg[0] {
-	case '[':
+	if msg[0] == '[' {
+		// The transports answer batches themselves (batch.go), in the
+		// versions that have them.
 		return refusal(nil, &Error{Code: InvalidRequest,
-			Message: "JSON-RPC batches are not supported: MCP removed them in protocol version 2025-06-18, and this server does not accept them in earlier versions either; send each message on its own"})
+			Message: "JSON-RPC batches are allowed only in MCP protocol versions 2024-11-05 and 2025-03-26 (2025-06-18 removed them): send each message on its own"})
+	}
+	return g.inspect(ctx, msg)
+}
+
+// inspect checks one message that is not a batch.
+func (g Guard) inspect(ctx context.Context, msg []byte) (resp []byte, code int) {
+	msg = bytes.TrimSpace(msg)
+	if len(msg) == 0 {
+		return nil, 0
+	}
+	if msg[0] != '{' && !json.Valid(msg) {
+		return nil, 0
+	}
+	switch msg[0] {
 	case '{':
 	default:
 		return refusal(nil, &Error{Code: InvalidRequest, Message: "a JSON-RPC message must be an object"})

@@ -42,7 +42,7 @@ func TestInspect(t *testing.T) {
 		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, 0, nil, ""},
 		{`{"jsonrpc":"2.0","id":1,"result":{}}`, 0, nil, ""},
 		{`{not json`, 0, nil, ""}, // mcp-go answers -32700
-		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, InvalidRequest, nil, "batches are not supported"},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, InvalidRequest, nil, "batches are allowed only in MCP protocol versions 2024-11-05 and 2025-03-26"},
 		{`{"jsonrpc":"2.0","id":7,"method":null}`, InvalidRequest, 7.0, "method must be a string, not null"},
 		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, InvalidRequest, nil, "id must be a string or a number, not an object"},
 		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, InvalidRequest, nil, "not null"},
@@ -96,7 +96,7 @@ func TestReader(t *testing.T) {
 	if len(lines) != 2 {
 		t.Fatalf("answers: %q", out.String())
 	}
-	if _, e := decode(t, []byte(lines[0])); e.Code != InvalidRequest || !strings.Contains(e.Message, "batches") {
+	if _, e := decode(t, []byte(lines[0])); e.Code != InvalidRequest || !strings.Contains(e.Message, "batches are not allowed in MCP protocol version (none negotiated yet") {
 		t.Errorf("batch answer: %s", lines[0])
 	}
 	if id, e := decode(t, []byte(lines[1])); e.Code != InvalidRequest || id != 9.0 || !strings.Contains(e.Message, "204800 bytes") {
