@@ -228,7 +228,7 @@ func TestSIGTERMShutsDown(t *testing.T) {
 }
 
 func TestSIGKILLLeavesNoBrowser(t *testing.T) {
-	s := startBinary(t)
+	s := startBinaryIn(t, killedTempDir(t))
 	s.ok("create_session", nil)
 	if len(browserPIDs(s.tmp)) == 0 {
 		t.Fatal("no browser running")
@@ -239,11 +239,29 @@ func TestSIGKILLLeavesNoBrowser(t *testing.T) {
 	waitGone(t, s.tmp, "the server was SIGKILLed")
 }
 
+// killedTempDir is a TMPDIR for a server the test kills: what the killed
+// browser's last helper processes still write there (crash reports) may
+// land while t.TempDir's cleanup removes it, so this one is removed until
+// it is gone.
+func killedTempDir(t *testing.T) string {
+	tmp, err := os.MkdirTemp("", "browsermcp-killed-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		testenv.Eventually(t, "the killed server's TMPDIR to be removed", func() (bool, error) {
+			err := os.RemoveAll(tmp)
+			return err == nil, err
+		})
+	})
+	return tmp
+}
+
 // TestSIGKILLsLeaveNoProfile kills the server several times, then starts
 // it once more: that start sweeps every profile the killed ones left, and
 // a clean exit removes its own.
 func TestSIGKILLsLeaveNoProfile(t *testing.T) {
-	tmp := t.TempDir()
+	tmp := killedTempDir(t)
 	runtimeDir := filepath.Join(tmp, "browsermcp-runtime")
 	const kills = 3
 	for range kills {
