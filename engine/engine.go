@@ -159,6 +159,9 @@ type SessionOptions struct {
 	// created on the first download and removed with the session. Empty:
 	// downloads are refused.
 	DownloadDir string
+	// IgnoreHTTPSErrors lets pages load from servers whose certificate the
+	// browser does not trust (self-signed, expired, wrong host).
+	IgnoreHTTPSErrors bool
 }
 
 // Validate checks the options no browser needs to see to refuse, for

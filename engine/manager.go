@@ -216,6 +216,8 @@ func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
 	if o.Viewport.Width == 0 || o.Viewport.Height == 0 {
 		o.Viewport = m.cfg.Defaults.Viewport
 	}
+	d := m.cfg.Defaults
+	o.IgnoreHTTPSErrors = o.IgnoreHTTPSErrors || d.IgnoreHTTPSErrors
 	return o
 }
 

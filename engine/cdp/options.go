@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/security"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
@@ -34,6 +35,13 @@ func contextOptions(opts engine.SessionOptions, relay *socketRelay) (chromedp.Cr
 
 // applyOptions sets the per-session emulation on a new page.
 func applyOptions(ctx context.Context, t *chromedp.Target, opts engine.SessionOptions) error {
+	if opts.IgnoreHTTPSErrors {
+		// Per page, as Playwright does: it holds for this page's
+		// navigations and subresources, not for other sessions'.
+		if _, err := cdp.Call(ctx, t, security.SetIgnoreCertificateErrors, security.SetIgnoreCertificateErrorsParams{Ignore: true}); err != nil {
+			return err
+		}
+	}
 	if opts.UserAgent != "" || opts.Locale != "" {
 		ua := opts.UserAgent
 		if ua == "" {

@@ -143,6 +143,9 @@ func contextOptions(opts engine.SessionOptions) playwright.BrowserNewContextOpti
 	if opts.Proxy != "" {
 		o.Proxy = &playwright.Proxy{Server: opts.Proxy}
 	}
+	if opts.IgnoreHTTPSErrors {
+		o.IgnoreHttpsErrors = playwright.Bool(true)
+	}
 	return o
 }
 
@@ -157,6 +160,7 @@ func firefoxOptions(opts engine.SessionOptions) error {
 	}{
 		{"userAgent", opts.UserAgent != ""}, {"locale", opts.Locale != ""}, {"timezoneId", opts.TimezoneID != ""},
 		{"extraHTTPHeaders", len(opts.ExtraHTTPHeaders) > 0}, {"proxy", opts.Proxy != ""},
+		{"ignoreHttpsErrors", opts.IgnoreHTTPSErrors},
 	} {
 		if o.set {
 			return unsupported(Firefox, o.field, "Playwright's WebDriver BiDi backend does not apply it to a browser context").With("field", o.field)

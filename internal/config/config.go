@@ -66,6 +66,9 @@ type BrowserConfig struct {
 	Viewport         string `json:"viewport"`
 	Dialogs          string `json:"dialogs"`
 	Engine           string `json:"engine"`
+	// IgnoreHTTPSErrors lets every session's pages load from servers with
+	// certificates the browser does not trust.
+	IgnoreHTTPSErrors bool `json:"ignoreHttpsErrors"`
 }
 
 // SessionConfig bounds the browser sessions.
@@ -141,6 +144,8 @@ var options = []option{
 		field: func(c *Config) any { return &c.Browser.GridQueueTimeout }, check: func(c *Config) error { return positive(c.Browser.GridQueueTimeout, "a positive number of ms") }},
 	{flags: []string{"viewport-size"}, env: "BROWSERMCP_VIEWPORT_SIZE", key: "browser.viewport", usage: "page size `WxH`",
 		field: func(c *Config) any { return &c.Browser.Viewport }, check: func(c *Config) error { _, err := parseViewport(c.Browser.Viewport); return err }},
+	{flags: []string{"ignore-https-errors"}, env: "BROWSERMCP_IGNORE_HTTPS_ERRORS", key: "browser.ignoreHttpsErrors", usage: "let pages load from servers whose certificate is not trusted (self-signed, expired)",
+		field: func(c *Config) any { return &c.Browser.IgnoreHTTPSErrors }},
 	{flags: []string{"sessionTimeout", "session-timeout"}, env: "BROWSERMCP_SESSION_TIMEOUT", key: "session.defaultTimeout", usage: "idle `ms` before a session expires",
 		field: func(c *Config) any { return &c.Session.DefaultTimeout }, check: func(c *Config) error { return positive(c.Session.DefaultTimeout, "a positive number of ms") }},
 	{flags: []string{"maxSessions", "max-sessions"}, env: "BROWSERMCP_MAX_SESSIONS", key: "session.maxSessions", usage: "maximum open sessions",
@@ -558,7 +563,18 @@ func (c Config) EngineConfig() engines.Config {
 		GridURL: b.GridURL, GridQueueTimeout: time.Duration(b.GridQueueTimeout) * time.Millisecond,
 		Viewport: vp, Dialogs: engine.DialogPolicy(b.Dialogs),
 		AllowedDomains: sec.AllowedDomains, BlockedDomains: sec.BlockedDomains, AllowFileURLs: sec.AllowFileURLs,
+		SessionFlags: c.sessionFlags(),
 	}
+}
+
+// sessionFlags names the settings given that set up every session, as
+// flags, so that an engine that cannot honour one is refused at startup.
+func (c Config) sessionFlags() []string {
+	var f []string
+	if c.Browser.IgnoreHTTPSErrors {
+		f = append(f, "--ignore-https-errors")
+	}
+	return f
 }
 
 // ManagerConfig is the sessions' idle timeout, their number and their
@@ -568,7 +584,7 @@ func (c Config) ManagerConfig() engine.ManagerConfig {
 	return engine.ManagerConfig{
 		Timeout:     time.Duration(c.Session.DefaultTimeout) * time.Millisecond,
 		MaxSessions: c.Session.MaxSessions,
-		Defaults:    engine.SessionOptions{Viewport: vp},
+		Defaults:    engine.SessionOptions{Viewport: vp, IgnoreHTTPSErrors: c.Browser.IgnoreHTTPSErrors},
 		OutputDir:   c.ResolvedOutputDir(),
 	}
 }

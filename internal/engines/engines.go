@@ -42,7 +42,15 @@ type Config struct {
 	AllowedDomains   []string
 	BlockedDomains   []string
 	AllowFileURLs    bool
+	// SessionFlags are the flags given that set up every session (e.g.
+	// --ignore-https-errors); Check refuses those the engine cannot honour.
+	SessionFlags []string
 }
+
+// firefoxCannot are the session flags Playwright's WebDriver BiDi backend
+// for Firefox accepts and then ignores: the server refuses to start with
+// them rather than run without them.
+var firefoxCannot = []string{"--ignore-https-errors"}
 
 // engines are the values of --engine: the browsers each drives and how to
 // build it. defaultEngine picks one per browser when --engine is not given.
@@ -80,6 +88,14 @@ func Check(c Config) error {
 		return fmt.Errorf("--grid-url drives Chromium over CDP: it needs --engine cdp and --browser chromium")
 	case c.GridURL != "" && c.CDPEndpoint != "":
 		return fmt.Errorf("--grid-url and --cdp-endpoint exclude each other: sessions run either on the Grid or in one browser")
+	case c.Browser == "firefox" && slices.ContainsFunc(c.SessionFlags, func(f string) bool { return slices.Contains(firefoxCannot, f) }):
+		var bad []string
+		for _, f := range c.SessionFlags {
+			if slices.Contains(firefoxCannot, f) {
+				bad = append(bad, f)
+			}
+		}
+		return fmt.Errorf("%s cannot be honoured with --browser firefox (Playwright's WebDriver BiDi backend ignores it); use --browser chromium", strings.Join(bad, ", "))
 	case name != "cdp" && (len(c.AllowedDomains) > 0 || len(c.BlockedDomains) > 0):
 		return fmt.Errorf("allowedDomains/blockedDomains are enforced only by --engine cdp; refusing to run %s without them", c.Browser)
 	}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine/pw"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testenv/pwenv"
+)
+
+// The tests in this file check the flags playwright-mcp users reach for
+// (issue #16) through the built binary, on every engine that honours them.
+
+// flagEngines are the engines a flag test runs on, with the flags that
+// choose each.
+var flagEngines = []struct {
+	name, browser string
+	args          []string
+}{
+	{"cdp", pw.Chromium, nil},
+	{"pw-chromium", pw.Chromium, []string{"--engine", "playwright"}},
+	{"pw-firefox", pw.Firefox, []string{"--browser", "firefox"}},
+}
+
+// startEngine starts the binary on the named engine with args.
+func startEngine(t *testing.T, name string, args ...string) *proc {
+	t.Helper()
+	for _, e := range flagEngines {
+		if e.name != name {
+			continue
+		}
+		if name != "cdp" {
+			pwenv.Playwright(t, e.browser)
+			if os.Getenv(pw.EnvDriverPath) == "" {
+				t.Setenv(pw.EnvDriverPath, testenv.PlaywrightDriverDir())
+			}
+		}
+		return startBinary(t, append(append([]string{}, e.args...), args...)...)
+	}
+	t.Fatalf("no engine %q", name)
+	return nil
+}
+
+// eachEngine runs f once per engine, as a subtest.
+func eachEngine(t *testing.T, f func(t *testing.T, engine string)) {
+	for _, e := range flagEngines {
+		t.Run(e.name, func(t *testing.T) { f(t, e.name) })
+	}
+}
+
+// titleOf is the title of the session's page.
+func titleOf(s *proc, id string) string {
+	for _, v := range s.ok("list_sessions", nil)["sessions"].([]any) {
+		if m := v.(map[string]any); m["sessionId"] == id {
+			t, _ := m["title"].(string)
+			return t
+		}
+	}
+	return ""
+}
+
+func TestIgnoreHTTPSErrorsFlag(t *testing.T) {
+	tls := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "<title>self-signed</title>")
+	}))
+	defer tls.Close()
+	eachEngine(t, func(t *testing.T, eng string) {
+		if eng == "pw-firefox" {
+			refused(t, []string{"--browser", "firefox", "--ignore-https-errors"}, "--ignore-https-errors cannot be honoured with --browser firefox")
+			return
+		}
+		s := startEngine(t, eng)
+		id := s.ok("create_session", nil)["sessionId"].(string)
+		if out, isErr := s.call("navigate", map[string]any{"sessionId": id, "url": tls.URL}); !isErr || out["errorCode"] != "NAVIGATION_FAILED" {
+			t.Fatalf("without --ignore-https-errors, a self-signed page = %v, want NAVIGATION_FAILED", out)
+		}
+		s = startEngine(t, eng, "--ignore-https-errors")
+		id = s.ok("create_session", nil)["sessionId"].(string)
+		s.ok("navigate", map[string]any{"sessionId": id, "url": tls.URL})
+		if got := titleOf(s, id); got != "self-signed" {
+			t.Fatalf("with --ignore-https-errors the page's title is %q", got)
+		}
+	})
+}
+
+// refused runs the binary with args and wants it to exit with status 2
+// before serving, with want on stderr.
+func refused(t *testing.T, args []string, want ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, buildBinary(t), args...)
+	cmd.Env = driverEnv()
+	cmd.Stdin = strings.NewReader("")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Fatalf("%v: exit = %v, want status 2; stderr:\n%s", args, err, stderr.String())
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr.String(), w) {
+			t.Errorf("%v: stderr lacks %q:\n%s", args, w, stderr.String())
+		}
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("%v wrote to stdout: %q", args, stdout.String())
+	}
+}
