@@ -16,6 +16,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine/pw"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/internal/testenv/pwenv"
+	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
 
 // The tests in this file check the flags playwright-mcp users reach for
@@ -117,4 +118,51 @@ func refused(t *testing.T, args []string, want ...string) {
 	if stdout.Len() != 0 {
 		t.Errorf("%v wrote to stdout: %q", args, stdout.String())
 	}
+}
+
+// eval runs script in the session's page and returns its value.
+func eval(s *proc, id, script string) any {
+	return s.ok("evaluate", map[string]any{"sessionId": id, "script": script})["result"]
+}
+
+// pageTraits are what a page sees of the device it runs on. A mobile
+// browser lays out a page without a meta viewport wider than the screen.
+const pageTraits = `() => ({ua: navigator.userAgent, width: screen.width, layout: innerWidth, dpr: devicePixelRatio, touch: navigator.maxTouchPoints > 0,
+	mobile: matchMedia("(pointer: coarse)").matches})`
+
+func TestDeviceUserAgentAndMobileFlags(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	traits := func(s *proc, create map[string]any) map[string]any {
+		id := s.ok("create_session", create)["sessionId"].(string)
+		s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/welcome.html"})
+		return eval(s, id, pageTraits).(map[string]any)
+	}
+	eachEngine(t, func(t *testing.T, eng string) {
+		if eng == "pw-firefox" {
+			for _, f := range [][]string{{"--device", "Pixel 7"}, {"--mobile"}, {"--user-agent", "bmcp/2"}} {
+				refused(t, append([]string{"--browser", "firefox"}, f...), f[0]+" cannot be honoured with --browser firefox")
+			}
+			return
+		}
+		s := startEngine(t, eng, "--device", "Pixel 7")
+		got := traits(s, nil)
+		if got["width"] != 412.0 || got["dpr"] != 2.625 || got["touch"] != true || got["layout"].(float64) <= 412 || !strings.Contains(got["ua"].(string), "Pixel 7") {
+			t.Errorf("--device \"Pixel 7\": the page sees %v", got)
+		}
+		if got := traits(s, map[string]any{"userAgent": "own/1"}); got["ua"] != "own/1" || got["width"] != 412.0 {
+			t.Errorf("create_session's userAgent under --device: the page sees %v", got)
+		}
+
+		s = startEngine(t, eng, "--device", "Pixel 7", "--user-agent", "bmcp/2", "--viewport-size", "500x700")
+		if got := traits(s, nil); got["ua"] != "bmcp/2" || got["width"] != 500.0 || got["touch"] != true {
+			t.Errorf("--user-agent and --viewport-size over --device: the page sees %v", got)
+		}
+
+		s = startEngine(t, eng, "--mobile", "--viewport-size", "600x800")
+		if got := traits(s, nil); got["touch"] != true || got["width"] != 600.0 || got["layout"].(float64) <= 600 {
+			t.Errorf("--mobile: the page sees %v", got)
+		}
+	})
+	refused(t, []string{"--device", "Nokia 3310"}, `invalid value "Nokia 3310" for flag -device`, "iPhone 15", "Pixel 7", "Desktop Chrome")
 }

@@ -162,6 +162,11 @@ type SessionOptions struct {
 	// IgnoreHTTPSErrors lets pages load from servers whose certificate the
 	// browser does not trust (self-signed, expired, wrong host).
 	IgnoreHTTPSErrors bool
+	// DeviceScaleFactor is the device pixel ratio; 0: 1.
+	DeviceScaleFactor float64
+	// IsMobile emulates a mobile browser (the meta viewport, overlay
+	// scrollbars); HasTouch gives pages touch events.
+	IsMobile, HasTouch bool
 }
 
 // Validate checks the options no browser needs to see to refuse, for

@@ -218,6 +218,14 @@ func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
 	}
 	d := m.cfg.Defaults
 	o.IgnoreHTTPSErrors = o.IgnoreHTTPSErrors || d.IgnoreHTTPSErrors
+	if o.UserAgent == "" {
+		o.UserAgent = d.UserAgent
+	}
+	if o.DeviceScaleFactor == 0 {
+		o.DeviceScaleFactor = d.DeviceScaleFactor
+	}
+	o.IsMobile = o.IsMobile || d.IsMobile
+	o.HasTouch = o.HasTouch || d.HasTouch
 	return o
 }
 

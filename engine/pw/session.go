@@ -146,6 +146,15 @@ func contextOptions(opts engine.SessionOptions) playwright.BrowserNewContextOpti
 	if opts.IgnoreHTTPSErrors {
 		o.IgnoreHttpsErrors = playwright.Bool(true)
 	}
+	if opts.DeviceScaleFactor != 0 {
+		o.DeviceScaleFactor = playwright.Float(opts.DeviceScaleFactor)
+	}
+	if opts.IsMobile {
+		o.IsMobile = playwright.Bool(true)
+	}
+	if opts.HasTouch {
+		o.HasTouch = playwright.Bool(true)
+	}
 	return o
 }
 
@@ -160,7 +169,8 @@ func firefoxOptions(opts engine.SessionOptions) error {
 	}{
 		{"userAgent", opts.UserAgent != ""}, {"locale", opts.Locale != ""}, {"timezoneId", opts.TimezoneID != ""},
 		{"extraHTTPHeaders", len(opts.ExtraHTTPHeaders) > 0}, {"proxy", opts.Proxy != ""},
-		{"ignoreHttpsErrors", opts.IgnoreHTTPSErrors},
+		{"ignoreHttpsErrors", opts.IgnoreHTTPSErrors}, {"isMobile", opts.IsMobile}, {"hasTouch", opts.HasTouch},
+		{"deviceScaleFactor", opts.DeviceScaleFactor != 0},
 	} {
 		if o.set {
 			return unsupported(Firefox, o.field, "Playwright's WebDriver BiDi backend does not apply it to a browser context").With("field", o.field)

@@ -69,6 +69,14 @@ type BrowserConfig struct {
 	// IgnoreHTTPSErrors lets every session's pages load from servers with
 	// certificates the browser does not trust.
 	IgnoreHTTPSErrors bool `json:"ignoreHttpsErrors"`
+	// UserAgent is every session's default user agent; create_session's
+	// userAgent overrides it.
+	UserAgent string `json:"userAgent"`
+	// Device names a device of devices.go whose page size, pixel ratio,
+	// touch, mobile viewport and user agent every session emulates.
+	Device string `json:"device"`
+	// Mobile emulates a mobile browser with touch at the viewport size.
+	Mobile bool `json:"isMobile"`
 }
 
 // SessionConfig bounds the browser sessions.
@@ -146,6 +154,14 @@ var options = []option{
 		field: func(c *Config) any { return &c.Browser.Viewport }, check: func(c *Config) error { _, err := parseViewport(c.Browser.Viewport); return err }},
 	{flags: []string{"ignore-https-errors"}, env: "BROWSERMCP_IGNORE_HTTPS_ERRORS", key: "browser.ignoreHttpsErrors", usage: "let pages load from servers whose certificate is not trusted (self-signed, expired)",
 		field: func(c *Config) any { return &c.Browser.IgnoreHTTPSErrors }},
+	{flags: []string{"user-agent"}, env: "BROWSERMCP_USER_AGENT", key: "browser.userAgent", usage: "every session's user `agent` (create_session's userAgent overrides it)",
+		field: func(c *Config) any { return &c.Browser.UserAgent }, check: func(c *Config) error {
+			return engine.SessionOptions{UserAgent: c.Browser.UserAgent}.Validate()
+		}},
+	{flags: []string{"device"}, env: "BROWSERMCP_DEVICE", key: "browser.device", usage: "emulate this `device` in every session: its size, pixel ratio, touch and user agent (\"iPhone 15\", \"Pixel 7\", ...; see README)",
+		field: func(c *Config) any { return &c.Browser.Device }, check: func(c *Config) error { return checkDevice(c.Browser.Device) }},
+	{flags: []string{"mobile"}, env: "BROWSERMCP_MOBILE", key: "browser.isMobile", usage: "emulate a mobile browser with touch, at the viewport size",
+		field: func(c *Config) any { return &c.Browser.Mobile }},
 	{flags: []string{"sessionTimeout", "session-timeout"}, env: "BROWSERMCP_SESSION_TIMEOUT", key: "session.defaultTimeout", usage: "idle `ms` before a session expires",
 		field: func(c *Config) any { return &c.Session.DefaultTimeout }, check: func(c *Config) error { return positive(c.Session.DefaultTimeout, "a positive number of ms") }},
 	{flags: []string{"maxSessions", "max-sessions"}, env: "BROWSERMCP_MAX_SESSIONS", key: "session.maxSessions", usage: "maximum open sessions",
@@ -305,6 +321,10 @@ func Load(args []string, getenv func(string) string, stdout io.Writer, version s
 		}
 		if cfg.Transport == "http" && cfg.Port < 0 {
 			cfg.Port = 0
+		}
+		// A device brings its page size, unless one was given.
+		if d, ok := devices[cfg.Browser.Device]; ok && source[optionByKey("browser.viewport")] == "" {
+			cfg.Browser.Viewport = fmt.Sprintf("%dx%d", d.viewport.Width, d.viewport.Height)
 		}
 		for i := range options {
 			o := &options[i]
@@ -571,8 +591,16 @@ func (c Config) EngineConfig() engines.Config {
 // flags, so that an engine that cannot honour one is refused at startup.
 func (c Config) sessionFlags() []string {
 	var f []string
-	if c.Browser.IgnoreHTTPSErrors {
-		f = append(f, "--ignore-https-errors")
+	for _, o := range []struct {
+		flag string
+		set  bool
+	}{
+		{"--ignore-https-errors", c.Browser.IgnoreHTTPSErrors}, {"--user-agent", c.Browser.UserAgent != ""},
+		{"--device", c.Browser.Device != ""}, {"--mobile", c.Browser.Mobile},
+	} {
+		if o.set {
+			f = append(f, o.flag)
+		}
 	}
 	return f
 }
@@ -584,9 +612,26 @@ func (c Config) ManagerConfig() engine.ManagerConfig {
 	return engine.ManagerConfig{
 		Timeout:     time.Duration(c.Session.DefaultTimeout) * time.Millisecond,
 		MaxSessions: c.Session.MaxSessions,
-		Defaults:    engine.SessionOptions{Viewport: vp, IgnoreHTTPSErrors: c.Browser.IgnoreHTTPSErrors},
+		Defaults:    c.sessionDefaults(vp),
 		OutputDir:   c.ResolvedOutputDir(),
 	}
+}
+
+// sessionDefaults are the options every session gets where create_session
+// gives none: the device's, then the flags'.
+func (c Config) sessionDefaults(vp engine.Viewport) engine.SessionOptions {
+	b := c.Browser
+	d := engine.SessionOptions{Viewport: vp, IgnoreHTTPSErrors: b.IgnoreHTTPSErrors}
+	if dev, ok := devices[b.Device]; ok {
+		d.DeviceScaleFactor, d.IsMobile, d.HasTouch, d.UserAgent = dev.scale, dev.mobile, dev.touch, dev.userAgent
+	}
+	if b.Mobile {
+		d.IsMobile, d.HasTouch = true, true
+	}
+	if b.UserAgent != "" {
+		d.UserAgent = b.UserAgent
+	}
+	return d
 }
 
 // ToolOptions are the tools on offer: the opt-in groups, less the tools the

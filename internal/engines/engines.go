@@ -50,7 +50,7 @@ type Config struct {
 // firefoxCannot are the session flags Playwright's WebDriver BiDi backend
 // for Firefox accepts and then ignores: the server refuses to start with
 // them rather than run without them.
-var firefoxCannot = []string{"--ignore-https-errors"}
+var firefoxCannot = []string{"--ignore-https-errors", "--user-agent", "--device", "--mobile"}
 
 // engines are the values of --engine: the browsers each drives and how to
 // build it. defaultEngine picks one per browser when --engine is not given.
@@ -95,7 +95,7 @@ func Check(c Config) error {
 				bad = append(bad, f)
 			}
 		}
-		return fmt.Errorf("%s cannot be honoured with --browser firefox (Playwright's WebDriver BiDi backend ignores it); use --browser chromium", strings.Join(bad, ", "))
+		return fmt.Errorf("%s cannot be honoured with --browser firefox (Playwright's WebDriver BiDi backend ignores or refuses it); use --browser chromium", strings.Join(bad, ", "))
 	case name != "cdp" && (len(c.AllowedDomains) > 0 || len(c.BlockedDomains) > 0):
 		return fmt.Errorf("allowedDomains/blockedDomains are enforced only by --engine cdp; refusing to run %s without them", c.Browser)
 	}
