@@ -166,3 +166,33 @@ func TestDeviceUserAgentAndMobileFlags(t *testing.T) {
 	})
 	refused(t, []string{"--device", "Nokia 3310"}, `invalid value "Nokia 3310" for flag -device`, "iPhone 15", "Pixel 7", "Desktop Chrome")
 }
+
+func TestTimeoutFlags(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	waited := func(out map[string]any) any {
+		d, _ := out["details"].(map[string]any)
+		return d["timeout"]
+	}
+	eachEngine(t, func(t *testing.T, eng string) {
+		s := startEngine(t, eng, "--timeout-action", "300", "--timeout-navigation", "700")
+		id := s.ok("create_session", nil)["sessionId"].(string)
+		out, isErr := s.call("navigate", map[string]any{"sessionId": id, "url": site.URL + "/slow?ms=20000"})
+		if !isErr || out["errorCode"] != "NAVIGATION_FAILED" || waited(out) != 700.0 {
+			t.Errorf("navigate to a page slower than --timeout-navigation 700 = %v", out)
+		}
+		s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/welcome.html"})
+		for _, tool := range []string{"click", "get_text", "hover"} {
+			out, isErr = s.call(tool, map[string]any{"sessionId": id, "selector": "#none"})
+			if !isErr || out["errorCode"] != "ELEMENT_NOT_FOUND" || waited(out) != 300.0 {
+				t.Errorf("%s on a missing element under --timeout-action 300 = %v", tool, out)
+			}
+		}
+		// A call's own timeout still comes first.
+		out, _ = s.call("click", map[string]any{"sessionId": id, "selector": "#none", "timeout": 200})
+		if waited(out) != 200.0 {
+			t.Errorf("click with timeout 200 under --timeout-action 300 = %v", out)
+		}
+	})
+	refused(t, []string{"--timeout-action", "0"}, "flag -timeout-action")
+}

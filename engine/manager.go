@@ -33,6 +33,8 @@ type ManagerConfig struct {
 	// session's downloads go to OutputDir/<sessionId>/downloads, which is
 	// removed with the session. Empty: browsermcp under os.TempDir().
 	OutputDir string
+	// Timeouts are the default waits of calls whose request names none.
+	Timeouts Timeouts
 }
 
 // Manager gives sessions their ids, expiry and limits, and runs the calls on
@@ -193,7 +195,7 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 func (m *Manager) holdLocked(id, name, owner string, sess Session, created time.Time) *managed {
 	sctx, cancel := context.WithCancel(context.Background())
 	s := &managed{
-		id: id, owner: owner, sess: Bound(sess),
+		id: id, owner: owner, sess: BoundWith(sess, m.cfg.Timeouts),
 		created: created, expires: time.Now().Add(m.cfg.Timeout),
 		lock: make(chan struct{}, 1), ctx: sctx, cancel: cancel,
 	}

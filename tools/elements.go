@@ -46,7 +46,7 @@ type FindElementOut struct {
 func findElement(d *Deps) Tool {
 	return sessionTool(d, "find_element", "Describe the first match.", readOnly,
 		func(ctx context.Context, s engine.Session, in ElementIn) (FindElementOut, error) {
-			i, err := evalInto[ElementInfo](ctx, s, in.req(describeJS))
+			i, err := evalInto[ElementInfo](ctx, s, in.req(s, describeJS))
 			return FindElementOut{ElementInfo: i}, err
 		})
 }

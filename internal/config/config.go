@@ -83,6 +83,10 @@ type BrowserConfig struct {
 type SessionConfig struct {
 	DefaultTimeout int `json:"defaultTimeout"` // ms of inactivity
 	MaxSessions    int `json:"maxSessions"`
+	// ActionTimeout and NavigationTimeout (ms) are how long a call waits
+	// for its element, and for a navigation, when it names no timeout.
+	ActionTimeout     int `json:"actionTimeout"`
+	NavigationTimeout int `json:"navigationTimeout"`
 }
 
 // SecurityConfig is what pages may load and which risky tools are offered.
@@ -112,7 +116,8 @@ func defaultConfig() Config {
 		Transport: "stdio", Host: "127.0.0.1", Port: -1,
 		APIKeys: []string{}, AllowedHosts: []string{},
 		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000},
-		Session: SessionConfig{DefaultTimeout: 300000, MaxSessions: 10},
+		Session: SessionConfig{DefaultTimeout: 300000, MaxSessions: 10,
+			ActionTimeout: int(engine.DefaultActionTimeout.Milliseconds()), NavigationTimeout: int(engine.DefaultNavigationTimeout.Milliseconds())},
 		Security: SecurityConfig{
 			AllowedDomains: []string{}, BlockedDomains: []string{}, AllowedPaths: []string{},
 			MaxScreenshotSize: 2 << 20, MaxMessageSize: jsonrpc.DefaultMaxMessage, EnableFileUpload: true, EnableScriptEvaluation: true,
@@ -166,6 +171,10 @@ var options = []option{
 		field: func(c *Config) any { return &c.Session.DefaultTimeout }, check: func(c *Config) error { return positive(c.Session.DefaultTimeout, "a positive number of ms") }},
 	{flags: []string{"maxSessions", "max-sessions"}, env: "BROWSERMCP_MAX_SESSIONS", key: "session.maxSessions", usage: "maximum open sessions",
 		field: func(c *Config) any { return &c.Session.MaxSessions }, check: func(c *Config) error { return positive(c.Session.MaxSessions, "at least 1") }},
+	{flags: []string{"timeout-action"}, env: "BROWSERMCP_TIMEOUT_ACTION", key: "session.actionTimeout", usage: "`ms` an element action waits for its element when the call gives no timeout",
+		field: func(c *Config) any { return &c.Session.ActionTimeout }, check: func(c *Config) error { return timeoutMs(c.Session.ActionTimeout) }},
+	{flags: []string{"timeout-navigation"}, env: "BROWSERMCP_TIMEOUT_NAVIGATION", key: "session.navigationTimeout", usage: "`ms` a navigation may take when the call gives no timeout",
+		field: func(c *Config) any { return &c.Session.NavigationTimeout }, check: func(c *Config) error { return timeoutMs(c.Session.NavigationTimeout) }},
 	{flags: []string{"transport"}, env: "BROWSERMCP_TRANSPORT", key: "transport", usage: "stdio or http (--port implies http)",
 		field: func(c *Config) any { return &c.Transport }, check: func(c *Config) error { return oneOf(c.Transport, "stdio", "http") }},
 	{flags: []string{"port"}, env: "BROWSERMCP_PORT", key: "port", usage: "serve MCP over HTTP on this `port` (0: any free port) instead of stdio",
@@ -529,6 +538,15 @@ func positive(n int, want string) error {
 	return nil
 }
 
+// timeoutMs checks a default timeout: positive, and no longer than a
+// call may take.
+func timeoutMs(n int) error {
+	if n <= 0 || time.Duration(n)*time.Millisecond > engine.MaxCallTimeout {
+		return fmt.Errorf("want a number of ms from 1 to %d", engine.MaxCallTimeout.Milliseconds())
+	}
+	return nil
+}
+
 func nonEmpty(s string) error {
 	if strings.TrimSpace(s) == "" {
 		return errors.New("must not be empty")
@@ -614,6 +632,10 @@ func (c Config) ManagerConfig() engine.ManagerConfig {
 		MaxSessions: c.Session.MaxSessions,
 		Defaults:    c.sessionDefaults(vp),
 		OutputDir:   c.ResolvedOutputDir(),
+		Timeouts: engine.Timeouts{
+			Action:     time.Duration(c.Session.ActionTimeout) * time.Millisecond,
+			Navigation: time.Duration(c.Session.NavigationTimeout) * time.Millisecond,
+		},
 	}
 }
 
