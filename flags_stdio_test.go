@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -195,4 +196,56 @@ func TestTimeoutFlags(t *testing.T) {
 		}
 	})
 	refused(t, []string{"--timeout-action", "0"}, "flag -timeout-action")
+}
+
+// proxyServer answers every request itself, naming itself and the host
+// asked for, and records the hosts.
+func proxyServer(t *testing.T, name string) (*httptest.Server, *sync.Map) {
+	seen := &sync.Map{}
+	p := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen.Store(r.Host, true)
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, "<title>%s %s</title>", name, r.Host)
+	}))
+	t.Cleanup(p.Close)
+	return p, seen
+}
+
+func TestProxyFlags(t *testing.T) {
+	proxy, seen := proxyServer(t, "default")
+	own, _ := proxyServer(t, "own")
+	eachEngine(t, func(t *testing.T, eng string) {
+		args := []string{"--proxy-server", proxy.URL, "--proxy-bypass", "bypassed.invalid, other.invalid"}
+		if eng == "pw-firefox" {
+			refused(t, append([]string{"--browser", "firefox"}, args...), "--proxy-server cannot be honoured with --browser firefox")
+			return
+		}
+		variants := [][]string{args}
+		if eng == "cdp" {
+			// Under a domain policy the proxy settings pass the
+			// policy's WebSocket relay.
+			variants = append(variants, append(args, "--blocked-domains", "blocked.invalid"))
+		}
+		for _, a := range variants {
+			s := startEngine(t, eng, a...)
+			id := s.ok("create_session", nil)["sessionId"].(string)
+			s.ok("navigate", map[string]any{"sessionId": id, "url": "http://proxied.invalid/"})
+			if got := titleOf(s, id); got != "default proxied.invalid" {
+				t.Errorf("%v: a page through --proxy-server has the title %q", a, got)
+			}
+			if out, isErr := s.call("navigate", map[string]any{"sessionId": id, "url": "http://bypassed.invalid/"}); !isErr {
+				t.Errorf("%v: a --proxy-bypass host that does not exist loaded: %v", a, out)
+			}
+			if _, ok := seen.Load("bypassed.invalid"); ok {
+				t.Errorf("%v: the proxy was asked for a --proxy-bypass host", a)
+			}
+			mine := s.ok("create_session", map[string]any{"proxy": own.URL})["sessionId"].(string)
+			s.ok("navigate", map[string]any{"sessionId": mine, "url": "http://bypassed.invalid/"})
+			if got := titleOf(s, mine); got != "own bypassed.invalid" {
+				t.Errorf("%v: create_session's proxy: the title is %q", a, got)
+			}
+		}
+	})
+	refused(t, []string{"--proxy-bypass", "a.invalid"}, "needs --proxy-server")
+	refused(t, []string{"--proxy-server", "not a proxy"}, "flag -proxy-server")
 }

@@ -153,7 +153,10 @@ type SessionOptions struct {
 	ExtraHTTPHeaders map[string]string
 	// Proxy is a proxy server for this session only, e.g.
 	// "http://proxy:3128" or "socks5://proxy:1080".
-	Proxy        string
+	Proxy string
+	// ProxyBypass are the hosts that skip Proxy, comma-separated
+	// (".example.com", "localhost:8080").
+	ProxyBypass  string
 	StorageState *StorageState
 	// DownloadDir is where the session saves the files its pages download,
 	// created on the first download and removed with the session. Empty:

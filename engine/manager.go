@@ -223,6 +223,10 @@ func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
 	if o.UserAgent == "" {
 		o.UserAgent = d.UserAgent
 	}
+	if o.Proxy == "" {
+		// The bypass list belongs to the proxy it was given with.
+		o.Proxy, o.ProxyBypass = d.Proxy, d.ProxyBypass
+	}
 	if o.DeviceScaleFactor == 0 {
 		o.DeviceScaleFactor = d.DeviceScaleFactor
 	}

@@ -3,6 +3,7 @@ package cdp
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/browser"
@@ -24,13 +25,25 @@ func contextOptions(opts engine.SessionOptions, relay *socketRelay) (chromedp.Cr
 		return nil, err
 	}
 	if relay != nil {
-		server, bypass := relay.proxyRules()
+		server, bypass := relay.proxyRules(bypassList(opts.ProxyBypass))
 		return func(p *target.CreateBrowserContextParams) { p.ProxyServer, p.ProxyBypassList = server, bypass }, nil
 	}
 	if opts.Proxy == "" {
 		return func(*target.CreateBrowserContextParams) {}, nil
 	}
-	return func(p *target.CreateBrowserContextParams) { p.ProxyServer = opts.Proxy }, nil
+	bypass := strings.Join(bypassList(opts.ProxyBypass), ";")
+	return func(p *target.CreateBrowserContextParams) { p.ProxyServer, p.ProxyBypassList = opts.Proxy, bypass }, nil
+}
+
+// bypassList splits a comma-separated proxy bypass list.
+func bypassList(s string) []string {
+	var l []string
+	for _, h := range strings.Split(s, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			l = append(l, h)
+		}
+	}
+	return l
 }
 
 // applyOptions sets the per-session emulation on a new page.

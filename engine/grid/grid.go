@@ -194,6 +194,9 @@ func (e *Engine) capabilities(ctx context.Context, opts engine.SessionOptions) m
 	}
 	if opts.Proxy != "" {
 		args = append(args, "--proxy-server="+opts.Proxy)
+		if opts.ProxyBypass != "" {
+			args = append(args, "--proxy-bypass-list="+strings.ReplaceAll(opts.ProxyBypass, ",", ";"))
+		}
 	}
 	args = append(args, e.cfg.Args...)
 	chrome := map[string]any{"args": args}

@@ -142,6 +142,9 @@ func contextOptions(opts engine.SessionOptions) playwright.BrowserNewContextOpti
 	}
 	if opts.Proxy != "" {
 		o.Proxy = &playwright.Proxy{Server: opts.Proxy}
+		if opts.ProxyBypass != "" {
+			o.Proxy.Bypass = playwright.String(opts.ProxyBypass)
+		}
 	}
 	if opts.IgnoreHTTPSErrors {
 		o.IgnoreHttpsErrors = playwright.Bool(true)

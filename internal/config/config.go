@@ -77,6 +77,10 @@ type BrowserConfig struct {
 	Device string `json:"device"`
 	// Mobile emulates a mobile browser with touch at the viewport size.
 	Mobile bool `json:"isMobile"`
+	// ProxyServer and ProxyBypass are every session's proxy, and the
+	// hosts that skip it; create_session's proxy overrides both.
+	ProxyServer string `json:"proxyServer"`
+	ProxyBypass string `json:"proxyBypass"`
 }
 
 // SessionConfig bounds the browser sessions.
@@ -167,6 +171,17 @@ var options = []option{
 		field: func(c *Config) any { return &c.Browser.Device }, check: func(c *Config) error { return checkDevice(c.Browser.Device) }},
 	{flags: []string{"mobile"}, env: "BROWSERMCP_MOBILE", key: "browser.isMobile", usage: "emulate a mobile browser with touch, at the viewport size",
 		field: func(c *Config) any { return &c.Browser.Mobile }},
+	{flags: []string{"proxy-server"}, env: "BROWSERMCP_PROXY_SERVER", key: "browser.proxyServer", usage: "every session's proxy `URL` (http://host:port, socks5://host:port); create_session's proxy overrides it",
+		field: func(c *Config) any { return &c.Browser.ProxyServer }, check: func(c *Config) error {
+			return engine.SessionOptions{Proxy: c.Browser.ProxyServer}.Validate()
+		}},
+	{flags: []string{"proxy-bypass"}, env: "BROWSERMCP_PROXY_BYPASS", key: "browser.proxyBypass", usage: "comma-separated `hosts` that skip --proxy-server (.example.com, localhost:8080)",
+		field: func(c *Config) any { return &c.Browser.ProxyBypass }, check: func(c *Config) error {
+			if c.Browser.ProxyBypass != "" && c.Browser.ProxyServer == "" {
+				return errors.New("needs --proxy-server")
+			}
+			return nil
+		}},
 	{flags: []string{"sessionTimeout", "session-timeout"}, env: "BROWSERMCP_SESSION_TIMEOUT", key: "session.defaultTimeout", usage: "idle `ms` before a session expires",
 		field: func(c *Config) any { return &c.Session.DefaultTimeout }, check: func(c *Config) error { return positive(c.Session.DefaultTimeout, "a positive number of ms") }},
 	{flags: []string{"maxSessions", "max-sessions"}, env: "BROWSERMCP_MAX_SESSIONS", key: "session.maxSessions", usage: "maximum open sessions",
@@ -614,7 +629,7 @@ func (c Config) sessionFlags() []string {
 		set  bool
 	}{
 		{"--ignore-https-errors", c.Browser.IgnoreHTTPSErrors}, {"--user-agent", c.Browser.UserAgent != ""},
-		{"--device", c.Browser.Device != ""}, {"--mobile", c.Browser.Mobile},
+		{"--device", c.Browser.Device != ""}, {"--mobile", c.Browser.Mobile}, {"--proxy-server", c.Browser.ProxyServer != ""},
 	} {
 		if o.set {
 			f = append(f, o.flag)
@@ -653,6 +668,7 @@ func (c Config) sessionDefaults(vp engine.Viewport) engine.SessionOptions {
 	if b.UserAgent != "" {
 		d.UserAgent = b.UserAgent
 	}
+	d.Proxy, d.ProxyBypass = b.ProxyServer, b.ProxyBypass
 	return d
 }
 
