@@ -249,3 +249,42 @@ func TestProxyFlags(t *testing.T) {
 	refused(t, []string{"--proxy-bypass", "a.invalid"}, "needs --proxy-server")
 	refused(t, []string{"--proxy-server", "not a proxy"}, "flag -proxy-server")
 }
+
+func TestInitScriptFlag(t *testing.T) {
+	// The page's first script shows what ran before it.
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<script>document.title = String(window.initRan)</script><a id="pop" href="/popup" target="_blank">pop</a>`)
+	}))
+	defer site.Close()
+	dir := t.TempDir()
+	first, second := dir+"/first.js", dir+"/second.js"
+	os.WriteFile(first, []byte(`window.initRan = "first";`), 0o600)
+	os.WriteFile(second, []byte(`window.initRan += "+second";`), 0o600)
+	eachEngine(t, func(t *testing.T, eng string) {
+		s := startEngine(t, eng, "--init-script", first, "--init-script", second)
+		for range 2 { // every session
+			id := s.ok("create_session", nil)["sessionId"].(string)
+			s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL})
+			if got := titleOf(s, id); got != "first+second" {
+				t.Fatalf("the page's first script saw initRan = %q, want first+second", got)
+			}
+			// Pages the site opens run them too: on Playwright from their
+			// first document; on cdp, which cannot catch a popup before it
+			// loads (engine/cdp/popups.go), from their next one.
+			s.ok("click", map[string]any{"sessionId": id, "selector": "#pop"})
+			var tabs []any
+			testenv.Eventually(t, "the popup to load", func() (bool, error) {
+				tabs = s.ok("tabs", map[string]any{"sessionId": id, "action": "list"})["tabs"].([]any)
+				title := tabs[len(tabs)-1].(map[string]any)["title"]
+				return len(tabs) == 2 && title != "" && (eng == "cdp" || title == "first+second"),
+					fmt.Errorf("the tabs are %v; the popup's first script must see initRan = first+second", tabs)
+			})
+			s.ok("tabs", map[string]any{"sessionId": id, "action": "select", "index": len(tabs) - 1})
+			s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/again"})
+			if got := titleOf(s, id); got != "first+second" {
+				t.Errorf("the popup's next document saw initRan = %q, want first+second", got)
+			}
+		}
+	})
+	refused(t, []string{"--init-script", dir + "/missing.js"}, "flag -init-script", "missing.js")
+}

@@ -170,6 +170,9 @@ type SessionOptions struct {
 	// IsMobile emulates a mobile browser (the meta viewport, overlay
 	// scrollbars); HasTouch gives pages touch events.
 	IsMobile, HasTouch bool
+	// InitScripts are JavaScript sources run in every new document of
+	// every page of the session, in order, before the page's own scripts.
+	InitScripts []string
 }
 
 // Validate checks the options no browser needs to see to refuse, for

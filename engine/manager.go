@@ -230,6 +230,7 @@ func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
 	if o.DeviceScaleFactor == 0 {
 		o.DeviceScaleFactor = d.DeviceScaleFactor
 	}
+	o.InitScripts = append(slices.Clip(d.InitScripts), o.InitScripts...)
 	o.IsMobile = o.IsMobile || d.IsMobile
 	o.HasTouch = o.HasTouch || d.HasTouch
 	return o

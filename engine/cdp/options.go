@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/security"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -48,6 +49,13 @@ func bypassList(s string) []string {
 
 // applyOptions sets the per-session emulation on a new page.
 func applyOptions(ctx context.Context, t *chromedp.Target, opts engine.SessionOptions) error {
+	for _, src := range opts.InitScripts {
+		// For the page's next documents: like Playwright's addInitScript,
+		// never run into a document that is already there.
+		if _, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
+			return err
+		}
+	}
 	if opts.IgnoreHTTPSErrors {
 		// Per page, as Playwright does: it holds for this page's
 		// navigations and subresources, not for other sessions'.

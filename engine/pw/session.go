@@ -75,6 +75,12 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 			_ = bctx.Close()
 			return made{}, err
 		}
+		for _, src := range opts.InitScripts {
+			if err := bctx.AddInitScript(playwright.Script{Content: playwright.String(src)}); err != nil {
+				_ = bctx.Close()
+				return made{}, err
+			}
+		}
 		page, err := bctx.NewPage()
 		if err != nil {
 			_ = bctx.Close()

@@ -81,6 +81,9 @@ type BrowserConfig struct {
 	// hosts that skip it; create_session's proxy overrides both.
 	ProxyServer string `json:"proxyServer"`
 	ProxyBypass string `json:"proxyBypass"`
+	// InitScripts are files of JavaScript run in every page of every
+	// session before the page's own scripts.
+	InitScripts []string `json:"initScripts"`
 }
 
 // SessionConfig bounds the browser sessions.
@@ -119,7 +122,7 @@ func defaultConfig() Config {
 	return Config{
 		Transport: "stdio", Host: "127.0.0.1", Port: -1,
 		APIKeys: []string{}, AllowedHosts: []string{},
-		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000},
+		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000, InitScripts: []string{}},
 		Session: SessionConfig{DefaultTimeout: 300000, MaxSessions: 10,
 			ActionTimeout: int(engine.DefaultActionTimeout.Milliseconds()), NavigationTimeout: int(engine.DefaultNavigationTimeout.Milliseconds())},
 		Security: SecurityConfig{
@@ -182,6 +185,8 @@ var options = []option{
 			}
 			return nil
 		}},
+	{flags: []string{"init-script"}, env: "BROWSERMCP_INIT_SCRIPT", key: "browser.initScripts", usage: "JavaScript `file` run in every page of every session before the page's own scripts (repeatable)",
+		field: func(c *Config) any { return &c.Browser.InitScripts }, check: func(c *Config) error { _, err := readInitScripts(c.Browser.InitScripts); return err }},
 	{flags: []string{"sessionTimeout", "session-timeout"}, env: "BROWSERMCP_SESSION_TIMEOUT", key: "session.defaultTimeout", usage: "idle `ms` before a session expires",
 		field: func(c *Config) any { return &c.Session.DefaultTimeout }, check: func(c *Config) error { return positive(c.Session.DefaultTimeout, "a positive number of ms") }},
 	{flags: []string{"maxSessions", "max-sessions"}, env: "BROWSERMCP_MAX_SESSIONS", key: "session.maxSessions", usage: "maximum open sessions",
@@ -553,6 +558,19 @@ func positive(n int, want string) error {
 	return nil
 }
 
+// readInitScripts reads the --init-script files.
+func readInitScripts(paths []string) ([]string, error) {
+	var srcs []string
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		srcs = append(srcs, string(b))
+	}
+	return srcs, nil
+}
+
 // timeoutMs checks a default timeout: positive, and no longer than a
 // call may take.
 func timeoutMs(n int) error {
@@ -669,6 +687,7 @@ func (c Config) sessionDefaults(vp engine.Viewport) engine.SessionOptions {
 		d.UserAgent = b.UserAgent
 	}
 	d.Proxy, d.ProxyBypass = b.ProxyServer, b.ProxyBypass
+	d.InitScripts, _ = readInitScripts(b.InitScripts)
 	return d
 }
 
