@@ -288,3 +288,30 @@ func TestInitScriptFlag(t *testing.T) {
 	})
 	refused(t, []string{"--init-script", dir + "/missing.js"}, "flag -init-script", "missing.js")
 }
+
+func TestGrantPermissionsFlag(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	const states = `() => Promise.all(["geolocation", "notifications"].map(n => navigator.permissions.query({name: n}).then(r => r.state)))`
+	eachEngine(t, func(t *testing.T, eng string) {
+		if eng == "pw-firefox" {
+			refused(t, []string{"--browser", "firefox", "--grant-permissions", "geolocation"}, "--grant-permissions cannot be honoured with --browser firefox")
+			return
+		}
+		if eng == "cdp" {
+			s := startEngine(t, eng)
+			id := s.ok("create_session", nil)["sessionId"].(string)
+			s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/welcome.html"})
+			if got := fmt.Sprint(eval(s, id, states)); got != "[prompt prompt]" {
+				t.Errorf("without --grant-permissions the page's permissions are %s", got)
+			}
+		}
+		s := startEngine(t, eng, "--grant-permissions", "geolocation,notifications")
+		id := s.ok("create_session", nil)["sessionId"].(string)
+		s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/welcome.html"})
+		if got := fmt.Sprint(eval(s, id, states)); got != "[granted granted]" {
+			t.Errorf("with --grant-permissions geolocation,notifications the page's permissions are %s", got)
+		}
+	})
+	refused(t, []string{"--grant-permissions", "geolocation,telepathy"}, "flag -grant-permissions", `unknown permission "telepathy"`)
+}

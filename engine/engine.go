@@ -15,6 +15,8 @@ import (
 	"encoding/json"
 	"net/url"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -173,6 +175,17 @@ type SessionOptions struct {
 	// InitScripts are JavaScript sources run in every new document of
 	// every page of the session, in order, before the page's own scripts.
 	InitScripts []string
+	// Permissions are granted to every origin the session's pages open
+	// (PermissionNames).
+	Permissions []string
+}
+
+// PermissionNames are the permissions a session can be granted, by
+// Playwright's names; each engine maps them to its browser's.
+var PermissionNames = []string{
+	"geolocation", "notifications", "camera", "microphone", "clipboard-read", "clipboard-write",
+	"midi", "midi-sysex", "background-sync", "accelerometer", "gyroscope", "magnetometer", "ambient-light-sensor",
+	"payment-handler", "storage-access", "local-fonts", "local-network-access",
 }
 
 // Validate checks the options no browser needs to see to refuse, for
@@ -187,6 +200,11 @@ func (o SessionOptions) Validate() error {
 	}
 	if o.Locale != "" && !localePattern.MatchString(o.Locale) {
 		return Errorf(InvalidParameters, "locale %q is not a BCP 47 language tag like en-US or de-DE", o.Locale).With("field", "locale")
+	}
+	for _, p := range o.Permissions {
+		if !slices.Contains(PermissionNames, p) {
+			return Errorf(InvalidParameters, "unknown permission %q; want one of %s", p, strings.Join(PermissionNames, ", ")).With("field", "permissions")
+		}
 	}
 	if o.Proxy != "" {
 		u, err := url.Parse(o.Proxy)

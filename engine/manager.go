@@ -231,6 +231,7 @@ func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
 		o.DeviceScaleFactor = d.DeviceScaleFactor
 	}
 	o.InitScripts = append(slices.Clip(d.InitScripts), o.InitScripts...)
+	o.Permissions = append(slices.Clip(d.Permissions), o.Permissions...)
 	o.IsMobile = o.IsMobile || d.IsMobile
 	o.HasTouch = o.HasTouch || d.HasTouch
 	return o

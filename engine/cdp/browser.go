@@ -263,6 +263,10 @@ func (e *Engine) finish(ctx context.Context, b *browserProc, s *session, opts en
 		return nil, err
 	}
 	dl.follow(b, s.id, s.tab)
+	if err := grantPermissions(ctx, b, s.contextID(), opts.Permissions); err != nil {
+		s.Close(ctx)
+		return nil, err
+	}
 	tb := newTabbed(s, func(ctx context.Context, how chromedp.ContextOption) (*session, error) {
 		t, err := openTab(ctx, b, s.tab, s.refs, tabOpts, e.cfg.Dialogs, how)
 		if err != nil {

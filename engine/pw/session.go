@@ -155,6 +155,9 @@ func contextOptions(opts engine.SessionOptions) playwright.BrowserNewContextOpti
 	if opts.IgnoreHTTPSErrors {
 		o.IgnoreHttpsErrors = playwright.Bool(true)
 	}
+	if len(opts.Permissions) > 0 {
+		o.Permissions = opts.Permissions
+	}
 	if opts.DeviceScaleFactor != 0 {
 		o.DeviceScaleFactor = playwright.Float(opts.DeviceScaleFactor)
 	}
@@ -179,7 +182,7 @@ func firefoxOptions(opts engine.SessionOptions) error {
 		{"userAgent", opts.UserAgent != ""}, {"locale", opts.Locale != ""}, {"timezoneId", opts.TimezoneID != ""},
 		{"extraHTTPHeaders", len(opts.ExtraHTTPHeaders) > 0}, {"proxy", opts.Proxy != ""},
 		{"ignoreHttpsErrors", opts.IgnoreHTTPSErrors}, {"isMobile", opts.IsMobile}, {"hasTouch", opts.HasTouch},
-		{"deviceScaleFactor", opts.DeviceScaleFactor != 0},
+		{"deviceScaleFactor", opts.DeviceScaleFactor != 0}, {"permissions", len(opts.Permissions) > 0},
 	} {
 		if o.set {
 			return unsupported(Firefox, o.field, "Playwright's WebDriver BiDi backend does not apply it to a browser context").With("field", o.field)

@@ -84,6 +84,8 @@ type BrowserConfig struct {
 	// InitScripts are files of JavaScript run in every page of every
 	// session before the page's own scripts.
 	InitScripts []string `json:"initScripts"`
+	// GrantPermissions are granted to every session's pages.
+	GrantPermissions []string `json:"grantPermissions"`
 }
 
 // SessionConfig bounds the browser sessions.
@@ -122,7 +124,7 @@ func defaultConfig() Config {
 	return Config{
 		Transport: "stdio", Host: "127.0.0.1", Port: -1,
 		APIKeys: []string{}, AllowedHosts: []string{},
-		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000, InitScripts: []string{}},
+		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000, InitScripts: []string{}, GrantPermissions: []string{}},
 		Session: SessionConfig{DefaultTimeout: 300000, MaxSessions: 10,
 			ActionTimeout: int(engine.DefaultActionTimeout.Milliseconds()), NavigationTimeout: int(engine.DefaultNavigationTimeout.Milliseconds())},
 		Security: SecurityConfig{
@@ -187,6 +189,10 @@ var options = []option{
 		}},
 	{flags: []string{"init-script"}, env: "BROWSERMCP_INIT_SCRIPT", key: "browser.initScripts", usage: "JavaScript `file` run in every page of every session before the page's own scripts (repeatable)",
 		field: func(c *Config) any { return &c.Browser.InitScripts }, check: func(c *Config) error { _, err := readInitScripts(c.Browser.InitScripts); return err }},
+	{flags: []string{"grant-permissions"}, env: "BROWSERMCP_GRANT_PERMISSIONS", key: "browser.grantPermissions", usage: "`permissions` granted to every session's pages, comma-separated or repeated: geolocation, notifications, clipboard-read, clipboard-write, camera, microphone, ...",
+		field: func(c *Config) any { return &c.Browser.GrantPermissions }, check: func(c *Config) error {
+			return engine.SessionOptions{Permissions: splitList(c.Browser.GrantPermissions)}.Validate()
+		}},
 	{flags: []string{"sessionTimeout", "session-timeout"}, env: "BROWSERMCP_SESSION_TIMEOUT", key: "session.defaultTimeout", usage: "idle `ms` before a session expires",
 		field: func(c *Config) any { return &c.Session.DefaultTimeout }, check: func(c *Config) error { return positive(c.Session.DefaultTimeout, "a positive number of ms") }},
 	{flags: []string{"maxSessions", "max-sessions"}, env: "BROWSERMCP_MAX_SESSIONS", key: "session.maxSessions", usage: "maximum open sessions",
@@ -558,6 +564,19 @@ func positive(n int, want string) error {
 	return nil
 }
 
+// splitList splits each comma-separated item of l.
+func splitList(l []string) []string {
+	var out []string
+	for _, item := range l {
+		for _, s := range strings.Split(item, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
 // readInitScripts reads the --init-script files.
 func readInitScripts(paths []string) ([]string, error) {
 	var srcs []string
@@ -648,6 +667,7 @@ func (c Config) sessionFlags() []string {
 	}{
 		{"--ignore-https-errors", c.Browser.IgnoreHTTPSErrors}, {"--user-agent", c.Browser.UserAgent != ""},
 		{"--device", c.Browser.Device != ""}, {"--mobile", c.Browser.Mobile}, {"--proxy-server", c.Browser.ProxyServer != ""},
+		{"--grant-permissions", len(c.Browser.GrantPermissions) > 0},
 	} {
 		if o.set {
 			f = append(f, o.flag)
@@ -688,6 +708,7 @@ func (c Config) sessionDefaults(vp engine.Viewport) engine.SessionOptions {
 	}
 	d.Proxy, d.ProxyBypass = b.ProxyServer, b.ProxyBypass
 	d.InitScripts, _ = readInitScripts(b.InitScripts)
+	d.Permissions = splitList(b.GrantPermissions)
 	return d
 }
 

@@ -50,7 +50,7 @@ type Config struct {
 // firefoxCannot are the session flags Playwright's WebDriver BiDi backend
 // for Firefox accepts and then ignores: the server refuses to start with
 // them rather than run without them.
-var firefoxCannot = []string{"--ignore-https-errors", "--user-agent", "--device", "--mobile", "--proxy-server"}
+var firefoxCannot = []string{"--ignore-https-errors", "--user-agent", "--device", "--mobile", "--proxy-server", "--grant-permissions"}
 
 // engines are the values of --engine: the browsers each drives and how to
 // build it. defaultEngine picks one per browser when --engine is not given.
