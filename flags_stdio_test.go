@@ -315,3 +315,31 @@ func TestGrantPermissionsFlag(t *testing.T) {
 	})
 	refused(t, []string{"--grant-permissions", "geolocation,telepathy"}, "flag -grant-permissions", `unknown permission "telepathy"`)
 }
+
+func TestStorageStateFlag(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	dir := t.TempDir()
+	state := dir + "/state.json"
+	os.WriteFile(state, []byte(fmt.Sprintf(`{"cookies": [{"name": "saved", "value": "cookie", "url": %q}],
+		"origins": [{"origin": %q, "localStorage": [{"name": "saved", "value": "item"}]}]}`, site.URL, site.URL)), 0o600)
+	const read = `() => document.cookie + " " + localStorage.getItem("saved")`
+	eachEngine(t, func(t *testing.T, eng string) {
+		s := startEngine(t, eng, "--storage-state", state)
+		id := s.ok("create_session", nil)["sessionId"].(string)
+		s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/storage.html"})
+		if got := eval(s, id, read); got != "saved=cookie item" {
+			t.Errorf("a session under --storage-state sees %q", got)
+		}
+		// A session's own storageState replaces the file's.
+		own := s.ok("create_session", map[string]any{"storageState": map[string]any{"cookies": []any{}, "origins": []any{}}})["sessionId"].(string)
+		s.ok("navigate", map[string]any{"sessionId": own, "url": site.URL + "/storage.html"})
+		if got := eval(s, own, read); got != " null" {
+			t.Errorf("a session with its own storageState sees %q", got)
+		}
+	})
+	bad := dir + "/bad.json"
+	os.WriteFile(bad, []byte(`{"cookies": "none"}`), 0o600)
+	refused(t, []string{"--storage-state", bad}, "flag -storage-state", "not a save_state file")
+	refused(t, []string{"--storage-state", dir + "/missing.json"}, "flag -storage-state", "missing.json")
+}

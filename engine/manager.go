@@ -232,6 +232,9 @@ func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
 	}
 	o.InitScripts = append(slices.Clip(d.InitScripts), o.InitScripts...)
 	o.Permissions = append(slices.Clip(d.Permissions), o.Permissions...)
+	if o.StorageState == nil {
+		o.StorageState = d.StorageState
+	}
 	o.IsMobile = o.IsMobile || d.IsMobile
 	o.HasTouch = o.HasTouch || d.HasTouch
 	return o

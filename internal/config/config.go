@@ -86,6 +86,9 @@ type BrowserConfig struct {
 	InitScripts []string `json:"initScripts"`
 	// GrantPermissions are granted to every session's pages.
 	GrantPermissions []string `json:"grantPermissions"`
+	// StorageState is a save_state file every session created without a
+	// storageState of its own starts from.
+	StorageState string `json:"storageState"`
 }
 
 // SessionConfig bounds the browser sessions.
@@ -193,6 +196,8 @@ var options = []option{
 		field: func(c *Config) any { return &c.Browser.GrantPermissions }, check: func(c *Config) error {
 			return engine.SessionOptions{Permissions: splitList(c.Browser.GrantPermissions)}.Validate()
 		}},
+	{flags: []string{"storage-state"}, env: "BROWSERMCP_STORAGE_STATE", key: "browser.storageState", usage: "save_state `file` (cookies, localStorage) that every session created without its own storageState starts from",
+		field: func(c *Config) any { return &c.Browser.StorageState }, check: func(c *Config) error { _, err := readStorageState(c.Browser.StorageState); return err }},
 	{flags: []string{"sessionTimeout", "session-timeout"}, env: "BROWSERMCP_SESSION_TIMEOUT", key: "session.defaultTimeout", usage: "idle `ms` before a session expires",
 		field: func(c *Config) any { return &c.Session.DefaultTimeout }, check: func(c *Config) error { return positive(c.Session.DefaultTimeout, "a positive number of ms") }},
 	{flags: []string{"maxSessions", "max-sessions"}, env: "BROWSERMCP_MAX_SESSIONS", key: "session.maxSessions", usage: "maximum open sessions",
@@ -577,6 +582,27 @@ func splitList(l []string) []string {
 	return out
 }
 
+// readStorageState reads and checks a save_state file; "" is none.
+func readStorageState(path string) (*engine.StorageState, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	st := &engine.StorageState{}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(st); err != nil {
+		return nil, fmt.Errorf("not a save_state file: %v", err)
+	}
+	if err := st.Validate(); err != nil {
+		return nil, fmt.Errorf("not a save_state file: %v", err)
+	}
+	return st, nil
+}
+
 // readInitScripts reads the --init-script files.
 func readInitScripts(paths []string) ([]string, error) {
 	var srcs []string
@@ -709,6 +735,7 @@ func (c Config) sessionDefaults(vp engine.Viewport) engine.SessionOptions {
 	d.Proxy, d.ProxyBypass = b.ProxyServer, b.ProxyBypass
 	d.InitScripts, _ = readInitScripts(b.InitScripts)
 	d.Permissions = splitList(b.GrantPermissions)
+	d.StorageState, _ = readStorageState(b.StorageState)
 	return d
 }
 
