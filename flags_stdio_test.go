@@ -9,10 +9,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/engine/pw"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
@@ -342,4 +345,42 @@ func TestStorageStateFlag(t *testing.T) {
 	os.WriteFile(bad, []byte(`{"cookies": "none"}`), 0o600)
 	refused(t, []string{"--storage-state", bad}, "flag -storage-state", "not a save_state file")
 	refused(t, []string{"--storage-state", dir + "/missing.json"}, "flag -storage-state", "missing.json")
+}
+
+func TestImageResponsesFlag(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	out := t.TempDir()
+	s := startBinary(t, "--image-responses", "omit", "--output-dir", out)
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/welcome.html"})
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{{"screenshot", map[string]any{"sessionId": id}}, {"screenshot_element", map[string]any{"sessionId": id, "selector": "h1", "type": "jpeg"}}} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		res, err := s.c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: c.tool, Arguments: c.args}})
+		cancel()
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %v", c.tool, err, res)
+		}
+		for _, part := range res.Content {
+			if _, ok := part.(mcp.ImageContent); ok {
+				t.Errorf("%s under --image-responses omit returned image content", c.tool)
+			}
+		}
+		note, _ := res.StructuredContent.(map[string]any)["note"].(string)
+		path, found := strings.CutPrefix(note, "image omitted (--image-responses omit); saved to ")
+		if !found || !strings.HasPrefix(path, filepath.Join(out, "screenshots")+"/") {
+			t.Fatalf("%s: note %q names no file under --output-dir/screenshots", c.tool, note)
+		}
+		img, err := os.ReadFile(path)
+		if err != nil || len(img) != int(res.StructuredContent.(map[string]any)["bytes"].(float64)) {
+			t.Fatalf("%s: the saved file: %v, %d bytes, result %v", c.tool, err, len(img), res.StructuredContent)
+		}
+		if png, jpeg := bytes.HasPrefix(img, []byte("\x89PNG")), bytes.HasPrefix(img, []byte{0xff, 0xd8}); !png && !jpeg {
+			t.Errorf("%s: the saved file is not an image", c.tool)
+		}
+	}
+	refused(t, []string{"--image-responses", "never"}, "flag -image-responses", "want allow, omit")
 }

@@ -44,6 +44,9 @@ type Config struct {
 	// session's downloads, and the files of save_state. Empty: a
 	// browsermcp directory under the OS temp directory.
 	OutputDir string `json:"outputDir"`
+	// ImageResponses is allow (screenshots return image content) or omit
+	// (they return the path of the file saved under OutputDir/screenshots).
+	ImageResponses string `json:"imageResponses"`
 
 	Browser  BrowserConfig  `json:"browser"`
 	Session  SessionConfig  `json:"session"`
@@ -126,7 +129,7 @@ type LoggingConfig struct {
 func defaultConfig() Config {
 	return Config{
 		Transport: "stdio", Host: "127.0.0.1", Port: -1,
-		APIKeys: []string{}, AllowedHosts: []string{},
+		APIKeys: []string{}, AllowedHosts: []string{}, ImageResponses: "allow",
 		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000, InitScripts: []string{}, GrantPermissions: []string{}},
 		Session: SessionConfig{DefaultTimeout: 300000, MaxSessions: 10,
 			ActionTimeout: int(engine.DefaultActionTimeout.Milliseconds()), NavigationTimeout: int(engine.DefaultNavigationTimeout.Milliseconds())},
@@ -228,6 +231,8 @@ var options = []option{
 		}},
 	{flags: []string{"output-dir"}, env: "BROWSERMCP_OUTPUT_DIR", key: "outputDir", usage: "`directory` for downloads and saved state (default: browsermcp under the OS temp directory)",
 		field: func(c *Config) any { return &c.OutputDir }},
+	{flags: []string{"image-responses"}, env: "BROWSERMCP_IMAGE_RESPONSES", key: "imageResponses", usage: "allow (screenshots return the image) or omit (they return the path of the file saved under --output-dir/screenshots, for clients that cannot take images)",
+		field: func(c *Config) any { return &c.ImageResponses }, check: func(c *Config) error { return oneOf(c.ImageResponses, "allow", "omit") }},
 	{flags: []string{"allowed-hosts"}, env: "BROWSERMCP_ALLOWED_HOSTS", key: "allowedHosts", usage: "extra `host` names accepted in Host and Origin headers (repeatable; * accepts any)",
 		field: func(c *Config) any { return &c.AllowedHosts }},
 	{flags: []string{"allowed-domains"}, env: "BROWSERMCP_ALLOWED_DOMAINS", key: "security.allowedDomains", usage: "only let pages load from these `hosts` (repeatable; *.example.com, host:port)",
@@ -759,6 +764,7 @@ func (c Config) ToolOptions(version string, log *slog.Logger) tools.Options {
 		AllowedPaths:       c.Security.AllowedPaths,
 		NoFileAccess:       !c.Security.EnableFileUpload,
 		NoScriptEvaluation: !c.Security.EnableScriptEvaluation,
+		OmitImages:         c.ImageResponses == "omit",
 	}
 }
 
