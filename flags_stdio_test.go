@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -383,4 +384,33 @@ func TestImageResponsesFlag(t *testing.T) {
 		}
 	}
 	refused(t, []string{"--image-responses", "never"}, "flag -image-responses", "want allow, omit")
+}
+
+func TestBlockServiceWorkersFlag(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/sw.js" {
+			w.Header().Set("Content-Type", "text/javascript")
+			fmt.Fprint(w, `self.addEventListener("fetch", () => {});`)
+			return
+		}
+		fmt.Fprint(w, `<title>sw</title>`)
+	}))
+	defer site.Close()
+	const register = `() => navigator.serviceWorker.register("/sw.js").then(r => r ? "registered" : "none", e => "refused")
+		.then(how => navigator.serviceWorker.getRegistrations().then(rs => how + " " + rs.length))`
+	eachEngine(t, func(t *testing.T, eng string) {
+		// Blocked, register rejects (cdp) or resolves to nothing
+		// (Playwright's block), and no worker is registered.
+		for _, c := range []struct {
+			args []string
+			want []string
+		}{{nil, []string{"registered 1"}}, {[]string{"--block-service-workers"}, []string{"refused 0", "none 0"}}} {
+			s := startEngine(t, eng, c.args...)
+			id := s.ok("create_session", nil)["sessionId"].(string)
+			s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL})
+			if got, _ := eval(s, id, register).(string); !slices.Contains(c.want, got) {
+				t.Errorf("%v: registering a service worker: %q, want one of %q", c.args, got, c.want)
+			}
+		}
+	})
 }

@@ -178,6 +178,9 @@ type SessionOptions struct {
 	// Permissions are granted to every origin the session's pages open
 	// (PermissionNames).
 	Permissions []string
+	// BlockServiceWorkers keeps pages from registering service workers,
+	// and their requests from going through one.
+	BlockServiceWorkers bool
 }
 
 // PermissionNames are the permissions a session can be granted, by

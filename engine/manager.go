@@ -235,6 +235,7 @@ func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
 	if o.StorageState == nil {
 		o.StorageState = d.StorageState
 	}
+	o.BlockServiceWorkers = o.BlockServiceWorkers || d.BlockServiceWorkers
 	o.IsMobile = o.IsMobile || d.IsMobile
 	o.HasTouch = o.HasTouch || d.HasTouch
 	return o

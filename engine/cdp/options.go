@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	bmpage "github.com/seed4af8c199/browsermcp/engine/page"
 )
 
 // contextOptions configure the browser context itself (before its page).
@@ -49,6 +50,15 @@ func bypassList(s string) []string {
 
 // applyOptions sets the per-session emulation on a new page.
 func applyOptions(ctx context.Context, t *chromedp.Target, opts engine.SessionOptions) error {
+	if opts.BlockServiceWorkers {
+		// Requests skip a worker already there; new ones cannot register.
+		if _, err := cdp.Call(ctx, t, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
+			return err
+		}
+		if _, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: bmpage.BlockServiceWorkersScript}); err != nil {
+			return err
+		}
+	}
 	for _, src := range opts.InitScripts {
 		// For the page's next documents: like Playwright's addInitScript,
 		// never run into a document that is already there.

@@ -155,6 +155,9 @@ func contextOptions(opts engine.SessionOptions) playwright.BrowserNewContextOpti
 	if opts.IgnoreHTTPSErrors {
 		o.IgnoreHttpsErrors = playwright.Bool(true)
 	}
+	if opts.BlockServiceWorkers {
+		o.ServiceWorkers = playwright.ServiceWorkerPolicyBlock
+	}
 	if len(opts.Permissions) > 0 {
 		o.Permissions = opts.Permissions
 	}

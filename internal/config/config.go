@@ -92,6 +92,9 @@ type BrowserConfig struct {
 	// StorageState is a save_state file every session created without a
 	// storageState of its own starts from.
 	StorageState string `json:"storageState"`
+	// BlockServiceWorkers keeps every session's pages from registering
+	// service workers.
+	BlockServiceWorkers bool `json:"blockServiceWorkers"`
 }
 
 // SessionConfig bounds the browser sessions.
@@ -201,6 +204,8 @@ var options = []option{
 		}},
 	{flags: []string{"storage-state"}, env: "BROWSERMCP_STORAGE_STATE", key: "browser.storageState", usage: "save_state `file` (cookies, localStorage) that every session created without its own storageState starts from",
 		field: func(c *Config) any { return &c.Browser.StorageState }, check: func(c *Config) error { _, err := readStorageState(c.Browser.StorageState); return err }},
+	{flags: []string{"block-service-workers"}, env: "BROWSERMCP_BLOCK_SERVICE_WORKERS", key: "browser.blockServiceWorkers", usage: "keep every session's pages from registering service workers",
+		field: func(c *Config) any { return &c.Browser.BlockServiceWorkers }},
 	{flags: []string{"sessionTimeout", "session-timeout"}, env: "BROWSERMCP_SESSION_TIMEOUT", key: "session.defaultTimeout", usage: "idle `ms` before a session expires",
 		field: func(c *Config) any { return &c.Session.DefaultTimeout }, check: func(c *Config) error { return positive(c.Session.DefaultTimeout, "a positive number of ms") }},
 	{flags: []string{"maxSessions", "max-sessions"}, env: "BROWSERMCP_MAX_SESSIONS", key: "session.maxSessions", usage: "maximum open sessions",
@@ -741,6 +746,7 @@ func (c Config) sessionDefaults(vp engine.Viewport) engine.SessionOptions {
 	d.InitScripts, _ = readInitScripts(b.InitScripts)
 	d.Permissions = splitList(b.GrantPermissions)
 	d.StorageState, _ = readStorageState(b.StorageState)
+	d.BlockServiceWorkers = b.BlockServiceWorkers
 	return d
 }
 
