@@ -414,3 +414,36 @@ func TestBlockServiceWorkersFlag(t *testing.T) {
 		}
 	})
 }
+
+func TestTestIDAttributeFlag(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<title>ids</title><button data-testid="go" onclick="document.title = 'testid'">A</button>
+<button data-qa="go" onclick="document.title = 'qa'">B</button><div id="host"></div>
+<script>document.getElementById("host").attachShadow({mode: "open"}).innerHTML = '<input data-qa="deep &quot;one&quot;">'</script>`)
+	}))
+	defer site.Close()
+	eachEngine(t, func(t *testing.T, eng string) {
+		for _, c := range []struct {
+			args []string
+			want string
+		}{{nil, "testid"}, {[]string{"--test-id-attribute", "data-qa"}, "qa"}} {
+			s := startEngine(t, eng, c.args...)
+			id := s.ok("create_session", nil)["sessionId"].(string)
+			s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL})
+			s.ok("click", map[string]any{"sessionId": id, "selector": "testid=go"})
+			if got := titleOf(s, id); got != c.want {
+				t.Errorf("%v: click on testid=go: the title is %q, want %q", c.args, got, c.want)
+			}
+			if c.args == nil {
+				continue
+			}
+			// Like CSS, testid= pierces open shadow roots; quotes in the
+			// value are the value's.
+			s.ok("type", map[string]any{"sessionId": id, "selector": `testid=deep "one"`, "text": "in the shadow"})
+			if got := eval(s, id, `() => document.getElementById("host").shadowRoot.querySelector("input").value`); got != "in the shadow" {
+				t.Errorf("type into testid=deep \"one\" in a shadow root: the input holds %q", got)
+			}
+		}
+	})
+	refused(t, []string{"--test-id-attribute", "data qa"}, "flag -test-id-attribute")
+}

@@ -95,6 +95,8 @@ type BrowserConfig struct {
 	// BlockServiceWorkers keeps every session's pages from registering
 	// service workers.
 	BlockServiceWorkers bool `json:"blockServiceWorkers"`
+	// TestIDAttribute is the attribute testid= selectors match.
+	TestIDAttribute string `json:"testIdAttribute"`
 }
 
 // SessionConfig bounds the browser sessions.
@@ -133,7 +135,8 @@ func defaultConfig() Config {
 	return Config{
 		Transport: "stdio", Host: "127.0.0.1", Port: -1,
 		APIKeys: []string{}, AllowedHosts: []string{}, ImageResponses: "allow",
-		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000, InitScripts: []string{}, GrantPermissions: []string{}},
+		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000, InitScripts: []string{}, GrantPermissions: []string{},
+			TestIDAttribute: engine.DefaultTestIDAttribute},
 		Session: SessionConfig{DefaultTimeout: 300000, MaxSessions: 10,
 			ActionTimeout: int(engine.DefaultActionTimeout.Milliseconds()), NavigationTimeout: int(engine.DefaultNavigationTimeout.Milliseconds())},
 		Security: SecurityConfig{
@@ -206,6 +209,8 @@ var options = []option{
 		field: func(c *Config) any { return &c.Browser.StorageState }, check: func(c *Config) error { _, err := readStorageState(c.Browser.StorageState); return err }},
 	{flags: []string{"block-service-workers"}, env: "BROWSERMCP_BLOCK_SERVICE_WORKERS", key: "browser.blockServiceWorkers", usage: "keep every session's pages from registering service workers",
 		field: func(c *Config) any { return &c.Browser.BlockServiceWorkers }},
+	{flags: []string{"test-id-attribute"}, env: "BROWSERMCP_TEST_ID_ATTRIBUTE", key: "browser.testIdAttribute", usage: "`attribute` that testid=VALUE selectors match",
+		field: func(c *Config) any { return &c.Browser.TestIDAttribute }, check: func(c *Config) error { return engine.CheckTestIDAttribute(c.Browser.TestIDAttribute) }},
 	{flags: []string{"sessionTimeout", "session-timeout"}, env: "BROWSERMCP_SESSION_TIMEOUT", key: "session.defaultTimeout", usage: "idle `ms` before a session expires",
 		field: func(c *Config) any { return &c.Session.DefaultTimeout }, check: func(c *Config) error { return positive(c.Session.DefaultTimeout, "a positive number of ms") }},
 	{flags: []string{"maxSessions", "max-sessions"}, env: "BROWSERMCP_MAX_SESSIONS", key: "session.maxSessions", usage: "maximum open sessions",
