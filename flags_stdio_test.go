@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -446,4 +447,70 @@ func TestTestIDAttributeFlag(t *testing.T) {
 		}
 	})
 	refused(t, []string{"--test-id-attribute", "data qa"}, "flag -test-id-attribute")
+}
+
+func TestIdleTimeoutFlag(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	eachEngine(t, func(t *testing.T, eng string) {
+		s := startEngine(t, eng, "--idle-timeout", "300")
+		running := func(want bool, after string) {
+			t.Helper()
+			testenv.Eventually(t, fmt.Sprintf("the browser to be running=%v %s", want, after), func() (bool, error) {
+				pids := browserPIDs(s.tmp)
+				if eng != "cdp" {
+					// Playwright's browsers keep their profile elsewhere:
+					// count the browser processes the server started.
+					pids = childBrowsers(s.cmd.Process.Pid)
+				}
+				return (len(pids) > 0) == want, fmt.Errorf("browser processes: %v", pids)
+			})
+		}
+		// The browser starts with the server, and stops without a session.
+		running(false, "with no session for --idle-timeout")
+		for range 2 {
+			id := s.ok("create_session", nil)["sessionId"].(string)
+			s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/welcome.html"})
+			running(true, "while a session exists")
+			s.ok("close_session", map[string]any{"sessionId": id})
+			running(false, "after the last session closed")
+		}
+	})
+	refused(t, []string{"--idle-timeout", "-1"}, "flag -idle-timeout")
+}
+
+// childBrowsers lists the Chromium and Firefox processes descended from
+// pid.
+func childBrowsers(pid int) []int {
+	var out []int
+	parent := map[int]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) > 1 {
+			parent[p], _ = strconv.Atoi(f[1])
+		}
+	}
+	for p := range parent {
+		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+		if !bytes.Contains(cmd, []byte("chrom")) && !bytes.Contains(cmd, []byte("firefox")) {
+			continue
+		}
+		for a := parent[p]; a > 1; a = parent[a] {
+			if a == pid {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
 }

@@ -146,6 +146,14 @@ const (
 	DialogsDismiss DialogPolicy = "dismiss"
 )
 
+// Idler is an Engine that can stop its browser while no session uses it,
+// and start it again on the next NewSession (--idle-timeout).
+type Idler interface {
+	// Idle stops the browser. It reports false when the browser is still
+	// starting and was left alone, for the caller to try again later.
+	Idle() bool
+}
+
 // SessionOptions configure a new session.
 type SessionOptions struct {
 	Viewport         Viewport

@@ -107,6 +107,9 @@ type SessionConfig struct {
 	// for its element, and for a navigation, when it names no timeout.
 	ActionTimeout     int `json:"actionTimeout"`
 	NavigationTimeout int `json:"navigationTimeout"`
+	// IdleTimeout (ms) stops the browser once no session has existed for
+	// this long; the next session starts it again. 0: never.
+	IdleTimeout int `json:"idleTimeout"`
 }
 
 // SecurityConfig is what pages may load and which risky tools are offered.
@@ -219,6 +222,16 @@ var options = []option{
 		field: func(c *Config) any { return &c.Session.ActionTimeout }, check: func(c *Config) error { return timeoutMs(c.Session.ActionTimeout) }},
 	{flags: []string{"timeout-navigation"}, env: "BROWSERMCP_TIMEOUT_NAVIGATION", key: "session.navigationTimeout", usage: "`ms` a navigation may take when the call gives no timeout",
 		field: func(c *Config) any { return &c.Session.NavigationTimeout }, check: func(c *Config) error { return timeoutMs(c.Session.NavigationTimeout) }},
+	{flags: []string{"idle-timeout"}, env: "BROWSERMCP_IDLE_TIMEOUT", key: "session.idleTimeout", usage: "stop the browser after this many `ms` without a session, and start it again for the next (0: never)",
+		field: func(c *Config) any { return &c.Session.IdleTimeout }, check: func(c *Config) error {
+			switch {
+			case c.Session.IdleTimeout < 0:
+				return errors.New("want 0 (never) or a positive number of ms")
+			case c.Session.IdleTimeout > 0 && c.Browser.GridURL != "":
+				return errors.New("has no effect with --grid-url, where each session has a browser of its own")
+			}
+			return nil
+		}},
 	{flags: []string{"transport"}, env: "BROWSERMCP_TRANSPORT", key: "transport", usage: "stdio or http (--port implies http)",
 		field: func(c *Config) any { return &c.Transport }, check: func(c *Config) error { return oneOf(c.Transport, "stdio", "http") }},
 	{flags: []string{"port"}, env: "BROWSERMCP_PORT", key: "port", usage: "serve MCP over HTTP on this `port` (0: any free port) instead of stdio",
@@ -726,6 +739,7 @@ func (c Config) ManagerConfig() engine.ManagerConfig {
 		MaxSessions: c.Session.MaxSessions,
 		Defaults:    c.sessionDefaults(vp),
 		OutputDir:   c.ResolvedOutputDir(),
+		IdleTimeout: time.Duration(c.Session.IdleTimeout) * time.Millisecond,
 		Timeouts: engine.Timeouts{
 			Action:     time.Duration(c.Session.ActionTimeout) * time.Millisecond,
 			Navigation: time.Duration(c.Session.NavigationTimeout) * time.Millisecond,
