@@ -514,3 +514,38 @@ func childBrowsers(pid int) []int {
 	}
 	return out
 }
+
+func TestHelpIsGNUStyleWithDefaults(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, buildBinary(t), "--help").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	help := string(out)
+	lines := strings.Split(help, "\n")
+	for _, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "-") && !strings.HasPrefix(strings.TrimSpace(l), "--") {
+			t.Errorf("a flag with one dash: %q", l)
+		}
+	}
+	for _, want := range []string{
+		"--session-timeout, --sessionTimeout ms", "--max-sessions, --maxSessions",
+		"--ignore-https-errors\n", "--user-agent agent", "--device device", "--mobile\n", "--timeout-action ms", "--timeout-navigation ms",
+		"--proxy-server URL", "--proxy-bypass hosts", "--init-script file", "--grant-permissions permissions", "--storage-state file",
+		"--image-responses value", "--block-service-workers\n", "--test-id-attribute attribute", "--idle-timeout ms",
+		`(default "data-testid";`, "(default 5000;", "(default 30000;", "(default 0;", `(default "allow";`, "HTTP bearer key of at least 8 characters",
+	} {
+		if n := strings.Count(help, want); n != 1 {
+			t.Errorf("--help has %q %d times, want once", want, n)
+		}
+	}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "    \t") && strings.Contains(l, "env BROWSERMCP_") && !strings.Contains(l, "(default ") {
+			t.Errorf("a setting without its default: %q", l)
+		}
+	}
+	if n := strings.Count(help, "--sessionTimeout"); n != 1 {
+		t.Errorf("the sessionTimeout alias is listed %d times, want once, beside --session-timeout", n)
+	}
+}

@@ -243,7 +243,7 @@ var options = []option{
 		}},
 	{flags: []string{"host"}, env: "BROWSERMCP_HOST", key: "host", usage: "HTTP listen `address`",
 		field: func(c *Config) any { return &c.Host }, check: func(c *Config) error { return nonEmpty(c.Host) }},
-	{flags: []string{"api-key"}, env: "BROWSERMCP_API_KEY", key: "apiKeys", usage: "HTTP bearer `key` (repeatable; environment: comma-separated); one is generated when none is given",
+	{flags: []string{"api-key"}, env: "BROWSERMCP_API_KEY", key: "apiKeys", usage: "HTTP bearer `key` of at least 8 characters, no spaces or commas (repeatable; environment: comma-separated); one is generated when none is given",
 		field: func(c *Config) any { return &c.APIKeys }, check: func(c *Config) error {
 			for _, k := range c.APIKeys {
 				if len(k) < 8 || strings.ContainsAny(k, " \t\r\n,") {
@@ -672,16 +672,77 @@ func printJSON(w io.Writer, cfg Config) {
 	fmt.Fprintln(w, string(b))
 }
 
+// usage prints the flags GNU-style (--name), each setting once with its
+// aliases, its default, its variable and its config-file key.
 func usage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "Usage: browsermcp [flags]\n\nAn MCP server that drives real browsers in isolated sessions, over stdio (default)\nor HTTP (--port): Streamable HTTP at /mcp, SSE at /sse, health at /healthz.\n\nPrecedence: defaults < --config file < environment < flags.\n\nFlags:\n")
-	fs.VisitAll(func(f *flag.Flag) {
-		name, u := flag.UnquoteUsage(f)
-		fmt.Fprintf(w, "  -%s %s\n    \t%s", f.Name, name, u)
-		if r, ok := f.Value.(*recorder); ok {
-			fmt.Fprintf(w, " (env %s, config %s)", r.opt.env, r.opt.key)
+	def := defaultConfig()
+	type entry struct{ names, usage string }
+	var entries []entry
+	for i := range options {
+		o := &options[i]
+		// The dashed spelling first: older camelCase aliases follow it.
+		names := slices.Clone(o.flags)
+		slices.SortStableFunc(names, func(a, b string) int { return strings.Compare(dashRank(a), dashRank(b)) })
+		f := fs.Lookup(o.flags[0])
+		arg, u := flag.UnquoteUsage(f)
+		var ns []string
+		for _, n := range names {
+			ns = append(ns, "--"+n)
 		}
-		fmt.Fprintln(w)
-	})
+		head := strings.Join(ns, ", ")
+		if arg != "" && !isBool(o.field(&def)) {
+			head += " " + arg
+		}
+		entries = append(entries, entry{head, fmt.Sprintf("%s (default %s; env %s, config %s)", u, showDefault(o, &def), o.env, o.key)})
+	}
+	for _, name := range []string{"config", "print-config", "version"} {
+		f := fs.Lookup(name)
+		arg, u := flag.UnquoteUsage(f)
+		head := "--" + name
+		if arg != "" && name == "config" {
+			head += " " + arg
+		}
+		entries = append(entries, entry{head, u})
+	}
+	entries = append(entries, entry{"--help", "print this help and exit"})
+	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.names, b.names) })
+	for _, e := range entries {
+		fmt.Fprintf(w, "  %s\n    \t%s\n", e.names, e.usage)
+	}
+}
+
+// dashRank sorts a dashed flag name before a camelCase alias.
+func dashRank(name string) string {
+	if strings.ToLower(name) == name {
+		return "0" + name
+	}
+	return "1" + name
+}
+
+// showDefault is an option's default as --help shows it.
+func showDefault(o *option, def *Config) string {
+	switch p := o.field(def).(type) {
+	case *string:
+		if o.key == "browser.engine" {
+			return "per --browser"
+		}
+		if *p == "" {
+			return "none"
+		}
+		return strconv.Quote(*p)
+	case *[]string:
+		if len(*p) == 0 {
+			return "none"
+		}
+		return strings.Join(*p, ",")
+	case *int:
+		if o.key == "port" {
+			return "none: stdio"
+		}
+		return strconv.Itoa(*p)
+	}
+	return show(o.field(def))
 }
 
 // parseViewport reads a page size, WIDTHxHEIGHT.
