@@ -136,7 +136,11 @@ func eval(s *proc, id, script string) any {
 const pageTraits = `() => ({ua: navigator.userAgent, width: screen.width, layout: innerWidth, dpr: devicePixelRatio, touch: navigator.maxTouchPoints > 0,
 	mobile: matchMedia("(pointer: coarse)").matches})`
 
-func TestDeviceUserAgentAndMobileFlags(t *testing.T) {
+// TestDeviceFlags checks --device, --user-agent and --mobile. (Its name is
+// short on purpose: the server's TMPDIR is named after the test, and
+// Chromium under Playwright fails to start when its profile path, under
+// that TMPDIR, outgrows a Unix socket path.)
+func TestDeviceFlags(t *testing.T) {
 	site := testsite.Start()
 	defer site.Close()
 	traits := func(s *proc, create map[string]any) map[string]any {
