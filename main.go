@@ -58,6 +58,8 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	defer logs.Close()
 	log := logs.Logger
 
+	// Checked by Load; selectors are parsed without a session at hand.
+	_ = engine.SetTestIDAttribute(cfg.Browser.TestIDAttribute)
 	eng, err := engines.New(cfg.EngineConfig(), log, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "browsermcp:", err)

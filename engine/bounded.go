@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // Bound wraps s so that every call on it gets, in this one place, what the
@@ -15,13 +16,47 @@ import (
 // The Manager bounds every session it creates; the conformance suite does
 // the same, so engines are always called with complete requests.
 func Bound(s Session) Session {
+	return BoundWith(s, Timeouts{})
+}
+
+// Timeouts are the waits a call gets when its request names none: how
+// long an element action waits for its element, and how long a
+// navigation may take. A zero field is the package default
+// (DefaultActionTimeout, DefaultNavigationTimeout); the server's
+// --timeout-action and --timeout-navigation set them.
+type Timeouts struct {
+	Action, Navigation time.Duration
+}
+
+// withDefaults fills the zero fields of t with the package defaults.
+func (t Timeouts) withDefaults() Timeouts {
+	t.Action = orDefault(t.Action, DefaultActionTimeout)
+	t.Navigation = orDefault(t.Navigation, DefaultNavigationTimeout)
+	return t
+}
+
+// BoundWith is Bound with t as the default waits of requests that name
+// none, in place of the package defaults.
+func BoundWith(s Session, t Timeouts) Session {
 	if b, ok := s.(*bounded); ok {
 		return b
 	}
-	return &bounded{s: s}
+	return &bounded{s: s, t: t.withDefaults()}
 }
 
-type bounded struct{ s Session }
+// TimeoutsOf returns the default waits of s: those BoundWith gave it, or
+// the package defaults.
+func TimeoutsOf(s Session) Timeouts {
+	if b, ok := s.(*bounded); ok {
+		return b.t
+	}
+	return Timeouts{}.withDefaults()
+}
+
+type bounded struct {
+	s Session
+	t Timeouts
+}
 
 // As finds an optional interface T (such as BlockedLog) on s, or on the
 // engine's session that Bound wrapped.
@@ -92,6 +127,7 @@ func (b *bounded) Navigate(ctx context.Context, req NavigateRequest) (NavigateRe
 	if err := req.Validate(); err != nil {
 		return NavigateResult{}, err
 	}
+	req.Timeout = orDefault(req.Timeout, b.t.Navigation)
 	req = req.WithDefaults()
 	return within(ctx, "navigate", req.deadline(), func(ctx context.Context) (NavigateResult, error) { return b.s.Navigate(ctx, req) })
 }
@@ -100,6 +136,8 @@ func (b *bounded) Click(ctx context.Context, req ClickRequest) (ActionResult, er
 	if err := req.Validate(); err != nil {
 		return ActionResult{}, err
 	}
+	req.Timeout = orDefault(req.Timeout, b.t.Action)
+	req.NavigationTimeout = orDefault(req.NavigationTimeout, b.t.Navigation)
 	req = req.WithDefaults()
 	return b.navigated(ctx)(within(ctx, "click on "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Click(ctx, req) })))
 }
@@ -108,6 +146,11 @@ func (b *bounded) Type(ctx context.Context, req TypeRequest) (ActionResult, erro
 	if err := req.Validate(); err != nil {
 		return ActionResult{}, err
 	}
+	if req.Timeout <= 0 && req.TypeTimeout <= 0 {
+		req.TypeTimeout = b.t.Action + DefaultCallTimeout + time.Duration(utf8.RuneCountInString(req.Text))*req.Delay
+	}
+	req.Timeout = orDefault(req.Timeout, b.t.Action)
+	req.NavigationTimeout = orDefault(req.NavigationTimeout, b.t.Navigation)
 	req = req.WithDefaults()
 	return b.navigated(ctx)(within(ctx, "type into "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Type(ctx, req) })))
 }
@@ -117,6 +160,7 @@ func (b *bounded) Snapshot(ctx context.Context, req SnapshotRequest) (SnapshotRe
 }
 
 func (b *bounded) HandleDialog(ctx context.Context, req DialogRequest) (ActionResult, error) {
+	req.NavigationTimeout = orDefault(req.NavigationTimeout, b.t.Navigation)
 	req = req.WithDefaults()
 	return b.navigated(ctx)(within(ctx, "handle_dialog", req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.HandleDialog(ctx, req) })))
 }
@@ -148,7 +192,7 @@ func (b *bounded) History(ctx context.Context, delta int, timeout time.Duration)
 	if err := checkTimeouts(map[string]time.Duration{"timeout": timeout}); err != nil {
 		return NavigateResult{}, err
 	}
-	timeout = orDefault(timeout, DefaultNavigationTimeout)
+	timeout = orDefault(timeout, b.t.Navigation)
 	return within(ctx, "history", timeout+CallGrace, func(ctx context.Context) (NavigateResult, error) { return b.s.History(ctx, delta, timeout) })
 }
 
@@ -156,7 +200,7 @@ func (b *bounded) Reload(ctx context.Context, ignoreCache bool, timeout time.Dur
 	if err := checkTimeouts(map[string]time.Duration{"timeout": timeout}); err != nil {
 		return NavigateResult{}, err
 	}
-	timeout = orDefault(timeout, DefaultNavigationTimeout)
+	timeout = orDefault(timeout, b.t.Navigation)
 	return within(ctx, "reload", timeout+CallGrace, func(ctx context.Context) (NavigateResult, error) { return b.s.Reload(ctx, ignoreCache, timeout) })
 }
 
@@ -164,7 +208,7 @@ func (b *bounded) WaitForLoad(ctx context.Context, state WaitUntil, timeout time
 	if err := checkTimeouts(map[string]time.Duration{"timeout": timeout}); err != nil {
 		return NavigateResult{}, err
 	}
-	timeout = orDefault(timeout, DefaultNavigationTimeout)
+	timeout = orDefault(timeout, b.t.Navigation)
 	if state == "" {
 		state = WaitLoad
 	}
@@ -177,6 +221,7 @@ func (b *bounded) Hover(ctx context.Context, req HoverRequest) (ActionResult, er
 	if err := checkTimeouts(map[string]time.Duration{"timeout": req.Timeout}); err != nil {
 		return ActionResult{}, err
 	}
+	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req = req.WithDefaults()
 	return b.navigated(ctx)(within(ctx, "hover over "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Hover(ctx, req) })))
 }
@@ -185,6 +230,7 @@ func (b *bounded) Press(ctx context.Context, req PressRequest) (ActionResult, er
 	if err := checkTimeouts(map[string]time.Duration{"timeout": req.Timeout}); err != nil {
 		return ActionResult{}, err
 	}
+	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req = req.WithDefaults()
 	return b.navigated(ctx)(within(ctx, "press "+req.Key, req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Press(ctx, req) })))
 }
@@ -193,6 +239,7 @@ func (b *bounded) Drag(ctx context.Context, req DragRequest) (ActionResult, erro
 	if err := checkTimeouts(map[string]time.Duration{"timeout": req.Timeout}); err != nil {
 		return ActionResult{}, err
 	}
+	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req = req.WithDefaults()
 	return b.navigated(ctx)(within(ctx, "drag "+req.Source.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Drag(ctx, req) })))
 }
@@ -201,6 +248,7 @@ func (b *bounded) Upload(ctx context.Context, req UploadRequest) (ActionResult, 
 	if err := req.Validate(); err != nil {
 		return ActionResult{}, err
 	}
+	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req = req.WithDefaults()
 	return b.navigated(ctx)(within(ctx, "upload to "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Upload(ctx, req) })))
 }

@@ -15,6 +15,8 @@ import (
 	"encoding/json"
 	"net/url"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -144,6 +146,14 @@ const (
 	DialogsDismiss DialogPolicy = "dismiss"
 )
 
+// Idler is an Engine that can stop its browser while no session uses it,
+// and start it again on the next NewSession (--idle-timeout).
+type Idler interface {
+	// Idle stops the browser. It reports false when the browser is still
+	// starting and was left alone, for the caller to try again later.
+	Idle() bool
+}
+
 // SessionOptions configure a new session.
 type SessionOptions struct {
 	Viewport         Viewport
@@ -153,12 +163,40 @@ type SessionOptions struct {
 	ExtraHTTPHeaders map[string]string
 	// Proxy is a proxy server for this session only, e.g.
 	// "http://proxy:3128" or "socks5://proxy:1080".
-	Proxy        string
+	Proxy string
+	// ProxyBypass are the hosts that skip Proxy, comma-separated
+	// (".example.com", "localhost:8080").
+	ProxyBypass  string
 	StorageState *StorageState
 	// DownloadDir is where the session saves the files its pages download,
 	// created on the first download and removed with the session. Empty:
 	// downloads are refused.
 	DownloadDir string
+	// IgnoreHTTPSErrors lets pages load from servers whose certificate the
+	// browser does not trust (self-signed, expired, wrong host).
+	IgnoreHTTPSErrors bool
+	// DeviceScaleFactor is the device pixel ratio; 0: 1.
+	DeviceScaleFactor float64
+	// IsMobile emulates a mobile browser (the meta viewport, overlay
+	// scrollbars); HasTouch gives pages touch events.
+	IsMobile, HasTouch bool
+	// InitScripts are JavaScript sources run in every new document of
+	// every page of the session, in order, before the page's own scripts.
+	InitScripts []string
+	// Permissions are granted to every origin the session's pages open
+	// (PermissionNames).
+	Permissions []string
+	// BlockServiceWorkers keeps pages from registering service workers,
+	// and their requests from going through one.
+	BlockServiceWorkers bool
+}
+
+// PermissionNames are the permissions a session can be granted, by
+// Playwright's names; each engine maps them to its browser's.
+var PermissionNames = []string{
+	"geolocation", "notifications", "camera", "microphone", "clipboard-read", "clipboard-write",
+	"midi", "midi-sysex", "background-sync", "accelerometer", "gyroscope", "magnetometer", "ambient-light-sensor",
+	"payment-handler", "storage-access", "local-fonts", "local-network-access",
 }
 
 // Validate checks the options no browser needs to see to refuse, for
@@ -173,6 +211,11 @@ func (o SessionOptions) Validate() error {
 	}
 	if o.Locale != "" && !localePattern.MatchString(o.Locale) {
 		return Errorf(InvalidParameters, "locale %q is not a BCP 47 language tag like en-US or de-DE", o.Locale).With("field", "locale")
+	}
+	for _, p := range o.Permissions {
+		if !slices.Contains(PermissionNames, p) {
+			return Errorf(InvalidParameters, "unknown permission %q; want one of %s", p, strings.Join(PermissionNames, ", ")).With("field", "permissions")
+		}
 	}
 	if o.Proxy != "" {
 		u, err := url.Parse(o.Proxy)

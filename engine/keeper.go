@@ -241,3 +241,28 @@ func (k *Keeper[L]) Close() (l L, ok bool) {
 	}
 	return l, ok
 }
+
+// Release stops the browser while nothing uses it (the server's
+// --idle-timeout): the current launch, once it is ready, is dropped, and
+// the next Browser starts a new one. A launch still starting is left
+// alone, and Release reports false, for the caller to try again later;
+// true means no browser is left running.
+func (k *Keeper[L]) Release() bool {
+	k.mu.Lock()
+	if !k.has || k.closed {
+		k.mu.Unlock()
+		return true
+	}
+	l := k.cur
+	select {
+	case <-l.Ready():
+	default:
+		k.mu.Unlock()
+		return false
+	}
+	var zero L
+	k.cur, k.has = zero, false
+	k.mu.Unlock()
+	k.Drop(l)
+	return true
+}

@@ -33,6 +33,12 @@ type ManagerConfig struct {
 	// session's downloads go to OutputDir/<sessionId>/downloads, which is
 	// removed with the session. Empty: browsermcp under os.TempDir().
 	OutputDir string
+	// Timeouts are the default waits of calls whose request names none.
+	Timeouts Timeouts
+	// IdleTimeout, when positive and the engine is an Idler, stops the
+	// browser once no session has existed for this long; the next session
+	// starts it again.
+	IdleTimeout time.Duration
 }
 
 // Manager gives sessions their ids, expiry and limits, and runs the calls on
@@ -53,6 +59,9 @@ type Manager struct {
 	crashed map[ownerName]*managed
 	crOrder []*managed
 	closed  bool
+	// idle stops the browser after IdleTimeout without a session; nil
+	// while a session exists or is being created.
+	idle *time.Timer
 }
 
 type ownerName struct{ owner, name string }
@@ -88,13 +97,47 @@ func NewManager(eng Engine, cfg ManagerConfig) *Manager {
 	if cfg.OutputDir == "" {
 		cfg.OutputDir = filepath.Join(os.TempDir(), "browsermcp")
 	}
-	return &Manager{
+	m := &Manager{
 		eng:      eng,
 		cfg:      cfg,
 		sessions: map[string]*managed{},
 		names:    map[ownerName]*managed{},
 		expired:  map[string]string{},
 		crashed:  map[ownerName]*managed{},
+	}
+	m.mu.Lock()
+	m.idleLocked()
+	m.mu.Unlock()
+	return m
+}
+
+// idleLocked starts the idle timer when no session exists or is being
+// created; busyLocked stops it. Call with m.mu held.
+func (m *Manager) idleLocked() {
+	_, ok := m.eng.(Idler)
+	if !ok || m.cfg.IdleTimeout <= 0 || m.closed || m.idle != nil || len(m.sessions)+m.pending > 0 {
+		return
+	}
+	var t *time.Timer
+	t = time.AfterFunc(m.cfg.IdleTimeout, func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		// A session that came (and went) since left another timer.
+		if m.idle != t {
+			return
+		}
+		m.idle = nil
+		if !m.closed && len(m.sessions)+m.pending == 0 && !m.eng.(Idler).Idle() {
+			m.idleLocked() // the browser is still starting: again later
+		}
+	})
+	m.idle = t
+}
+
+func (m *Manager) busyLocked() {
+	if m.idle != nil {
+		m.idle.Stop()
+		m.idle = nil
 	}
 }
 
@@ -153,6 +196,7 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 		}
 	}
 	m.pending++
+	m.busyLocked()
 	m.mu.Unlock()
 
 	// The id is known before the browser is asked for, so that an engine
@@ -174,6 +218,7 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.pending--
+	defer m.idleLocked()
 	if err != nil {
 		return Info{}, err
 	}
@@ -193,7 +238,7 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 func (m *Manager) holdLocked(id, name, owner string, sess Session, created time.Time) *managed {
 	sctx, cancel := context.WithCancel(context.Background())
 	s := &managed{
-		id: id, owner: owner, sess: Bound(sess),
+		id: id, owner: owner, sess: BoundWith(sess, m.cfg.Timeouts),
 		created: created, expires: time.Now().Add(m.cfg.Timeout),
 		lock: make(chan struct{}, 1), ctx: sctx, cancel: cancel,
 	}
@@ -216,6 +261,26 @@ func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
 	if o.Viewport.Width == 0 || o.Viewport.Height == 0 {
 		o.Viewport = m.cfg.Defaults.Viewport
 	}
+	d := m.cfg.Defaults
+	o.IgnoreHTTPSErrors = o.IgnoreHTTPSErrors || d.IgnoreHTTPSErrors
+	if o.UserAgent == "" {
+		o.UserAgent = d.UserAgent
+	}
+	if o.Proxy == "" {
+		// The bypass list belongs to the proxy it was given with.
+		o.Proxy, o.ProxyBypass = d.Proxy, d.ProxyBypass
+	}
+	if o.DeviceScaleFactor == 0 {
+		o.DeviceScaleFactor = d.DeviceScaleFactor
+	}
+	o.InitScripts = append(slices.Clip(d.InitScripts), o.InitScripts...)
+	o.Permissions = append(slices.Clip(d.Permissions), o.Permissions...)
+	if o.StorageState == nil {
+		o.StorageState = d.StorageState
+	}
+	o.BlockServiceWorkers = o.BlockServiceWorkers || d.BlockServiceWorkers
+	o.IsMobile = o.IsMobile || d.IsMobile
+	o.HasTouch = o.HasTouch || d.HasTouch
 	return o
 }
 
@@ -253,6 +318,7 @@ func (m *Manager) adopt(ctx context.Context, a Adopter, ref string) (*managed, e
 			With("maxSessions", m.cfg.MaxSessions)
 	}
 	m.pending++
+	m.busyLocked()
 	m.mu.Unlock()
 	ad, err := within(ctx, "find the session", NewSessionTimeout, func(ctx context.Context) (ad Adopted, err error) {
 		defer func() {
@@ -265,6 +331,7 @@ func (m *Manager) adopt(ctx context.Context, a Adopter, ref string) (*managed, e
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.pending--
+	defer m.idleLocked()
 	if err != nil {
 		return nil, err
 	}
@@ -475,6 +542,7 @@ func (m *Manager) removeLocked(s *managed, expired bool) bool {
 		return false
 	}
 	delete(m.sessions, s.id)
+	defer m.idleLocked()
 	if s.name != "" {
 		delete(m.names, ownerName{s.owner, s.name})
 	}
@@ -623,6 +691,7 @@ func (m *Manager) Len() int {
 func (m *Manager) Shutdown(ctx context.Context) {
 	m.mu.Lock()
 	m.closed = true
+	m.busyLocked()
 	var all []*managed
 	for _, s := range m.sessions {
 		all = append(all, s)

@@ -22,6 +22,9 @@ type Deps struct {
 	MaxScreenshotBytes int
 	// OutputDir is where the server writes files for the agent.
 	OutputDir string
+	// OmitImages answers screenshots with the file they were saved to
+	// instead of image content (--image-responses omit).
+	OmitImages bool
 	// files confines the tool arguments that name server files.
 	files fileAccess
 	// noScript is set when script evaluation is disabled: then a click

@@ -5,7 +5,11 @@ import (
 	_ "embed"
 	"encoding/base64"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -46,7 +50,7 @@ type FindElementOut struct {
 func findElement(d *Deps) Tool {
 	return sessionTool(d, "find_element", "Describe the first match.", readOnly,
 		func(ctx context.Context, s engine.Session, in ElementIn) (FindElementOut, error) {
-			i, err := evalInto[ElementInfo](ctx, s, in.req(describeJS))
+			i, err := evalInto[ElementInfo](ctx, s, in.req(s, describeJS))
 			return FindElementOut{ElementInfo: i}, err
 		})
 }
@@ -257,12 +261,35 @@ func capture(ctx context.Context, s engine.Session, req engine.ScreenshotRequest
 	return nil, "", "", engine.Errorf(engine.BrowserError, "the screenshot stays over the %d-byte cap even shrunk", max)
 }
 
-func imageResult(img []byte, mime, note string, info engine.Info) *mcp.CallToolResult {
+// imageResult returns the image as image content, or, when omitted
+// (--image-responses omit), only the result that says where it was saved.
+func imageResult(img []byte, mime, note string, omitted bool, info engine.Info) *mcp.CallToolResult {
 	out := ImageOut{MimeType: mime, Bytes: len(img), Note: note}
 	out.setMeta(info)
 	r := result(out)
-	r.Content = append(r.Content, mcp.NewImageContent(base64.StdEncoding.EncodeToString(img), mime))
+	if !omitted {
+		r.Content = append(r.Content, mcp.NewImageContent(base64.StdEncoding.EncodeToString(img), mime))
+	}
 	return r
+}
+
+// shotCount numbers the screenshots saved under --image-responses omit.
+var shotCount atomic.Int64
+
+// saveImage writes an image the client cannot take to the output
+// directory's screenshots folder, which outlives the session, and returns
+// the note that names the file.
+func saveImage(dir, sessionID, mime string, img []byte) (string, error) {
+	dir = filepath.Join(dir, "screenshots")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", engine.Wrap(engine.BrowserError, err, "cannot save the screenshot: "+err.Error())
+	}
+	ext := strings.TrimPrefix(mime, "image/")
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d.%s", sessionID, shotCount.Add(1), ext))
+	if err := os.WriteFile(path, img, 0o600); err != nil {
+		return "", engine.Wrap(engine.BrowserError, err, "cannot save the screenshot: "+err.Error())
+	}
+	return "image omitted (--image-responses omit); saved to " + path, nil
 }
 
 func screenshot(d *Deps) Tool {
@@ -298,7 +325,16 @@ func imageTool[In sessionRefer](d *Deps, name, desc string, fn func(context.Cont
 	return Tool{Def: def, Group: Core, in: reflect.TypeFor[In](), Handler: onSession(d, name, def,
 		func(ctx context.Context, s engine.Session, in In) (shot, error) {
 			img, mime, note, err := fn(ctx, s, in)
+			if err == nil && d.OmitImages {
+				saved, err := saveImage(d.OutputDir, engine.SessionIDFrom(ctx), mime, img)
+				if err != nil {
+					return shot{}, err
+				}
+				note = strings.TrimPrefix(note+"; "+saved, "; ")
+			}
 			return shot{img, mime, note}, err
 		},
-		func(r shot, info engine.Info) *mcp.CallToolResult { return imageResult(r.img, r.mime, r.note, info) })}
+		func(r shot, info engine.Info) *mcp.CallToolResult {
+			return imageResult(r.img, r.mime, r.note, d.OmitImages, info)
+		})}
 }

@@ -31,7 +31,7 @@ func evalInto[T any](ctx context.Context, s engine.Session, req engine.EvalReque
 func applyJS(hof, fn string) string { return "(" + hof + ")(" + fn + ")" }
 
 // ElementIn targets one element, which it waits for up to timeout ms
-// (engine.DefaultActionTimeout by default, as actions do). The timeout has
+// (the session's default action timeout, as actions do). The timeout has
 // no description in the schema: README documents it once for every element
 // tool, which keeps tools/list small.
 type ElementIn struct {
@@ -43,17 +43,17 @@ type ElementIn struct {
 func (in ElementIn) validate() error { return in.TargetArg.validate() }
 
 // req builds an element Evaluate that waits for its element.
-func (in ElementIn) req(fn string, args ...any) engine.EvalRequest {
+func (in ElementIn) req(s engine.Session, fn string, args ...any) engine.EvalRequest {
 	tg := in.target()
-	return engine.EvalRequest{Target: &tg, Function: fn, Args: args, Timeout: in.timeout()}
+	return engine.EvalRequest{Target: &tg, Function: fn, Args: args, Timeout: in.timeout(s)}
 }
 
 // timeout is how long to wait for the element.
-func (in ElementIn) timeout() time.Duration {
+func (in ElementIn) timeout(s engine.Session) time.Duration {
 	if in.Timeout > 0 {
 		return ms(in.Timeout)
 	}
-	return engine.DefaultActionTimeout
+	return engine.TimeoutsOf(s).Action
 }
 
 // TextOut is the result of get_text.
@@ -68,7 +68,7 @@ var textJS string
 func getText(d *Deps) Tool {
 	return sessionTool(d, "get_text", "Get an element's visible text.", readOnly,
 		func(ctx context.Context, s engine.Session, in ElementIn) (TextOut, error) {
-			t, err := evalInto[string](ctx, s, in.req(textJS))
+			t, err := evalInto[string](ctx, s, in.req(s, textJS))
 			return TextOut{Text: t}, err
 		})
 }
@@ -86,7 +86,7 @@ var allTextJS string
 func getAllText(d *Deps) Tool {
 	return sessionTool(d, "get_all_text", "Get the text of every match.", readOnly,
 		func(ctx context.Context, s engine.Session, in ElementIn) (AllTextOut, error) {
-			r := in.req(allTextJS)
+			r := in.req(s, allTextJS)
 			r.All = true
 			t, err := evalInto[[]string](ctx, s, r)
 			return AllTextOut{Texts: t, Count: len(t)}, err
@@ -121,7 +121,7 @@ var attributeJS string
 func getAttribute(d *Deps) Tool {
 	return sessionTool(d, "get_attribute", "Get an element's attribute.", readOnly,
 		func(ctx context.Context, s engine.Session, in AttributeIn) (AttributeOut, error) {
-			v, err := evalInto[*string](ctx, s, in.req(attributeJS, in.Name))
+			v, err := evalInto[*string](ctx, s, in.req(s, attributeJS, in.Name))
 			return AttributeOut{Value: v, Exists: v != nil}, err
 		})
 }
@@ -139,7 +139,7 @@ var fieldValueJS string
 func getValue(d *Deps) Tool {
 	return sessionTool(d, "get_value", "Get a form field's current value.", readOnly,
 		func(ctx context.Context, s engine.Session, in ElementIn) (ValueOut, error) {
-			return evalInto[ValueOut](ctx, s, in.req(fieldValueJS))
+			return evalInto[ValueOut](ctx, s, in.req(s, fieldValueJS))
 		})
 }
 
@@ -161,7 +161,7 @@ var tableJS string
 func extractTable(d *Deps) Tool {
 	return sessionTool(d, "extract_table", "Extract a table's rows (keyed by header).", readOnly,
 		func(ctx context.Context, s engine.Session, in TableIn) (TableOut, error) {
-			out, err := evalInto[TableOut](ctx, s, in.req(tableJS))
+			out, err := evalInto[TableOut](ctx, s, in.req(s, tableJS))
 			if err == nil && out.Rows == nil {
 				err = engine.Errorf(engine.ElementNotFound, "%s is not and does not contain a table", in.target()).With("reason", "not_a_table")
 			}

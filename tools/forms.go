@@ -62,7 +62,7 @@ func notEditable(tg engine.Target, reason string) error {
 func fill(d *Deps) Tool {
 	return sessionTool(d, "fill", "Replace a field's value.", pageAction,
 		func(ctx context.Context, s engine.Session, in FillIn) (SuccessOut, error) {
-			r, err := evalInto[formResult](ctx, s, settled(in.req(fillJS, in.Value)))
+			r, err := evalInto[formResult](ctx, s, settled(in.req(s, fillJS, in.Value)))
 			if err == nil && r.Error != "" {
 				err = notEditable(in.target(), r.Error)
 			}
@@ -103,7 +103,7 @@ var selectOptionsJS string
 func selectOption(d *Deps) Tool {
 	return sessionTool(d, "select", "Select <select> options by value or label.", pageAction,
 		func(ctx context.Context, s engine.Session, in SelectIn) (SelectOut, error) {
-			r, err := evalInto[formResult](ctx, s, settled(in.req(selectOptionsJS, in.Values)))
+			r, err := evalInto[formResult](ctx, s, settled(in.req(s, selectOptionsJS, in.Values)))
 			switch {
 			case err != nil:
 				return SelectOut{}, err
@@ -133,7 +133,7 @@ func checkTool(d *Deps, name, desc string, want bool) Tool {
 	return sessionTool(d, name, desc, pageAction,
 		func(ctx context.Context, s engine.Session, in ElementIn) (ActionOut, error) {
 			tg := in.target()
-			r, err := evalInto[formResult](ctx, s, in.req(checkboxStateJS))
+			r, err := evalInto[formResult](ctx, s, in.req(s, checkboxStateJS))
 			if err != nil {
 				return ActionOut{}, err
 			}
@@ -149,11 +149,11 @@ func checkTool(d *Deps, name, desc string, want bool) Tool {
 				return ActionOut{}, engine.Errorf(engine.InvalidParameters, "%s is a checked radio button; a radio is unchecked only by checking another one of its group", tg).
 					With("field", "selector").With("reason", "radio").Suggest("Use check on the radio button that should be selected instead.")
 			}
-			click, err := s.Click(ctx, engine.ClickRequest{Target: tg, Timeout: in.timeout()})
+			click, err := s.Click(ctx, engine.ClickRequest{Target: tg, Timeout: in.timeout(s)})
 			if err != nil {
 				return ActionOut{}, err
 			}
-			if r, err = evalInto[formResult](ctx, s, in.req(checkboxStateJS)); err != nil {
+			if r, err = evalInto[formResult](ctx, s, in.req(s, checkboxStateJS)); err != nil {
 				return ActionOut{}, err
 			}
 			if r.Checked != want {

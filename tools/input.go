@@ -11,7 +11,7 @@ import (
 func hover(d *Deps) Tool {
 	return sessionTool(d, "hover", "Move the mouse over an element.", pageAction,
 		func(ctx context.Context, s engine.Session, in ElementIn) (ActionOut, error) {
-			r, err := s.Hover(ctx, engine.HoverRequest{Target: in.target(), Timeout: in.timeout()})
+			r, err := s.Hover(ctx, engine.HoverRequest{Target: in.target(), Timeout: in.timeout(s)})
 			return actionOut("Hovered over "+in.target().String(), r), err
 		})
 }
@@ -95,7 +95,7 @@ func uploadFile(d *Deps) Tool {
 				}
 				files[i] = p
 			}
-			r, err := s.Upload(ctx, engine.UploadRequest{Target: in.target(), Files: files, Timeout: in.timeout()})
+			r, err := s.Upload(ctx, engine.UploadRequest{Target: in.target(), Files: files, Timeout: in.timeout(s)})
 			return actionOut(fmt.Sprintf("Set %d file(s) on %s", len(in.Files), in.target()), r), err
 		})
 }

@@ -190,7 +190,7 @@ const scriptURLOf = `el => {
 func refuseScriptURL(ctx context.Context, s engine.Session, t engine.Target, timeout time.Duration) error {
 	if timeout == 0 {
 		// The click waits this long for its element; so does the check.
-		timeout = engine.DefaultActionTimeout
+		timeout = engine.TimeoutsOf(s).Action
 	}
 	raw, err := s.Evaluate(ctx, engine.EvalRequest{Target: &t, Function: scriptURLOf, Timeout: timeout})
 	if err != nil {

@@ -115,6 +115,10 @@ type Options struct {
 	// URL (security.enableScriptEvaluation false; evaluate goes through
 	// DisabledTools).
 	NoScriptEvaluation bool
+	// OmitImages answers screenshots with the path of the file they were
+	// saved to, under OutputDir/screenshots, instead of image content, for
+	// clients that cannot take images.
+	OmitImages bool
 }
 
 // NewServer returns an MCP server with the core tools and those of the
@@ -147,7 +151,7 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 		out = filepath.Join(os.TempDir(), "browsermcp")
 	}
 	*d = Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets,
-		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths), noScript: o.NoScriptEvaluation}
+		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths), noScript: o.NoScriptEvaluation, OmitImages: o.OmitImages}
 	for _, t := range Tools(d) {
 		if slices.Contains(o.DisabledTools, t.Def.Name) || !enabled(o.Caps, t.Group) {
 			continue

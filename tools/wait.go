@@ -52,7 +52,7 @@ func waitFor(d *Deps) Tool {
 		func(ctx context.Context, s engine.Session, in WaitForIn) (SuccessOut, error) {
 			timeout := ms(in.Timeout)
 			if timeout == 0 {
-				timeout = engine.DefaultActionTimeout
+				timeout = engine.TimeoutsOf(s).Action
 			}
 			var what, done string
 			var err error

@@ -136,6 +136,10 @@ func (e *Engine) Name() string { return "cdp/chromium" }
 // Start begins launching (or attaching to) the browser and returns at once.
 func (e *Engine) Start() { e.keep.Begin() }
 
+// Idle stops the browser while no session uses it; the next session
+// starts a new one (engine.Idler).
+func (e *Engine) Idle() bool { return e.keep.Release() }
+
 // browser returns a live browser, starting a new one when the last one died.
 func (e *Engine) browser(ctx context.Context) (*browserProc, error) { return e.keep.Browser(ctx) }
 
@@ -266,6 +270,10 @@ func (e *Engine) finish(ctx context.Context, b *browserProc, s *session, opts en
 		return nil, err
 	}
 	dl.follow(b, s.id, s.tab)
+	if err := grantPermissions(ctx, b, s.contextID(), opts.Permissions); err != nil {
+		s.Close(ctx)
+		return nil, err
+	}
 	tb := newTabbed(s, func(ctx context.Context, how chromedp.ContextOption) (*session, error) {
 		t, err := openTab(ctx, b, s.tab, s.refs, tabOpts, e.cfg.Dialogs, how)
 		if err != nil {

@@ -3,16 +3,20 @@ package cdp
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/security"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	bmpage "github.com/seed4af8c199/browsermcp/engine/page"
 )
 
 // contextOptions configure the browser context itself (before its page).
@@ -23,17 +27,52 @@ func contextOptions(opts engine.SessionOptions, relay *socketRelay) (chromedp.Cr
 		return nil, err
 	}
 	if relay != nil {
-		server, bypass := relay.proxyRules()
+		server, bypass := relay.proxyRules(bypassList(opts.ProxyBypass))
 		return func(p *target.CreateBrowserContextParams) { p.ProxyServer, p.ProxyBypassList = server, bypass }, nil
 	}
 	if opts.Proxy == "" {
 		return func(*target.CreateBrowserContextParams) {}, nil
 	}
-	return func(p *target.CreateBrowserContextParams) { p.ProxyServer = opts.Proxy }, nil
+	bypass := strings.Join(bypassList(opts.ProxyBypass), ";")
+	return func(p *target.CreateBrowserContextParams) { p.ProxyServer, p.ProxyBypassList = opts.Proxy, bypass }, nil
+}
+
+// bypassList splits a comma-separated proxy bypass list.
+func bypassList(s string) []string {
+	var l []string
+	for _, h := range strings.Split(s, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			l = append(l, h)
+		}
+	}
+	return l
 }
 
 // applyOptions sets the per-session emulation on a new page.
 func applyOptions(ctx context.Context, t *chromedp.Target, opts engine.SessionOptions) error {
+	if opts.BlockServiceWorkers {
+		// Requests skip a worker already there; new ones cannot register.
+		if _, err := cdp.Call(ctx, t, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
+			return err
+		}
+		if _, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: bmpage.BlockServiceWorkersScript}); err != nil {
+			return err
+		}
+	}
+	for _, src := range opts.InitScripts {
+		// For the page's next documents: like Playwright's addInitScript,
+		// never run into a document that is already there.
+		if _, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
+			return err
+		}
+	}
+	if opts.IgnoreHTTPSErrors {
+		// Per page, as Playwright does: it holds for this page's
+		// navigations and subresources, not for other sessions'.
+		if _, err := cdp.Call(ctx, t, security.SetIgnoreCertificateErrors, security.SetIgnoreCertificateErrorsParams{Ignore: true}); err != nil {
+			return err
+		}
+	}
 	if opts.UserAgent != "" || opts.Locale != "" {
 		ua := opts.UserAgent
 		if ua == "" {

@@ -93,11 +93,20 @@ func openTab(ctx context.Context, b *browserProc, parent context.Context, refs *
 				st.loader = tree.FrameTree.Frame.LoaderID
 			}
 			st.mu.Unlock()
+			dsf := opts.DeviceScaleFactor
+			if dsf == 0 {
+				dsf = 1
+			}
 			_, err = cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-				Width: int64(opts.Viewport.Width), Height: int64(opts.Viewport.Height), DeviceScaleFactor: 1,
+				Width: int64(opts.Viewport.Width), Height: int64(opts.Viewport.Height), DeviceScaleFactor: dsf, Mobile: opts.IsMobile,
 			})
 			if err != nil {
 				return err
+			}
+			if opts.HasTouch {
+				if _, err := cdp.Call(ctx, t, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5}); err != nil {
+					return err
+				}
 			}
 			if err := watchExpected(ctx, t); err != nil {
 				return err

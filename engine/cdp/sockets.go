@@ -73,8 +73,10 @@ func startRelay(pol *engine.Policy, upstream string) (*socketRelay, error) {
 
 // proxyRules are the browser context's proxy settings: http and https go
 // where they went before; WebSockets (ws and wss) go to the relay, as
-// Chromium prefers the SOCKS proxy for them.
-func (r *socketRelay) proxyRules() (server, bypass string) {
+// Chromium prefers the SOCKS proxy for them. The session's own bypass
+// hosts skip its proxy for http and https only: their WebSockets still
+// pass the relay, and so the policy.
+func (r *socketRelay) proxyRules(skip []string) (server, bypass string) {
 	direct := "direct://"
 	if r.upstream != nil {
 		direct = r.upstream.String()
@@ -85,6 +87,9 @@ func (r *socketRelay) proxyRules() (server, bypass string) {
 		// Chromium would not send loopback http(s) to the session's proxy;
 		// keep that, for http(s) only (bypass rules name a scheme).
 		bypass += ";http://localhost;https://localhost;http://127.0.0.1;https://127.0.0.1;http://[::1];https://[::1]"
+		for _, h := range skip {
+			bypass += ";http://" + h + ";https://" + h
+		}
 	}
 	return server, bypass
 }

@@ -68,7 +68,7 @@ func TestRelayChainsThroughSessionProxy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.close()
-	if server, _ := r.proxyRules(); !strings.HasPrefix(server, "http=http://"+proxy+";https=http://"+proxy+";socks=socks5://") {
+	if server, _ := r.proxyRules(nil); !strings.HasPrefix(server, "http=http://"+proxy+";https=http://"+proxy+";socks=socks5://") {
 		t.Fatalf("proxy rules = %q", server)
 	}
 	through := func(dest string) (net.Conn, error) {

@@ -202,6 +202,9 @@ func (e *Engine) capabilities(ctx context.Context, opts engine.SessionOptions) m
 	}
 	if opts.Proxy != "" {
 		args = append(args, "--proxy-server="+opts.Proxy)
+		if opts.ProxyBypass != "" {
+			args = append(args, "--proxy-bypass-list="+strings.ReplaceAll(opts.ProxyBypass, ",", ";"))
+		}
 	}
 	chrome := map[string]any{"args": args}
 	if e.cfg.ExecPath != "" {

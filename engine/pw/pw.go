@@ -122,6 +122,10 @@ func (e *Engine) Name() string { return "playwright/" + e.cfg.Browser }
 // Start begins launching the browser and returns at once.
 func (e *Engine) Start() { e.keep.Begin() }
 
+// Idle stops the browser while no session uses it; the next session
+// starts a new one (engine.Idler).
+func (e *Engine) Idle() bool { return e.keep.Release() }
+
 // browser returns a live browser, starting a new one when the last one died.
 func (e *Engine) browser(ctx context.Context) (*browserProc, error) { return e.keep.Browser(ctx) }
 

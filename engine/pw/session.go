@@ -75,6 +75,12 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 			_ = bctx.Close()
 			return made{}, err
 		}
+		for _, src := range opts.InitScripts {
+			if err := bctx.AddInitScript(playwright.Script{Content: playwright.String(src)}); err != nil {
+				_ = bctx.Close()
+				return made{}, err
+			}
+		}
 		page, err := bctx.NewPage()
 		if err != nil {
 			_ = bctx.Close()
@@ -142,6 +148,27 @@ func contextOptions(opts engine.SessionOptions) playwright.BrowserNewContextOpti
 	}
 	if opts.Proxy != "" {
 		o.Proxy = &playwright.Proxy{Server: opts.Proxy}
+		if opts.ProxyBypass != "" {
+			o.Proxy.Bypass = playwright.String(opts.ProxyBypass)
+		}
+	}
+	if opts.IgnoreHTTPSErrors {
+		o.IgnoreHttpsErrors = playwright.Bool(true)
+	}
+	if opts.BlockServiceWorkers {
+		o.ServiceWorkers = playwright.ServiceWorkerPolicyBlock
+	}
+	if len(opts.Permissions) > 0 {
+		o.Permissions = opts.Permissions
+	}
+	if opts.DeviceScaleFactor != 0 {
+		o.DeviceScaleFactor = playwright.Float(opts.DeviceScaleFactor)
+	}
+	if opts.IsMobile {
+		o.IsMobile = playwright.Bool(true)
+	}
+	if opts.HasTouch {
+		o.HasTouch = playwright.Bool(true)
 	}
 	return o
 }
@@ -157,6 +184,8 @@ func firefoxOptions(opts engine.SessionOptions) error {
 	}{
 		{"userAgent", opts.UserAgent != ""}, {"locale", opts.Locale != ""}, {"timezoneId", opts.TimezoneID != ""},
 		{"extraHTTPHeaders", len(opts.ExtraHTTPHeaders) > 0}, {"proxy", opts.Proxy != ""},
+		{"ignoreHttpsErrors", opts.IgnoreHTTPSErrors}, {"isMobile", opts.IsMobile}, {"hasTouch", opts.HasTouch},
+		{"deviceScaleFactor", opts.DeviceScaleFactor != 0}, {"permissions", len(opts.Permissions) > 0},
 	} {
 		if o.set {
 			return unsupported(Firefox, o.field, "Playwright's WebDriver BiDi backend does not apply it to a browser context").With("field", o.field)

@@ -44,6 +44,9 @@ type Config struct {
 	// session's downloads, and the files of save_state. Empty: a
 	// browsermcp directory under the OS temp directory.
 	OutputDir string `json:"outputDir"`
+	// ImageResponses is allow (screenshots return image content) or omit
+	// (they return the path of the file saved under OutputDir/screenshots).
+	ImageResponses string `json:"imageResponses"`
 
 	Browser  BrowserConfig  `json:"browser"`
 	Session  SessionConfig  `json:"session"`
@@ -71,12 +74,47 @@ type BrowserConfig struct {
 	Engine           string `json:"engine"`
 	// Args are more browser switches (--browser-arg), merged into ours.
 	Args []string `json:"args"`
+	// IgnoreHTTPSErrors lets every session's pages load from servers with
+	// certificates the browser does not trust.
+	IgnoreHTTPSErrors bool `json:"ignoreHttpsErrors"`
+	// UserAgent is every session's default user agent; create_session's
+	// userAgent overrides it.
+	UserAgent string `json:"userAgent"`
+	// Device names a device of devices.go whose page size, pixel ratio,
+	// touch, mobile viewport and user agent every session emulates.
+	Device string `json:"device"`
+	// Mobile emulates a mobile browser with touch at the viewport size.
+	Mobile bool `json:"isMobile"`
+	// ProxyServer and ProxyBypass are every session's proxy, and the
+	// hosts that skip it; create_session's proxy overrides both.
+	ProxyServer string `json:"proxyServer"`
+	ProxyBypass string `json:"proxyBypass"`
+	// InitScripts are files of JavaScript run in every page of every
+	// session before the page's own scripts.
+	InitScripts []string `json:"initScripts"`
+	// GrantPermissions are granted to every session's pages.
+	GrantPermissions []string `json:"grantPermissions"`
+	// StorageState is a save_state file every session created without a
+	// storageState of its own starts from.
+	StorageState string `json:"storageState"`
+	// BlockServiceWorkers keeps every session's pages from registering
+	// service workers.
+	BlockServiceWorkers bool `json:"blockServiceWorkers"`
+	// TestIDAttribute is the attribute testid= selectors match.
+	TestIDAttribute string `json:"testIdAttribute"`
 }
 
 // SessionConfig bounds the browser sessions.
 type SessionConfig struct {
 	DefaultTimeout int `json:"defaultTimeout"` // ms of inactivity
 	MaxSessions    int `json:"maxSessions"`
+	// ActionTimeout and NavigationTimeout (ms) are how long a call waits
+	// for its element, and for a navigation, when it names no timeout.
+	ActionTimeout     int `json:"actionTimeout"`
+	NavigationTimeout int `json:"navigationTimeout"`
+	// IdleTimeout (ms) stops the browser once no session has existed for
+	// this long; the next session starts it again. 0: never.
+	IdleTimeout int `json:"idleTimeout"`
 }
 
 // SecurityConfig is what pages may load and which risky tools are offered.
@@ -104,9 +142,11 @@ type LoggingConfig struct {
 func defaultConfig() Config {
 	return Config{
 		Transport: "stdio", Host: "127.0.0.1", Port: -1,
-		APIKeys: []string{}, AllowedHosts: []string{},
-		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000, Args: []string{}},
-		Session: SessionConfig{DefaultTimeout: 300000, MaxSessions: 10},
+		APIKeys: []string{}, AllowedHosts: []string{}, ImageResponses: "allow",
+		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000, Args: []string{}, InitScripts: []string{}, GrantPermissions: []string{},
+			TestIDAttribute: engine.DefaultTestIDAttribute},
+		Session: SessionConfig{DefaultTimeout: 300000, MaxSessions: 10,
+			ActionTimeout: int(engine.DefaultActionTimeout.Milliseconds()), NavigationTimeout: int(engine.DefaultNavigationTimeout.Milliseconds())},
 		Security: SecurityConfig{
 			AllowedDomains: []string{}, BlockedDomains: []string{}, AllowedPaths: []string{},
 			MaxScreenshotSize: 2 << 20, MaxMessageSize: jsonrpc.DefaultMaxMessage, EnableFileUpload: true, EnableScriptEvaluation: true,
@@ -150,10 +190,57 @@ var options = []option{
 		field: func(c *Config) any { return &c.Browser.Args }, check: func(c *Config) error { return engines.CheckArgs(c.EngineConfig()) }},
 	{flags: []string{"viewport-size"}, env: "BROWSERMCP_VIEWPORT_SIZE", key: "browser.viewport", usage: "page size `WxH`",
 		field: func(c *Config) any { return &c.Browser.Viewport }, check: func(c *Config) error { _, err := parseViewport(c.Browser.Viewport); return err }},
+	{flags: []string{"ignore-https-errors"}, env: "BROWSERMCP_IGNORE_HTTPS_ERRORS", key: "browser.ignoreHttpsErrors", usage: "let pages load from servers whose certificate is not trusted (self-signed, expired)",
+		field: func(c *Config) any { return &c.Browser.IgnoreHTTPSErrors }},
+	{flags: []string{"user-agent"}, env: "BROWSERMCP_USER_AGENT", key: "browser.userAgent", usage: "every session's user `agent` (create_session's userAgent overrides it)",
+		field: func(c *Config) any { return &c.Browser.UserAgent }, check: func(c *Config) error {
+			return engine.SessionOptions{UserAgent: c.Browser.UserAgent}.Validate()
+		}},
+	{flags: []string{"device"}, env: "BROWSERMCP_DEVICE", key: "browser.device", usage: "emulate this `device` in every session: its size, pixel ratio, touch and user agent (\"iPhone 15\", \"Pixel 7\", ...; see README)",
+		field: func(c *Config) any { return &c.Browser.Device }, check: func(c *Config) error { return checkDevice(c.Browser.Device) }},
+	{flags: []string{"mobile"}, env: "BROWSERMCP_MOBILE", key: "browser.isMobile", usage: "emulate a mobile browser with touch, at the viewport size",
+		field: func(c *Config) any { return &c.Browser.Mobile }},
+	{flags: []string{"proxy-server"}, env: "BROWSERMCP_PROXY_SERVER", key: "browser.proxyServer", usage: "every session's proxy `URL` (http://host:port, socks5://host:port); create_session's proxy overrides it",
+		field: func(c *Config) any { return &c.Browser.ProxyServer }, check: func(c *Config) error {
+			return engine.SessionOptions{Proxy: c.Browser.ProxyServer}.Validate()
+		}},
+	{flags: []string{"proxy-bypass"}, env: "BROWSERMCP_PROXY_BYPASS", key: "browser.proxyBypass", usage: "comma-separated `hosts` that skip --proxy-server (.example.com, localhost:8080)",
+		field: func(c *Config) any { return &c.Browser.ProxyBypass }, check: func(c *Config) error {
+			if c.Browser.ProxyBypass != "" && c.Browser.ProxyServer == "" {
+				return errors.New("needs --proxy-server")
+			}
+			return nil
+		}},
+	{flags: []string{"init-script"}, env: "BROWSERMCP_INIT_SCRIPT", key: "browser.initScripts", usage: "JavaScript `file` run in every page of every session before the page's own scripts (repeatable)",
+		field: func(c *Config) any { return &c.Browser.InitScripts }, check: func(c *Config) error { _, err := readInitScripts(c.Browser.InitScripts); return err }},
+	{flags: []string{"grant-permissions"}, env: "BROWSERMCP_GRANT_PERMISSIONS", key: "browser.grantPermissions", usage: "`permissions` granted to every session's pages, comma-separated or repeated: geolocation, notifications, clipboard-read, clipboard-write, camera, microphone, ...",
+		field: func(c *Config) any { return &c.Browser.GrantPermissions }, check: func(c *Config) error {
+			return engine.SessionOptions{Permissions: splitList(c.Browser.GrantPermissions)}.Validate()
+		}},
+	{flags: []string{"storage-state"}, env: "BROWSERMCP_STORAGE_STATE", key: "browser.storageState", usage: "save_state `file` (cookies, localStorage) that every session created without its own storageState starts from",
+		field: func(c *Config) any { return &c.Browser.StorageState }, check: func(c *Config) error { _, err := readStorageState(c.Browser.StorageState); return err }},
+	{flags: []string{"block-service-workers"}, env: "BROWSERMCP_BLOCK_SERVICE_WORKERS", key: "browser.blockServiceWorkers", usage: "keep every session's pages from registering service workers",
+		field: func(c *Config) any { return &c.Browser.BlockServiceWorkers }},
+	{flags: []string{"test-id-attribute"}, env: "BROWSERMCP_TEST_ID_ATTRIBUTE", key: "browser.testIdAttribute", usage: "`attribute` that testid=VALUE selectors match",
+		field: func(c *Config) any { return &c.Browser.TestIDAttribute }, check: func(c *Config) error { return engine.CheckTestIDAttribute(c.Browser.TestIDAttribute) }},
 	{flags: []string{"sessionTimeout", "session-timeout"}, env: "BROWSERMCP_SESSION_TIMEOUT", key: "session.defaultTimeout", usage: "idle `ms` before a session expires",
 		field: func(c *Config) any { return &c.Session.DefaultTimeout }, check: func(c *Config) error { return positive(c.Session.DefaultTimeout, "a positive number of ms") }},
 	{flags: []string{"maxSessions", "max-sessions"}, env: "BROWSERMCP_MAX_SESSIONS", key: "session.maxSessions", usage: "maximum open sessions",
 		field: func(c *Config) any { return &c.Session.MaxSessions }, check: func(c *Config) error { return positive(c.Session.MaxSessions, "at least 1") }},
+	{flags: []string{"timeout-action"}, env: "BROWSERMCP_TIMEOUT_ACTION", key: "session.actionTimeout", usage: "`ms` an element action waits for its element when the call gives no timeout",
+		field: func(c *Config) any { return &c.Session.ActionTimeout }, check: func(c *Config) error { return timeoutMs(c.Session.ActionTimeout) }},
+	{flags: []string{"timeout-navigation"}, env: "BROWSERMCP_TIMEOUT_NAVIGATION", key: "session.navigationTimeout", usage: "`ms` a navigation may take when the call gives no timeout",
+		field: func(c *Config) any { return &c.Session.NavigationTimeout }, check: func(c *Config) error { return timeoutMs(c.Session.NavigationTimeout) }},
+	{flags: []string{"idle-timeout"}, env: "BROWSERMCP_IDLE_TIMEOUT", key: "session.idleTimeout", usage: "stop the browser after this many `ms` without a session, and start it again for the next (0: never)",
+		field: func(c *Config) any { return &c.Session.IdleTimeout }, check: func(c *Config) error {
+			switch {
+			case c.Session.IdleTimeout < 0:
+				return errors.New("want 0 (never) or a positive number of ms")
+			case c.Session.IdleTimeout > 0 && c.Browser.GridURL != "":
+				return errors.New("has no effect with --grid-url, where each session has a browser of its own")
+			}
+			return nil
+		}},
 	{flags: []string{"transport"}, env: "BROWSERMCP_TRANSPORT", key: "transport", usage: "stdio or http (--port implies http)",
 		field: func(c *Config) any { return &c.Transport }, check: func(c *Config) error { return oneOf(c.Transport, "stdio", "http") }},
 	{flags: []string{"port"}, env: "BROWSERMCP_PORT", key: "port", usage: "serve MCP over HTTP on this `port` (0: any free port) instead of stdio",
@@ -165,7 +252,7 @@ var options = []option{
 		}},
 	{flags: []string{"host"}, env: "BROWSERMCP_HOST", key: "host", usage: "HTTP listen `address`",
 		field: func(c *Config) any { return &c.Host }, check: func(c *Config) error { return nonEmpty(c.Host) }},
-	{flags: []string{"api-key"}, env: "BROWSERMCP_API_KEY", key: "apiKeys", usage: "HTTP bearer `key` (repeatable; environment: comma-separated); one is generated when none is given",
+	{flags: []string{"api-key"}, env: "BROWSERMCP_API_KEY", key: "apiKeys", usage: "HTTP bearer `key` of at least 8 characters, no spaces or commas (repeatable; environment: comma-separated); one is generated when none is given",
 		field: func(c *Config) any { return &c.APIKeys }, check: func(c *Config) error {
 			for _, k := range c.APIKeys {
 				if len(k) < 8 || strings.ContainsAny(k, " \t\r\n,") {
@@ -176,6 +263,8 @@ var options = []option{
 		}},
 	{flags: []string{"output-dir"}, env: "BROWSERMCP_OUTPUT_DIR", key: "outputDir", usage: "`directory` for downloads and saved state (default: browsermcp under the OS temp directory)",
 		field: func(c *Config) any { return &c.OutputDir }},
+	{flags: []string{"image-responses"}, env: "BROWSERMCP_IMAGE_RESPONSES", key: "imageResponses", usage: "allow (screenshots return the image) or omit (they return the path of the file saved under --output-dir/screenshots, for clients that cannot take images)",
+		field: func(c *Config) any { return &c.ImageResponses }, check: func(c *Config) error { return oneOf(c.ImageResponses, "allow", "omit") }},
 	{flags: []string{"allowed-hosts"}, env: "BROWSERMCP_ALLOWED_HOSTS", key: "allowedHosts", usage: "extra `host` names accepted in Host and Origin headers (repeatable; * accepts any)",
 		field: func(c *Config) any { return &c.AllowedHosts }},
 	{flags: []string{"allowed-domains"}, env: "BROWSERMCP_ALLOWED_DOMAINS", key: "security.allowedDomains", usage: "only let pages load from these `hosts` (repeatable; *.example.com, host:port)",
@@ -309,6 +398,10 @@ func Load(args []string, getenv func(string) string, stdout io.Writer, version s
 		}
 		if cfg.Transport == "http" && cfg.Port < 0 {
 			cfg.Port = 0
+		}
+		// A device brings its page size, unless one was given.
+		if d, ok := devices[cfg.Browser.Device]; ok && source[optionByKey("browser.viewport")] == "" {
+			cfg.Browser.Viewport = fmt.Sprintf("%dx%d", d.viewport.Width, d.viewport.Height)
 		}
 		for i := range options {
 			o := &options[i]
@@ -513,6 +606,62 @@ func positive(n int, want string) error {
 	return nil
 }
 
+// splitList splits each comma-separated item of l.
+func splitList(l []string) []string {
+	var out []string
+	for _, item := range l {
+		for _, s := range strings.Split(item, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// readStorageState reads and checks a save_state file; "" is none.
+func readStorageState(path string) (*engine.StorageState, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	st := &engine.StorageState{}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(st); err != nil {
+		return nil, fmt.Errorf("not a save_state file: %v", err)
+	}
+	if err := st.Validate(); err != nil {
+		return nil, fmt.Errorf("not a save_state file: %v", err)
+	}
+	return st, nil
+}
+
+// readInitScripts reads the --init-script files.
+func readInitScripts(paths []string) ([]string, error) {
+	var srcs []string
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		srcs = append(srcs, string(b))
+	}
+	return srcs, nil
+}
+
+// timeoutMs checks a default timeout: positive, and no longer than a
+// call may take.
+func timeoutMs(n int) error {
+	if n <= 0 || time.Duration(n)*time.Millisecond > engine.MaxCallTimeout {
+		return fmt.Errorf("want a number of ms from 1 to %d", engine.MaxCallTimeout.Milliseconds())
+	}
+	return nil
+}
+
 func nonEmpty(s string) error {
 	if strings.TrimSpace(s) == "" {
 		return errors.New("must not be empty")
@@ -532,16 +681,77 @@ func printJSON(w io.Writer, cfg Config) {
 	fmt.Fprintln(w, string(b))
 }
 
+// usage prints the flags GNU-style (--name), each setting once with its
+// aliases, its default, its variable and its config-file key.
 func usage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "Usage: browsermcp [flags]\n\nAn MCP server that drives real browsers in isolated sessions, over stdio (default)\nor HTTP (--port): Streamable HTTP at /mcp, SSE at /sse, health at /healthz.\n\nPrecedence: defaults < --config file < environment < flags.\n\nFlags:\n")
-	fs.VisitAll(func(f *flag.Flag) {
-		name, u := flag.UnquoteUsage(f)
-		fmt.Fprintf(w, "  -%s %s\n    \t%s", f.Name, name, u)
-		if r, ok := f.Value.(*recorder); ok {
-			fmt.Fprintf(w, " (env %s, config %s)", r.opt.env, r.opt.key)
+	def := defaultConfig()
+	type entry struct{ names, usage string }
+	var entries []entry
+	for i := range options {
+		o := &options[i]
+		// The dashed spelling first: older camelCase aliases follow it.
+		names := slices.Clone(o.flags)
+		slices.SortStableFunc(names, func(a, b string) int { return strings.Compare(dashRank(a), dashRank(b)) })
+		f := fs.Lookup(o.flags[0])
+		arg, u := flag.UnquoteUsage(f)
+		var ns []string
+		for _, n := range names {
+			ns = append(ns, "--"+n)
 		}
-		fmt.Fprintln(w)
-	})
+		head := strings.Join(ns, ", ")
+		if arg != "" && !isBool(o.field(&def)) {
+			head += " " + arg
+		}
+		entries = append(entries, entry{head, fmt.Sprintf("%s (default %s; env %s, config %s)", u, showDefault(o, &def), o.env, o.key)})
+	}
+	for _, name := range []string{"config", "print-config", "version"} {
+		f := fs.Lookup(name)
+		arg, u := flag.UnquoteUsage(f)
+		head := "--" + name
+		if arg != "" && name == "config" {
+			head += " " + arg
+		}
+		entries = append(entries, entry{head, u})
+	}
+	entries = append(entries, entry{"--help", "print this help and exit"})
+	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.names, b.names) })
+	for _, e := range entries {
+		fmt.Fprintf(w, "  %s\n    \t%s\n", e.names, e.usage)
+	}
+}
+
+// dashRank sorts a dashed flag name before a camelCase alias.
+func dashRank(name string) string {
+	if strings.ToLower(name) == name {
+		return "0" + name
+	}
+	return "1" + name
+}
+
+// showDefault is an option's default as --help shows it.
+func showDefault(o *option, def *Config) string {
+	switch p := o.field(def).(type) {
+	case *string:
+		if o.key == "browser.engine" {
+			return "per --browser"
+		}
+		if *p == "" {
+			return "none"
+		}
+		return strconv.Quote(*p)
+	case *[]string:
+		if len(*p) == 0 {
+			return "none"
+		}
+		return strings.Join(*p, ",")
+	case *int:
+		if o.key == "port" {
+			return "none: stdio"
+		}
+		return strconv.Itoa(*p)
+	}
+	return show(o.field(def))
 }
 
 // parseViewport reads a page size, WIDTHxHEIGHT.
@@ -567,8 +777,28 @@ func (c Config) EngineConfig() engines.Config {
 		GridURL: b.GridURL, GridQueueTimeout: time.Duration(b.GridQueueTimeout) * time.Millisecond, GridKeepSessions: b.GridKeepSessions,
 		Viewport: vp, Dialogs: engine.DialogPolicy(b.Dialogs),
 		AllowedDomains: sec.AllowedDomains, BlockedDomains: sec.BlockedDomains, AllowFileURLs: sec.AllowFileURLs,
-		BrowserArgs: b.Args,
+		BrowserArgs:  b.Args,
+		SessionFlags: c.sessionFlags(),
 	}
+}
+
+// sessionFlags names the settings given that set up every session, as
+// flags, so that an engine that cannot honour one is refused at startup.
+func (c Config) sessionFlags() []string {
+	var f []string
+	for _, o := range []struct {
+		flag string
+		set  bool
+	}{
+		{"--ignore-https-errors", c.Browser.IgnoreHTTPSErrors}, {"--user-agent", c.Browser.UserAgent != ""},
+		{"--device", c.Browser.Device != ""}, {"--mobile", c.Browser.Mobile}, {"--proxy-server", c.Browser.ProxyServer != ""},
+		{"--grant-permissions", len(c.Browser.GrantPermissions) > 0},
+	} {
+		if o.set {
+			f = append(f, o.flag)
+		}
+	}
+	return f
 }
 
 // ManagerConfig is the sessions' idle timeout, their number and their
@@ -578,9 +808,36 @@ func (c Config) ManagerConfig() engine.ManagerConfig {
 	return engine.ManagerConfig{
 		Timeout:     time.Duration(c.Session.DefaultTimeout) * time.Millisecond,
 		MaxSessions: c.Session.MaxSessions,
-		Defaults:    engine.SessionOptions{Viewport: vp},
+		Defaults:    c.sessionDefaults(vp),
 		OutputDir:   c.ResolvedOutputDir(),
+		IdleTimeout: time.Duration(c.Session.IdleTimeout) * time.Millisecond,
+		Timeouts: engine.Timeouts{
+			Action:     time.Duration(c.Session.ActionTimeout) * time.Millisecond,
+			Navigation: time.Duration(c.Session.NavigationTimeout) * time.Millisecond,
+		},
 	}
+}
+
+// sessionDefaults are the options every session gets where create_session
+// gives none: the device's, then the flags'.
+func (c Config) sessionDefaults(vp engine.Viewport) engine.SessionOptions {
+	b := c.Browser
+	d := engine.SessionOptions{Viewport: vp, IgnoreHTTPSErrors: b.IgnoreHTTPSErrors}
+	if dev, ok := devices[b.Device]; ok {
+		d.DeviceScaleFactor, d.IsMobile, d.HasTouch, d.UserAgent = dev.scale, dev.mobile, dev.touch, dev.userAgent
+	}
+	if b.Mobile {
+		d.IsMobile, d.HasTouch = true, true
+	}
+	if b.UserAgent != "" {
+		d.UserAgent = b.UserAgent
+	}
+	d.Proxy, d.ProxyBypass = b.ProxyServer, b.ProxyBypass
+	d.InitScripts, _ = readInitScripts(b.InitScripts)
+	d.Permissions = splitList(b.GrantPermissions)
+	d.StorageState, _ = readStorageState(b.StorageState)
+	d.BlockServiceWorkers = b.BlockServiceWorkers
+	return d
 }
 
 // ToolOptions are the tools on offer: the opt-in groups, less the tools the
@@ -603,6 +860,7 @@ func (c Config) ToolOptions(version string, log *slog.Logger) tools.Options {
 		AllowedPaths:       c.Security.AllowedPaths,
 		NoFileAccess:       !c.Security.EnableFileUpload,
 		NoScriptEvaluation: !c.Security.EnableScriptEvaluation,
+		OmitImages:         c.ImageResponses == "omit",
 	}
 }
 

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
 )
@@ -100,3 +102,55 @@ func TestFileAccessReachesTools(t *testing.T) {
 		t.Fatalf("tool options: allowed %v, no file access %v", o.AllowedPaths, o.NoFileAccess)
 	}
 }
+
+// TestSessionFlagsFromEveryLayer sets each setting of issue #16 by its
+// config-file key and by its variable, and checks what the engine, the
+// Manager and the tools are given.
+func TestSessionFlagsFromEveryLayer(t *testing.T) {
+	dir := t.TempDir()
+	script, state := filepath.Join(dir, "init.js"), filepath.Join(dir, "state.json")
+	os.WriteFile(script, []byte("window.x = 1"), 0o600)
+	os.WriteFile(state, []byte(`{"cookies": [], "origins": []}`), 0o600)
+	file := filepath.Join(dir, "c.json")
+	os.WriteFile(file, []byte(`{"imageResponses": "omit", "browser": {"ignoreHttpsErrors": true, "userAgent": "file/1", "device": "Pixel 7",
+		"isMobile": true, "proxyServer": "http://proxy.test:3128", "proxyBypass": "a.test", "initScripts": [`+strconvQuote(script)+`],
+		"grantPermissions": ["geolocation"], "storageState": `+strconvQuote(state)+`, "blockServiceWorkers": true, "testIdAttribute": "data-qa"},
+		"session": {"actionTimeout": 1000, "navigationTimeout": 2000, "idleTimeout": 3000}}`), 0o600)
+	env := map[string]string{
+		"BROWSERMCP_IGNORE_HTTPS_ERRORS": "true", "BROWSERMCP_USER_AGENT": "file/1", "BROWSERMCP_DEVICE": "Pixel 7",
+		"BROWSERMCP_MOBILE": "true", "BROWSERMCP_PROXY_SERVER": "http://proxy.test:3128", "BROWSERMCP_PROXY_BYPASS": "a.test",
+		"BROWSERMCP_INIT_SCRIPT": script, "BROWSERMCP_GRANT_PERMISSIONS": "geolocation", "BROWSERMCP_STORAGE_STATE": state,
+		"BROWSERMCP_BLOCK_SERVICE_WORKERS": "true", "BROWSERMCP_TEST_ID_ATTRIBUTE": "data-qa", "BROWSERMCP_IMAGE_RESPONSES": "omit",
+		"BROWSERMCP_TIMEOUT_ACTION": "1000", "BROWSERMCP_TIMEOUT_NAVIGATION": "2000", "BROWSERMCP_IDLE_TIMEOUT": "3000",
+	}
+	for _, layer := range []struct {
+		name string
+		args []string
+		env  map[string]string
+	}{{"file", []string{"--config", file}, nil}, {"environment", nil, env}} {
+		t.Run(layer.name, func(t *testing.T) {
+			cfg, err := Load(layer.args, func(k string) string { return layer.env[k] }, io.Discard, "test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			mc := cfg.ManagerConfig()
+			d := mc.Defaults
+			if !d.IgnoreHTTPSErrors || d.UserAgent != "file/1" || d.DeviceScaleFactor != 2.625 || !d.IsMobile || !d.HasTouch ||
+				d.Viewport.Width != 412 || d.Proxy != "http://proxy.test:3128" || d.ProxyBypass != "a.test" ||
+				len(d.InitScripts) != 1 || d.InitScripts[0] != "window.x = 1" || len(d.Permissions) != 1 || d.StorageState == nil || !d.BlockServiceWorkers {
+				t.Errorf("session defaults = %+v", d)
+			}
+			if mc.Timeouts.Action != time.Second || mc.Timeouts.Navigation != 2*time.Second || mc.IdleTimeout != 3*time.Second {
+				t.Errorf("manager config = %+v", mc)
+			}
+			if cfg.Browser.TestIDAttribute != "data-qa" || !cfg.ToolOptions("test", nil).OmitImages {
+				t.Errorf("test id attribute %q, image responses %q", cfg.Browser.TestIDAttribute, cfg.ImageResponses)
+			}
+			if got := cfg.EngineConfig().SessionFlags; len(got) != 6 {
+				t.Errorf("session flags for the engine check = %v", got)
+			}
+		})
+	}
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }

@@ -46,7 +46,15 @@ type Config struct {
 	// BrowserArgs are more switches for the browsers we start, locally or
 	// on the Grid (CheckArgs).
 	BrowserArgs []string
+	// SessionFlags are the flags given that set up every session (e.g.
+	// --ignore-https-errors); Check refuses those the engine cannot honour.
+	SessionFlags []string
 }
+
+// firefoxCannot are the session flags Playwright's WebDriver BiDi backend
+// for Firefox accepts and then ignores: the server refuses to start with
+// them rather than run without them.
+var firefoxCannot = []string{"--ignore-https-errors", "--user-agent", "--device", "--mobile", "--proxy-server", "--grant-permissions"}
 
 // engines are the values of --engine: the browsers each drives and how to
 // build it. defaultEngine picks one per browser when --engine is not given.
@@ -84,6 +92,14 @@ func Check(c Config) error {
 		return fmt.Errorf("--grid-url drives Chromium over CDP: it needs --engine cdp and --browser chromium")
 	case c.GridURL != "" && c.CDPEndpoint != "":
 		return fmt.Errorf("--grid-url and --cdp-endpoint exclude each other: sessions run either on the Grid or in one browser")
+	case c.Browser == "firefox" && slices.ContainsFunc(c.SessionFlags, func(f string) bool { return slices.Contains(firefoxCannot, f) }):
+		var bad []string
+		for _, f := range c.SessionFlags {
+			if slices.Contains(firefoxCannot, f) {
+				bad = append(bad, f)
+			}
+		}
+		return fmt.Errorf("%s cannot be honoured with --browser firefox (Playwright's WebDriver BiDi backend ignores or refuses it); use --browser chromium", strings.Join(bad, ", "))
 	case name != "cdp" && (len(c.AllowedDomains) > 0 || len(c.BlockedDomains) > 0):
 		return fmt.Errorf("allowedDomains/blockedDomains are enforced only by --engine cdp; refusing to run %s without them", c.Browser)
 	}

@@ -35,6 +35,9 @@ func TestCheckRefusesWhatCannotWork(t *testing.T) {
 		{Config{Browser: "chromium", Engine: "playwright", CDPEndpoint: "http://127.0.0.1:9222"}, "--cdp-endpoint needs --engine cdp"},
 		{Config{Browser: "firefox", AllowedDomains: []string{"a.test"}}, "enforced only by --engine cdp"},
 		{Config{Browser: "webkit", BlockedDomains: []string{"a.test"}}, "refusing to run webkit without them"},
+		{Config{Browser: "firefox", SessionFlags: []string{"--init-script", "--device", "--mobile"}}, "--device, --mobile cannot be honoured with --browser firefox"},
+		{Config{Browser: "firefox", SessionFlags: []string{"--init-script", "--block-service-workers"}}, ""},
+		{Config{Browser: "chromium", Engine: "playwright", SessionFlags: []string{"--device"}}, ""},
 	} {
 		err := Check(c.cfg)
 		switch {
