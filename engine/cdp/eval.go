@@ -42,8 +42,13 @@ func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.Ra
 			return engine.Errorf(engine.DialogOpen, "the script opened a %s dialog and waits for it: %q", d.Type, d.Message).
 				With("dialog", d).Suggest("Call handle_dialog; the script then continues, but its result is not returned.")
 		}
+		if err != nil {
+			// f may still be running (the call was cancelled): got is
+			// its, not ours to read.
+			return err
+		}
 		out = got
-		if err == nil && req.Settle {
+		if req.Settle {
 			// A dialog the page opens meanwhile ends the wait; the next
 			// call reports it (DIALOG_OPEN).
 			_, err = s.settle(ctx, t, m, engine.DefaultNavigationTimeout)
