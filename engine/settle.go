@@ -66,6 +66,20 @@ func (s Settling) Next() (SettleStep, time.Duration) {
 	return SettleWait, s.Left
 }
 
+// NetworkIdleNext is the decision of both engines' networkidle loops: done
+// once idle (loaded, nothing in flight) for NetworkIdleQuiet; otherwise the
+// longest wait before looking again (the rest of the quiet window when
+// idle, else until the page's network state changes).
+func NetworkIdleNext(idle bool, quiet time.Duration) (done bool, wait time.Duration) {
+	switch {
+	case idle && quiet >= NetworkIdleQuiet:
+		return true, 0
+	case idle:
+		return false, NetworkIdleQuiet - quiet
+	}
+	return false, DefaultNavigationTimeout
+}
+
 // AwaitChange waits until changed is closed or d has passed, for a
 // SettleWait; it returns ctx's error if ctx ends first.
 func AwaitChange(ctx context.Context, changed <-chan struct{}, d time.Duration) error {

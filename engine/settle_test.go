@@ -62,3 +62,21 @@ func TestAwaitChange(t *testing.T) {
 		}
 	})
 }
+
+func TestNetworkIdleNext(t *testing.T) {
+	for _, c := range []struct {
+		idle  bool
+		quiet time.Duration
+		done  bool
+		wait  time.Duration
+	}{
+		{idle: true, quiet: engine.NetworkIdleQuiet, done: true},
+		{idle: true, quiet: 200 * time.Millisecond, wait: engine.NetworkIdleQuiet - 200*time.Millisecond},
+		{idle: false, quiet: time.Hour, wait: engine.DefaultNavigationTimeout},
+	} {
+		done, wait := engine.NetworkIdleNext(c.idle, c.quiet)
+		if done != c.done || wait != c.wait {
+			t.Errorf("NetworkIdleNext(%v, %s) = %v, %s; want %v, %s", c.idle, c.quiet, done, wait, c.done, c.wait)
+		}
+	}
+}

@@ -120,12 +120,9 @@ func (s *session) networkIdle(ctx context.Context) error {
 		quiet := time.Since(st.lastNet)
 		ch := st.changed
 		st.mu.Unlock()
-		if idle && quiet >= engine.NetworkIdleQuiet {
+		done, wait := engine.NetworkIdleNext(idle, quiet)
+		if done {
 			return nil
-		}
-		wait := engine.DefaultNavigationTimeout
-		if idle {
-			wait = engine.NetworkIdleQuiet - quiet
 		}
 		if err := engine.AwaitChange(ctx, ch, wait); err != nil {
 			return err
