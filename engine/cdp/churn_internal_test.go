@@ -1,7 +1,6 @@
 package cdp
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -116,7 +115,7 @@ func TestChurn(t *testing.T) {
 		// Closed sessions' goroutines and targets go away asynchronously.
 		var s churnSample
 		testenv.Eventually(t, "the closed sessions' targets to go", func() (bool, error) {
-			s = churnSample{serverRSS: rssKiB(os.Getpid()), goroutines: runtime.NumGoroutine(), targets: pageTargets(t, b)}
+			s = churnSample{serverRSS: testenv.RSS(os.Getpid()), goroutines: runtime.NumGoroutine(), targets: pageTargets(t, b)}
 			s.browserRSS, s.processes = treeRSS(browserPID)
 			s.byType = rssByType(browserPID)
 			return s.targets <= 1, fmt.Errorf("%d page targets", s.targets)
@@ -193,7 +192,7 @@ func tree(pid int) []int {
 func treeRSS(pid int) (kib int64, processes int) {
 	ps := tree(pid)
 	for _, p := range ps {
-		kib += rssKiB(p)
+		kib += testenv.RSS(p)
 	}
 	return kib, len(ps)
 }
@@ -217,23 +216,6 @@ func pageTargets(t *testing.T, b *browserProc) int {
 	return n
 }
 
-// rssKiB is a process's resident set size (VmRSS) in KiB.
-func rssKiB(pid int) int64 {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return n
-		}
-	}
-	return 0
-}
-
 // rssByType sums RSS (KiB) over pid's tree by Chromium process type.
 func rssByType(pid int) map[string]int64 {
 	out := map[string]int64{}
@@ -245,7 +227,7 @@ func rssByType(pid int) map[string]int64 {
 				typ = v
 			}
 		}
-		out[typ] += rssKiB(p)
+		out[typ] += testenv.RSS(p)
 	}
 	return out
 }

@@ -43,15 +43,22 @@ func TreePSS(pid int) int64 {
 	return total
 }
 
-func pss(pid int) int64 {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+func pss(pid int) int64 { return procKiB(pid, "smaps_rollup", "Pss:") }
+
+// RSS is a process's resident set size (VmRSS) in KiB, 0 when it is gone.
+func RSS(pid int) int64 { return procKiB(pid, "status", "VmRSS:") }
+
+// procKiB reads the kB value of the line starting with field in
+// /proc/pid/file; 0 when there is none.
+func procKiB(pid int, file, field string) int64 {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/%s", pid, file))
 	if err != nil {
 		return 0
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "Pss:"); ok {
+		if v, ok := strings.CutPrefix(sc.Text(), field); ok {
 			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			return n
 		}
