@@ -1,11 +1,9 @@
 package grid
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -217,22 +215,12 @@ func (e *Engine) browserFor(endpoint string, log *slog.Logger) *cdp.Engine {
 // post sends a JSON request that is not WebDriver's (GraphQL) and decodes
 // the answer into out.
 func (e *Engine) post(ctx context.Context, path string, body, out any) error {
-	b, err := json.Marshal(body)
+	status, raw, err := e.send(ctx, http.MethodPost, path, body, 16<<20)
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.base+path, bytes.NewReader(b))
-	if err != nil {
-		return err
+	if status != http.StatusOK {
+		return fmt.Errorf("POST %s: HTTP %d %s", path, status, http.StatusText(status))
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := e.http.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("POST %s: %s", path, resp.Status)
-	}
-	return json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(out)
+	return json.Unmarshal(raw, out)
 }

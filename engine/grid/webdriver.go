@@ -49,20 +49,20 @@ func firstLine(s string) string {
 	return s
 }
 
-// do sends one WebDriver command and decodes the answer's value into out
-// (when not nil). A non-2xx answer is a *wdError.
-func (e *Engine) do(ctx context.Context, method, path string, body, out any) error {
+// send makes one JSON request to the Grid and reads at most limit bytes of
+// its answer, whatever its status.
+func (e *Engine) send(ctx context.Context, method, path string, body any, limit int64) (status int, raw []byte, err error) {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
-			return err
+			return 0, nil, err
 		}
 		rd = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, e.base+path, rd)
 	if err != nil {
-		return err
+		return 0, nil, err
 	}
 	if body != nil {
 		// Grid 4 refuses a New Session without the charset.
@@ -70,10 +70,17 @@ func (e *Engine) do(ctx context.Context, method, path string, body, out any) err
 	}
 	resp, err := e.http.Do(req)
 	if err != nil {
-		return err
+		return 0, nil, err
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	raw, err = io.ReadAll(io.LimitReader(resp.Body, limit))
+	return resp.StatusCode, raw, err
+}
+
+// do sends one WebDriver command and decodes the answer's value into out
+// (when not nil). A non-2xx answer is a *wdError.
+func (e *Engine) do(ctx context.Context, method, path string, body, out any) error {
+	status, raw, err := e.send(ctx, method, path, body, 4<<20)
 	if err != nil {
 		return err
 	}
@@ -81,8 +88,8 @@ func (e *Engine) do(ctx context.Context, method, path string, body, out any) err
 		Value json.RawMessage `json:"value"`
 	}
 	_ = json.Unmarshal(raw, &env)
-	if resp.StatusCode/100 != 2 {
-		we := &wdError{Status: resp.StatusCode}
+	if status/100 != 2 {
+		we := &wdError{Status: status}
 		_ = json.Unmarshal(env.Value, we)
 		if we.Code == "" && we.Message == "" {
 			we.Message = firstLine(string(raw))
