@@ -27,16 +27,8 @@ import (
 //	go test -run '^$' -bench 'Grid$' -benchtime 10x ./tools/
 func BenchmarkGrid(b *testing.B) {
 	g := testenv.StartGrid(b, "--max-sessions", "2")
-	ge, err := grid.New(grid.Config{URL: g.URL, Headless: true, ExecPath: testenv.Chromium(b), Viewport: engine.Viewport{Width: 1280, Height: 720}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { ge.Close() })
-	engines := []struct {
-		name string
-		eng  func() engine.Engine
-	}{{"local", func() engine.Engine { return sharedBrowser(b) }}, {"grid", func() engine.Engine { return ge }}}
-	for _, en := range engines {
+	ge := gridEngine(b, g)
+	for _, en := range localAndGrid(b, ge) {
 		b.Run(en.name+"/create_session", func(b *testing.B) {
 			e := newEnvOn(b, en.eng())
 			e.ok("close_session", map[string]any{"sessionId": e.session()}) // warm up
@@ -66,11 +58,7 @@ func BenchmarkGrid(b *testing.B) {
 	// session in the Grid's GraphQL API and attaches to its page; the
 	// metric call-ms is a call that follows on the same replica.
 	b.Run("grid/reattach", func(b *testing.B) {
-		other, err := grid.New(grid.Config{URL: g.URL, Headless: true, ExecPath: testenv.Chromium(b), Viewport: engine.Viewport{Width: 1280, Height: 720}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { other.Close() })
+		other := gridEngine(b, g)
 		// A keeps holding what B closes on the Grid (as a killed replica
 		// would), hence its room.
 		ea, eb := newEnvOnMax(b, ge, 1000), newEnvOn(b, other)
@@ -114,24 +102,7 @@ func newEnvOn(t testing.TB, eng engine.Engine) *env {
 // newEnvOnMax is newEnvOn with room for max sessions.
 func newEnvOnMax(t testing.TB, eng engine.Engine, max int) *env {
 	t.Helper()
-	mgr := engine.NewManager(eng, engine.ManagerConfig{Timeout: time.Minute, MaxSessions: max,
-		Defaults: engine.SessionOptions{Viewport: engine.Viewport{Width: 1280, Height: 720}}})
-	c, err := client.NewInProcessClient(tools.NewServer(mgr, tools.Options{Version: "test", Caps: []tools.Group{tools.All}}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		mgr.Shutdown(context.Background())
-		c.Close()
-	})
-	return &env{t: t, c: c, mgr: mgr}
+	return newEnvOnWith(t, eng, engine.ManagerConfig{MaxSessions: max}, tools.Options{Version: "test", Caps: []tools.Group{tools.All}})
 }
 
 // BenchmarkGridAgents runs 8 agents at once, each an MCP client of its own
@@ -145,16 +116,8 @@ func newEnvOnMax(t testing.TB, eng engine.Engine, max int) *env {
 func BenchmarkGridAgents(b *testing.B) {
 	const agents = 8
 	g := testenv.StartGridHub(b, 2, agents/2)
-	ge, err := grid.New(grid.Config{URL: g.URL, Headless: true, ExecPath: testenv.Chromium(b), Viewport: engine.Viewport{Width: 1280, Height: 720}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { ge.Close() })
-	engines := []struct {
-		name string
-		eng  func() engine.Engine
-	}{{"local", func() engine.Engine { return sharedBrowser(b) }}, {"grid", func() engine.Engine { return ge }}}
-	for _, en := range engines {
+	ge := gridEngine(b, g)
+	for _, en := range localAndGrid(b, ge) {
 		b.Run(en.name, func(b *testing.B) {
 			mgr := engine.NewManager(en.eng(), engine.ManagerConfig{Timeout: time.Minute, MaxSessions: agents,
 				Defaults: engine.SessionOptions{Viewport: engine.Viewport{Width: 1280, Height: 720}}})
@@ -240,4 +203,25 @@ func BenchmarkGridAgents(b *testing.B) {
 			b.ReportMetric(ms(all[(len(all)*95+99)/100-1]), "p95-ms")
 		})
 	}
+}
+
+// gridEngine is a Grid engine on g for a benchmark, closed at its end.
+func gridEngine(b *testing.B, g *testenv.Grid) *grid.Engine {
+	ge, err := grid.New(grid.Config{URL: g.URL, Headless: true, ExecPath: testenv.Chromium(b), Viewport: engine.Viewport{Width: 1280, Height: 720}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ge.Close() })
+	return ge
+}
+
+// engineCase is one engine a benchmark compares.
+type engineCase struct {
+	name string
+	eng  func() engine.Engine
+}
+
+// localAndGrid are the shared local browser and ge, compared in one run.
+func localAndGrid(b *testing.B, ge *grid.Engine) []engineCase {
+	return []engineCase{{"local", func() engine.Engine { return sharedBrowser(b) }}, {"grid", func() engine.Engine { return ge }}}
 }

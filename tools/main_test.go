@@ -75,6 +75,12 @@ func newEnv(t testing.TB, cfg engine.ManagerConfig) *env {
 
 func newEnvWith(t testing.TB, cfg engine.ManagerConfig, opts tools.Options) *env {
 	t.Helper()
+	return newEnvOnWith(t, sharedBrowser(t), cfg, opts)
+}
+
+// newEnvOnWith is newEnvWith on the engine eng.
+func newEnvOnWith(t testing.TB, eng engine.Engine, cfg engine.ManagerConfig, opts tools.Options) *env {
+	t.Helper()
 	if cfg.Timeout == 0 {
 		cfg.Timeout = time.Minute
 	}
@@ -85,7 +91,7 @@ func newEnvWith(t testing.TB, cfg engine.ManagerConfig, opts tools.Options) *env
 	if opts.OutputDir == "" {
 		opts.OutputDir = t.TempDir()
 	}
-	mgr := engine.NewManager(sharedBrowser(t), cfg)
+	mgr := engine.NewManager(eng, cfg)
 	srv := tools.NewServer(mgr, opts)
 	c, err := client.NewInProcessClient(srv)
 	if err != nil {
