@@ -156,41 +156,11 @@ type churnSample struct {
 	byType                map[string]int64 // RSS in KiB by process type (browser, renderer, gpu-process, ...)
 }
 
-// tree lists pid and its descendants.
-func tree(pid int) []int {
-	parents := map[int]int{}
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-		if len(f) > 2 {
-			parents[p], _ = strconv.Atoi(f[1])
-		}
-	}
-	var out []int
-	for p := range parents {
-		for q := p; q > 1; q = parents[q] {
-			if q == pid {
-				out = append(out, p)
-				break
-			}
-		}
-	}
-	return out
-}
-
 // treeRSS sums the resident set sizes of pid's tree, in KiB. Unlike PSS,
 // it does not change when other browsers on the machine share pages with
 // it (other tests' Chromiums).
 func treeRSS(pid int) (kib int64, processes int) {
-	ps := tree(pid)
+	ps := testenv.Tree(pid)
 	for _, p := range ps {
 		kib += testenv.RSS(p)
 	}
@@ -219,7 +189,7 @@ func pageTargets(t *testing.T, b *browserProc) int {
 // rssByType sums RSS (KiB) over pid's tree by Chromium process type.
 func rssByType(pid int) map[string]int64 {
 	out := map[string]int64{}
-	for _, p := range tree(pid) {
+	for _, p := range testenv.Tree(pid) {
 		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
 		typ := "browser"
 		for _, a := range strings.FieldsFunc(string(b), func(r rune) bool { return r == 0 || r == ' ' }) {

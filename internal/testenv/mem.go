@@ -13,6 +13,15 @@ import (
 // descendants, read from /proc. It is the memory figure the peer harness
 // reports.
 func TreePSS(pid int) int64 {
+	var total int64
+	for _, p := range Tree(pid) {
+		total += pss(p)
+	}
+	return total
+}
+
+// Tree lists process pid and all its descendants, read from /proc.
+func Tree(pid int) []int {
 	children := map[int][]int{}
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
@@ -31,16 +40,16 @@ func TreePSS(pid int) int64 {
 			children[pp] = append(children[pp], p)
 		}
 	}
-	var total int64
+	var out []int
 	var walk func(int)
 	walk = func(p int) {
-		total += pss(p)
+		out = append(out, p)
 		for _, c := range children[p] {
 			walk(c)
 		}
 	}
 	walk(pid)
-	return total
+	return out
 }
 
 func pss(pid int) int64 { return procKiB(pid, "smaps_rollup", "Pss:") }
