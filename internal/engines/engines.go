@@ -138,12 +138,23 @@ func New(c Config, log *slog.Logger, stderr io.Writer) (engine.Engine, error) {
 	return engines[Name(c)].build(c, log)
 }
 
-func newCDP(c Config, log *slog.Logger) (engine.Engine, error) {
+// chromiumSetup is what every Chromium over engine/cdp (launched,
+// attached or on a Grid) takes from c: the domain policy and the checked
+// extra browser switches.
+func chromiumSetup(c Config) (*engine.Policy, []string, error) {
 	pol, err := engine.NewPolicy(c.AllowedDomains, c.BlockedDomains, c.AllowFileURLs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	args, err := cdp.ParseArgs(c.BrowserArgs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pol, args, nil
+}
+
+func newCDP(c Config, log *slog.Logger) (engine.Engine, error) {
+	pol, args, err := chromiumSetup(c)
 	if err != nil {
 		return nil, err
 	}

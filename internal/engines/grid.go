@@ -5,7 +5,6 @@ import (
 	"log/slog"
 
 	"github.com/seed4af8c199/browsermcp/engine"
-	"github.com/seed4af8c199/browsermcp/engine/cdp"
 	"github.com/seed4af8c199/browsermcp/engine/grid"
 )
 
@@ -14,11 +13,7 @@ import (
 // is not ready yet (no node has registered) is only logged, because nodes
 // come and go while the server runs.
 func newGrid(c Config, log *slog.Logger) (engine.Engine, error) {
-	pol, err := engine.NewPolicy(c.AllowedDomains, c.BlockedDomains, c.AllowFileURLs)
-	if err != nil {
-		return nil, err
-	}
-	args, err := cdp.ParseArgs(c.BrowserArgs)
+	pol, args, err := chromiumSetup(c)
 	if err != nil {
 		return nil, err
 	}
