@@ -338,7 +338,7 @@ func (m *Manager) adopt(ctx context.Context, a Adopter, ref string) (*managed, e
 	if old, ok := m.sessions[ad.ID]; ok || m.closed {
 		// A concurrent call adopted it first: let go of this attachment
 		// only, the session stays.
-		go Bound(ad.Session).Close(WithCloseReason(context.Background(), CloseShutdown))
+		go Bound(ad.Session).Close(WithCloseReason(context.Background(), CloseDetach))
 		if ok && old.owner == owner {
 			return old, nil
 		}

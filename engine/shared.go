@@ -43,9 +43,14 @@ const (
 	// CloseExpired is the session's idle expiry in this server: it ends
 	// unless another server holds it still (an Adopter's engine decides).
 	CloseExpired
-	// CloseShutdown is this server going away: a shared session stays for
-	// another server to adopt.
+	// CloseShutdown is this server going away: the session ends, unless the
+	// engine is set to leave shared sessions for another server to adopt
+	// (engine/grid's KeepOnShutdown).
 	CloseShutdown
+	// CloseDetach lets go of this server's attachment only: the session
+	// stays for whoever else holds it (a second attachment a concurrent
+	// adoption made).
+	CloseDetach
 )
 
 type closeReasonKey struct{}

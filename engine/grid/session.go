@@ -107,8 +107,9 @@ func gone(err error) bool {
 
 // Close ends the session or only lets go of it, by why it closes (see
 // shared.go): close_session deletes the Grid session (which ends the
-// browser); expiry deletes it unless another server holds it; shutdown
-// lets go. The deletion gets its own bounded time even when ctx has run
+// browser); expiry and shutdown delete it unless another server holds it
+// (shutdown: or KeepOnShutdown is set); a detach (a second attachment of a
+// concurrent adoption) only lets go. The deletion gets its own bounded time even when ctx has run
 // out, because a Grid session left behind holds a slot until the node's
 // timeout.
 func (s *session) Close(ctx context.Context) error {
@@ -116,6 +117,10 @@ func (s *session) Close(ctx context.Context) error {
 		s.stop()
 		<-s.done
 		reason := engine.CloseReasonOf(ctx)
+		if reason == engine.CloseDetach {
+			s.release()
+			return
+		}
 		if reason != engine.CloseRequested && !s.lost.Load() {
 			others, err := s.e.beat(context.WithoutCancel(ctx), s.gridID, true)
 			if (reason == engine.CloseShutdown && s.e.cfg.KeepOnShutdown) || (err == nil && others > 0) {
