@@ -20,7 +20,7 @@
 // or request, or a tagged change while settling), no tagged activity for
 // a.quiet ms; at the latest after a.max ms. After a script scrolled
 // (begin(true)), it first waits for the scroll event, whose handlers run
-// with a later frame, or for two frames without it. An action that changed the page only in
+// with a later frame, or for two frames (counted from the settle) without it. An action that changed the page only in
 // its own event handlers (the common click or key press) has nothing
 // pending and settles at once.
 //
@@ -42,6 +42,8 @@
   const now = () => apply(perfNow, perf, []);
   const nSetTimeout = w.setTimeout, nClearTimeout = w.clearTimeout, nRAF = w.requestAnimationFrame;
   const later = (f, ms) => apply(nSetTimeout, w, [f, ms]);
+  const doc = w.document, hiddenGet = getDescriptor(w.Document.prototype, "hidden").get;
+  const hidden = () => !!apply(hiddenGet, doc, []);
   const cancel = (id) => apply(nClearTimeout, w, [id]);
 
   // g is the latest generation; live says whether it still takes events.
@@ -75,15 +77,6 @@
     g = { id: g.id + 1, timers: 0, frames: 0, requests: 0, async: false, last: now(), frame: !!frame, scrolled: false };
     live = true;
     cur = g.id;
-    if (frame) {
-      // The scroll events of a script's scroll come with the next frame,
-      // if anything moved: two frames later, none is coming.
-      const my = g;
-      apply(nRAF, w, [() => apply(nRAF, w, [() => {
-        my.scrolled = true;
-        if (waiter) waiter();
-      }])]);
-    }
     if (!observing) {
       try {
         apply(observe, observer, [w.document, { subtree: true, childList: true, attributes: true, characterData: true }]);
@@ -283,11 +276,12 @@
         const t = now();
         let wait = a.max - (t - start);
         if (wait <= 0 || my !== g) return finish(wait <= 0);
-        if (my.frame && !my.scrolled && t - start < 4 * a.quiet) {
+        if (my.frame && !my.scrolled && (!hidden() || t - start < 4 * a.quiet)) {
           // A script scrolled: the page's scroll handlers run with a
-          // later frame (or never, when nothing moved; a hidden page has
-          // no frames).
-          wait = Math.min(wait, 4 * a.quiet - (t - start));
+          // later frame (or never, when nothing moved). A hidden page has
+          // no frames: it is given 4 quiet periods; a visible one waits
+          // for its frames however slow they come (up to a.max).
+          if (hidden()) wait = Math.min(wait, 4 * a.quiet - (t - start));
         } else if (my.timers <= 0 && my.frames <= 0 && my.requests <= 0) {
           if (!my.async) return finish(false);
           const q = a.quiet - (t - my.last);
@@ -298,6 +292,16 @@
         timer = later(check, wait);
       };
       waiter = check;
+      if (my.frame && !my.scrolled) {
+        // The scroll events of the script's scroll (it ran before this
+        // settle) come with the next frame, if anything moved: two frames
+        // from now, none is coming. Counted from here, not from begin: on
+        // a loaded machine frames may pass between begin and the scroll.
+        apply(nRAF, w, [() => apply(nRAF, w, [() => {
+          my.scrolled = true;
+          if (waiter) waiter();
+        }])]);
+      }
       check();
     });
   };
