@@ -31,6 +31,14 @@ func TestFlagErrorsExitTwoNamingTheFlag(t *testing.T) {
 		{[]string{"--headless=maybe"}, "headless"},
 		{[]string{"--no-such-flag"}, "no-such-flag"},
 		{[]string{"--nope"}, "nope"},
+		// The playwright engine runs one browser: a pool is refused, not
+		// ignored; so is one that cannot be.
+		{[]string{"--browser", "firefox", "--pool-max-browsers", "2"}, "pool-max-browsers"},
+		{[]string{"--engine", "playwright", "--pool-min-browsers", "2"}, "pool-min-browsers"},
+		{[]string{"--cdp-endpoint", "http://127.0.0.1:9", "--pool-max-browsers", "2"}, "pool-max-browsers"},
+		{[]string{"--pool-max-browsers", "2", "--pool-min-browsers", "3"}, "pool-min-browsers"},
+		{[]string{"--pool-max-browsers", "0"}, "pool-max-browsers"},
+		{[]string{"--pool-idle-timeout", "-1"}, "pool-idle-timeout"},
 	} {
 		var out, errb bytes.Buffer
 		code := run(c.args, noEnv, strings.NewReader(""), &out, &errb)

@@ -20,10 +20,16 @@ import (
 // network and console records, routes). Its other pages become tabs at the
 // session's next tab call.
 func (e *Engine) Adopt(ctx context.Context, opts engine.SessionOptions) (engine.Session, error) {
-	b, err := e.browser(ctx)
+	b, release, err := e.browser(ctx)
 	if err != nil {
 		return nil, err
 	}
+	adopted := false
+	defer func() {
+		if !adopted {
+			release()
+		}
+	}()
 	// Calls on the browser run on its context, bounded by the caller's.
 	c, cancel := context.WithCancel(b.ctx)
 	defer cancel()
@@ -61,5 +67,6 @@ func (e *Engine) Adopt(ctx context.Context, opts engine.SessionOptions) (engine.
 	// chromedp leaves the context id of a page it attached to by id empty;
 	// the session's tabs and storage calls need it.
 	chromedp.FromContext(s.tab).BrowserContextID = page.BrowserContextID
-	return e.finish(ctx, b, s, opts, nil)
+	adopted = true
+	return e.finish(ctx, b, s, opts, nil, release)
 }

@@ -1,13 +1,13 @@
 // Package cdp implements engine.Engine for Chromium over the Chrome DevTools
 // Protocol with chromedp and cdproto. One browser process (launched, or
-// attached to with an endpoint) serves every session; each session is its own
-// browser context with one page, driven through a chromedp context that only
-// that session's goroutine uses.
+// attached to with an endpoint) serves every session, or a Pool of browsers
+// we launch shares them out (pool.go); each session is its own browser
+// context with one page, driven through a chromedp context that only that
+// session's goroutine uses.
 package cdp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -50,6 +50,9 @@ type Config struct {
 	// Dialogs says what sessions do with JavaScript dialogs; empty means
 	// engine.DialogsManual.
 	Dialogs engine.DialogPolicy
+	// Pool spreads sessions over several browsers this engine launches;
+	// nil is DefaultPool, one browser. An Endpoint is one browser.
+	Pool *Pool
 	// Shared keeps the sessions' pages and browser contexts when the
 	// connection to the browser ends, so that another server can attach
 	// to them again (Adopt): engine/grid's sessions outlive the server.
@@ -83,12 +86,13 @@ func allocatorOptions(execPath string, headless bool, vp engine.Viewport, extra 
 	return opts
 }
 
-// Engine is the CDP engine. Its browser starts in the background with Start;
-// when the browser dies, the next NewSession starts a new one.
+// Engine is the CDP engine. Its browsers start in the background with
+// Start; when one dies, it is started again (engine.Keeper), and the
+// sessions it held are gone.
 type Engine struct {
 	cfg  Config
 	log  *slog.Logger
-	keep *engine.Keeper[*browserProc]
+	pool *pool
 	last atomic.Pointer[browserProc] // the latest launch, for Lost
 }
 
@@ -124,24 +128,35 @@ func New(cfg Config) *Engine {
 	if limit <= 0 {
 		limit = DefaultLaunchTimeout
 	}
-	// A dead browser is freed in the background: stop waits for its exit
-	// and its profile's removal, which the next launch must not wait for.
-	e.keep = &engine.Keeper[*browserProc]{Start: e.launch, Drop: func(b *browserProc) { go b.stop() }, Timeout: limit, Log: l}
+	pc := DefaultPool
+	if cfg.Pool != nil && cfg.Endpoint == "" {
+		pc = cfg.Pool.normal()
+	}
+	e.pool = &pool{cfg: pc, log: l, shut: e.shutBrowser, newKeep: func() *engine.Keeper[*browserProc] {
+		// A dead browser is freed in the background: stop waits for its
+		// exit and its profile's removal, which the next launch must not
+		// wait for.
+		return &engine.Keeper[*browserProc]{Start: e.launch, Drop: func(b *browserProc) { go b.stop() }, Timeout: limit, Log: l}
+	}}
 	return e
 }
 
 // Name identifies the engine.
 func (e *Engine) Name() string { return "cdp/chromium" }
 
-// Start begins launching (or attaching to) the browser and returns at once.
-func (e *Engine) Start() { e.keep.Begin() }
+// Start begins launching (or attaching to) the pool's minimum of browsers
+// and returns at once.
+func (e *Engine) Start() { e.pool.start() }
 
-// Idle stops the browser while no session uses it; the next session
-// starts a new one (engine.Idler).
-func (e *Engine) Idle() bool { return e.keep.Release() }
+// Idle stops the browsers while no session uses them; the next session
+// starts them again (engine.Idler).
+func (e *Engine) Idle() bool { return e.pool.idle() }
 
-// browser returns a live browser, starting a new one when the last one died.
-func (e *Engine) browser(ctx context.Context) (*browserProc, error) { return e.keep.Browser(ctx) }
+// browser places a new session on a live browser of the pool, starting one
+// when needed; release takes the session off it again, once.
+func (e *Engine) browser(ctx context.Context) (b *browserProc, release func(), err error) {
+	return e.pool.acquire(ctx)
+}
 
 // DefaultLaunchTimeout bounds how long a session waits for the browser to
 // start. The launch itself has no timeout, because its context bounds the
@@ -225,30 +240,44 @@ const closeTimeout = 5 * time.Second
 
 // NewSession creates a browser context with one page.
 func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (engine.Session, error) {
-	b, err := e.browser(ctx)
+	b, release, err := e.browser(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var relay *socketRelay
 	if e.cfg.Policy.HasHostRules() {
 		if err := opts.Validate(); err != nil {
+			release()
 			return nil, err
 		}
 		if relay, err = startRelay(e.cfg.Policy, opts.Proxy); err != nil {
+			release()
 			return nil, err
 		}
 	}
 	s, err := newSession(ctx, b, opts, e.cfg.Dialogs, relay)
 	if err != nil {
 		relay.close()
+		release()
 		return nil, err
 	}
-	return e.finish(ctx, b, s, opts, relay)
+	return e.finish(ctx, b, s, opts, relay, release)
 }
 
 // finish applies the policy to a session's first page and makes it a
-// session with tabs.
-func (e *Engine) finish(ctx context.Context, b *browserProc, s *session, opts engine.SessionOptions, relay *socketRelay) (engine.Session, error) {
+// session with tabs. release takes the session off its browser in the
+// pool: when it fails here, or when it closes.
+func (e *Engine) finish(ctx context.Context, b *browserProc, s *session, opts engine.SessionOptions, relay *socketRelay, release func()) (engine.Session, error) {
+	tb, err := e.finishTabs(ctx, b, s, opts, relay)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	tb.release = release
+	return tb, nil
+}
+
+func (e *Engine) finishTabs(ctx context.Context, b *browserProc, s *session, opts engine.SessionOptions, relay *socketRelay) (*tabbed, error) {
 	if relay != nil {
 		// The relay lives as long as the session's browser context.
 		context.AfterFunc(s.tab, relay.close)
@@ -298,22 +327,9 @@ func (e *Engine) finish(ctx context.Context, b *browserProc, s *session, opts en
 	return tb, nil
 }
 
-// Close closes the browser we launched, or only detaches from one we
-// attached to; sessions' contexts close with it.
+// Close closes the browsers we launched, or only detaches from one we
+// attached to; sessions' contexts close with them.
 func (e *Engine) Close() error {
-	b, ok := e.keep.Close()
-	if !ok {
-		return nil
-	}
-	if b.Err() == nil && e.cfg.Endpoint == "" {
-		// A graceful close lets Chromium flush and exit; cancel kills it if
-		// that does not happen in time.
-		tctx, cancel := context.WithTimeout(b.ctx, closeTimeout)
-		defer cancel()
-		if err := chromedp.Cancel(tctx); err != nil && !errors.Is(err, context.Canceled) {
-			e.log.Debug("browser close", "err", err)
-		}
-	}
-	b.stop()
+	e.pool.close()
 	return nil
 }

@@ -103,10 +103,11 @@ func TestChurn(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	b, err := eng.browser(context.Background())
+	b, release, err := eng.browser(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer release()
 	browserPID := chromedp.FromContext(b.ctx).Browser.Process().Pid
 	// The browser's own first page (about:blank, no session's) is the
 	// one page target that stays.

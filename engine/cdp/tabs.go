@@ -33,6 +33,9 @@ type tabbed struct {
 	net tabNet
 	// dl are the session's downloads (downloads.go).
 	dl *downloads
+	// release takes the session off its browser in the engine's pool
+	// (pool.go), once.
+	release func()
 }
 
 func newTabbed(first *session, open func(context.Context, chromedp.ContextOption) (*session, error)) *tabbed {
@@ -63,6 +66,9 @@ func (t *tabbed) Close(ctx context.Context) error {
 	err := t.first.Close(ctx)
 	if t.dl != nil {
 		t.dl.close(t.b)
+	}
+	if t.release != nil {
+		t.release()
 	}
 	return err
 }

@@ -24,6 +24,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/browserpath"
+	"github.com/seed4af8c199/browsermcp/engine/cdp"
 	"github.com/seed4af8c199/browsermcp/internal/engines"
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
 	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
@@ -49,6 +50,7 @@ type Config struct {
 	ImageResponses string `json:"imageResponses"`
 
 	Browser  BrowserConfig  `json:"browser"`
+	Pool     PoolConfig     `json:"pool"`
 	Session  SessionConfig  `json:"session"`
 	Security SecurityConfig `json:"security"`
 	Logging  LoggingConfig  `json:"logging"`
@@ -104,6 +106,21 @@ type BrowserConfig struct {
 	TestIDAttribute string `json:"testIdAttribute"`
 }
 
+// PoolConfig is how many browser processes the cdp engine spreads its
+// sessions over (seed 002 §7.1 pool).
+type PoolConfig struct {
+	// MinBrowsers are started at startup and kept (0: none until the
+	// first session).
+	MinBrowsers int `json:"minBrowsers"`
+	// MaxBrowsers caps the browser processes; a new session goes to the
+	// least loaded, or to a new browser while each has a session and there
+	// are fewer than this.
+	MaxBrowsers int `json:"maxBrowsers"`
+	// IdleTimeout (ms) closes a browser above MinBrowsers once it has had
+	// no session for this long. 0: never.
+	IdleTimeout int `json:"idleTimeout"`
+}
+
 // SessionConfig bounds the browser sessions.
 type SessionConfig struct {
 	DefaultTimeout int `json:"defaultTimeout"` // ms of inactivity
@@ -145,6 +162,7 @@ func defaultConfig() Config {
 		APIKeys: []string{}, AllowedHosts: []string{}, ImageResponses: "allow",
 		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000, Args: []string{}, InitScripts: []string{}, GrantPermissions: []string{},
 			TestIDAttribute: engine.DefaultTestIDAttribute},
+		Pool: PoolConfig{MinBrowsers: cdp.DefaultPool.MinBrowsers, MaxBrowsers: cdp.DefaultPool.MaxBrowsers, IdleTimeout: 300000},
 		Session: SessionConfig{DefaultTimeout: 300000, MaxSessions: 10,
 			ActionTimeout: int(engine.DefaultActionTimeout.Milliseconds()), NavigationTimeout: int(engine.DefaultNavigationTimeout.Milliseconds())},
 		Security: SecurityConfig{
@@ -223,6 +241,27 @@ var options = []option{
 		field: func(c *Config) any { return &c.Browser.BlockServiceWorkers }},
 	{flags: []string{"test-id-attribute"}, env: "BROWSERMCP_TEST_ID_ATTRIBUTE", key: "browser.testIdAttribute", usage: "`attribute` that testid=VALUE selectors match",
 		field: func(c *Config) any { return &c.Browser.TestIDAttribute }, check: func(c *Config) error { return engine.CheckTestIDAttribute(c.Browser.TestIDAttribute) }},
+	{flags: []string{"pool-min-browsers"}, env: "BROWSERMCP_POOL_MIN_BROWSERS", key: "pool.minBrowsers", usage: "`n` browser processes started at startup and kept running (engine cdp)",
+		field: func(c *Config) any { return &c.Pool.MinBrowsers }, check: func(c *Config) error {
+			if c.Pool.MinBrowsers < 0 || c.Pool.MinBrowsers > c.Pool.MaxBrowsers {
+				return fmt.Errorf("want 0 to the pool's maxBrowsers (%d)", c.Pool.MaxBrowsers)
+			}
+			return nil
+		}},
+	{flags: []string{"pool-max-browsers"}, env: "BROWSERMCP_POOL_MAX_BROWSERS", key: "pool.maxBrowsers", usage: "at most `n` browser processes the sessions are spread over, least loaded first (engine cdp)",
+		field: func(c *Config) any { return &c.Pool.MaxBrowsers }, check: func(c *Config) error {
+			if c.Pool.MaxBrowsers < 1 || c.Pool.MaxBrowsers > cdp.MaxPoolBrowsers {
+				return fmt.Errorf("want 1 to %d", cdp.MaxPoolBrowsers)
+			}
+			return engines.CheckPool(c.EngineConfig())
+		}},
+	{flags: []string{"pool-idle-timeout"}, env: "BROWSERMCP_POOL_IDLE_TIMEOUT", key: "pool.idleTimeout", usage: "close a browser above --pool-min-browsers after this many `ms` without a session (0: never)",
+		field: func(c *Config) any { return &c.Pool.IdleTimeout }, check: func(c *Config) error {
+			if c.Pool.IdleTimeout < 0 {
+				return errors.New("want 0 (never) or a positive number of ms")
+			}
+			return nil
+		}},
 	{flags: []string{"sessionTimeout", "session-timeout"}, env: "BROWSERMCP_SESSION_TIMEOUT", key: "session.defaultTimeout", usage: "idle `ms` before a session expires",
 		field: func(c *Config) any { return &c.Session.DefaultTimeout }, check: func(c *Config) error { return positive(c.Session.DefaultTimeout, "a positive number of ms") }},
 	{flags: []string{"maxSessions", "max-sessions"}, env: "BROWSERMCP_MAX_SESSIONS", key: "session.maxSessions", usage: "maximum open sessions",
@@ -398,6 +437,12 @@ func Load(args []string, getenv func(string) string, stdout io.Writer, version s
 		}
 		if cfg.Transport == "http" && cfg.Port < 0 {
 			cfg.Port = 0
+		}
+		// A minimum above the default maximum raises the maximum, unless
+		// one was given; an error about it then names the minimum.
+		if maxOpt := optionByKey("pool.maxBrowsers"); source[maxOpt] == "" && cfg.Pool.MinBrowsers > cfg.Pool.MaxBrowsers {
+			cfg.Pool.MaxBrowsers = cfg.Pool.MinBrowsers
+			source[maxOpt] = source[optionByKey("pool.minBrowsers")]
 		}
 		// A device brings its page size, unless one was given.
 		if d, ok := devices[cfg.Browser.Device]; ok && source[optionByKey("browser.viewport")] == "" {
@@ -779,6 +824,8 @@ func (c Config) EngineConfig() engines.Config {
 		AllowedDomains: sec.AllowedDomains, BlockedDomains: sec.BlockedDomains, AllowFileURLs: sec.AllowFileURLs,
 		BrowserArgs:  b.Args,
 		SessionFlags: c.sessionFlags(),
+		Pool: cdp.Pool{MinBrowsers: c.Pool.MinBrowsers, MaxBrowsers: c.Pool.MaxBrowsers,
+			IdleTimeout: time.Duration(c.Pool.IdleTimeout) * time.Millisecond},
 	}
 }
 

@@ -76,13 +76,13 @@ func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 func TestConfigErrorsListEveryProblem(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "c.json")
-	os.WriteFile(file, []byte(`{"browser": {"typo": 1, "headless": "yes"}, "pool": {}, "security": {"allowedDomains": ["a/b"]}}`), 0o600)
+	os.WriteFile(file, []byte(`{"browser": {"typo": 1, "headless": "yes"}, "pool": {"minBrowsers": "two"}, "security": {"allowedDomains": ["a/b"]}}`), 0o600)
 	env := map[string]string{"BROWSERMCP_MAX_SESSIONS": "many"}
 	_, err := Load([]string{"--config", file, "--port", "70000", "--log-level", "loud"}, func(k string) string { return env[k] }, &bytes.Buffer{}, "test")
 	if !errors.Is(err, ErrUsage) {
 		t.Fatalf("err = %v, want a usage error", err)
 	}
-	for _, want := range []string{"browser.typo: unknown key", "pool: unknown key", "browser.headless: want true or false",
+	for _, want := range []string{"browser.typo: unknown key", "pool.minBrowsers: want a whole number", "browser.headless: want true or false",
 		"BROWSERMCP_MAX_SESSIONS", "flag -port", "flag -log-level", "security.allowedDomains", `"a/b" is not a host pattern`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)

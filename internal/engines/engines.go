@@ -49,6 +49,9 @@ type Config struct {
 	// SessionFlags are the flags given that set up every session (e.g.
 	// --ignore-https-errors); Check refuses those the engine cannot honour.
 	SessionFlags []string
+	// Pool is how many browsers engine cdp launches for its sessions
+	// (CheckPool); the zero value is cdp.DefaultPool.
+	Pool cdp.Pool
 }
 
 // firefoxCannot are the session flags Playwright's WebDriver BiDi backend
@@ -125,6 +128,26 @@ func CheckArgs(c Config) error {
 	return nil
 }
 
+// CheckPool checks c.Pool: more than the default of one browser, started
+// ahead, needs browsers that engine cdp launches itself. The playwright
+// engine drives one browser through its driver, and would run every
+// session in it whatever the pool said, so it refuses rather than ignores.
+func CheckPool(c Config) error {
+	p := c.Pool
+	if p == (cdp.Pool{}) || (p.MinBrowsers == cdp.DefaultPool.MinBrowsers && p.MaxBrowsers == cdp.DefaultPool.MaxBrowsers) {
+		return nil
+	}
+	switch {
+	case c.GridURL != "":
+		return errors.New("a browser pool has no effect with --grid-url, where each session has a browser of its own on the Grid")
+	case c.CDPEndpoint != "":
+		return errors.New("--cdp-endpoint attaches to one browser: a pool needs browsers the server launches")
+	case Name(c) != "cdp":
+		return fmt.Errorf("a browser pool (minBrowsers %d, maxBrowsers %d) needs --engine cdp: engine %s runs one browser", p.MinBrowsers, p.MaxBrowsers, Name(c))
+	}
+	return nil
+}
+
 // New builds the engine c names, which Check has accepted. Without a
 // display it runs the browser headless, and says so on stderr.
 func New(c Config, log *slog.Logger, stderr io.Writer) (engine.Engine, error) {
@@ -175,6 +198,10 @@ func newCDP(c Config, log *slog.Logger) (engine.Engine, error) {
 		log.Info("attached to the browser", "endpoint", c.CDPEndpoint, "product", product)
 	}
 	if c.CDPEndpoint == "" {
+		if c.Pool != (cdp.Pool{}) {
+			pc := c.Pool
+			cc.Pool = &pc
+		}
 		p, err := browserpath.FindChromium(c.ExecutablePath, cc.Headless)
 		if err != nil {
 			return nil, err
