@@ -218,25 +218,50 @@ func TestStdioBinaryEndToEnd(t *testing.T) {
 	}
 }
 
-func TestSIGTERMShutsDown(t *testing.T) {
-	s := startBinary(t)
-	s.ok("create_session", nil)
-	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
+// pools are the browser pools the shutdown tests run with: today's one
+// browser, and a pool of two, each with a session.
+var pools = []struct {
+	name     string
+	args     []string
+	browsers int
+}{
+	{"one browser", nil, 1},
+	{"pool of two", []string{"--pool-min-browsers", "2", "--pool-max-browsers", "2"}, 2},
+}
+
+// sessionPerBrowser opens a session on each of the server's n browsers.
+func (s *proc) sessionPerBrowser(n int) {
+	s.t.Helper()
+	for range n {
+		s.ok("create_session", nil)
 	}
-	waitGone(t, s.tmp, "SIGTERM")
+	s.waitBrowsers(n, "with a session each")
+}
+
+func TestSIGTERMShutsDown(t *testing.T) {
+	for _, p := range pools {
+		t.Run(p.name, func(t *testing.T) {
+			s := startBinary(t, p.args...)
+			s.sessionPerBrowser(p.browsers)
+			if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			waitGone(t, s.tmp, "SIGTERM")
+		})
+	}
 }
 
 func TestSIGKILLLeavesNoBrowser(t *testing.T) {
-	s := startBinaryIn(t, killedTempDir(t))
-	s.ok("create_session", nil)
-	if len(browserPIDs(s.tmp)) == 0 {
-		t.Fatal("no browser running")
+	for _, p := range pools {
+		t.Run(p.name, func(t *testing.T) {
+			s := startBinaryIn(t, killedTempDir(t), p.args...)
+			s.sessionPerBrowser(p.browsers)
+			if err := s.cmd.Process.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			waitGone(t, s.tmp, "the server was SIGKILLed")
+		})
 	}
-	if err := s.cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	waitGone(t, s.tmp, "the server was SIGKILLed")
 }
 
 // killedTempDir is a TMPDIR for a server the test kills: what the killed
@@ -261,27 +286,33 @@ func killedTempDir(t *testing.T) string {
 // it once more: that start sweeps every profile the killed ones left, and
 // a clean exit removes its own.
 func TestSIGKILLsLeaveNoProfile(t *testing.T) {
+	for _, p := range pools {
+		t.Run(p.name, func(t *testing.T) { sigkillsLeaveNoProfile(t, p.args, p.browsers) })
+	}
+}
+
+func sigkillsLeaveNoProfile(t *testing.T, args []string, browsers int) {
 	tmp := killedTempDir(t)
 	runtimeDir := filepath.Join(tmp, "browsermcp-runtime")
 	const kills = 3
 	for range kills {
-		s := startBinaryIn(t, tmp)
-		s.ok("create_session", nil)
+		s := startBinaryIn(t, tmp, args...)
+		s.sessionPerBrowser(browsers)
 		if err := s.cmd.Process.Kill(); err != nil {
 			t.Fatal(err)
 		}
 		waitGone(t, tmp, "the server was SIGKILLed")
-		// A killed server cannot remove its profile: the next start does,
-		// so exactly the last one is there.
-		if ents, _ := os.ReadDir(runtimeDir); len(ents) != 1 {
-			t.Fatalf("%d profiles in the runtime directory after a SIGKILL (%v); want the killed server's one", len(ents), ents)
+		// A killed server cannot remove its profiles: the next start
+		// does, so exactly the last one's are there.
+		if ents, _ := os.ReadDir(runtimeDir); len(ents) != browsers {
+			t.Fatalf("%d profiles in the runtime directory after a SIGKILL (%v); want the killed server's %d", len(ents), ents, browsers)
 		}
 	}
-	s := startBinaryIn(t, tmp)
-	s.ok("create_session", nil)
+	s := startBinaryIn(t, tmp, args...)
+	s.sessionPerBrowser(browsers)
 	ents, _ := os.ReadDir(runtimeDir)
-	if len(ents) != 1 {
-		t.Fatalf("the runtime directory holds %d entries after the next start (%v); want the one live profile", len(ents), ents)
+	if len(ents) != browsers {
+		t.Fatalf("the runtime directory holds %d entries after the next start (%v); want the %d live profiles", len(ents), ents, browsers)
 	}
 	if left, _ := filepath.Glob(filepath.Join(tmp, "chromedp-runner*")); len(left) > 0 {
 		t.Fatalf("profiles outside the runtime directory: %v", left)
