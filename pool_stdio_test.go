@@ -168,3 +168,15 @@ func TestPoolClosesIdleBrowserAboveMinimum(t *testing.T) {
 	s.ok("create_session", nil)
 	s.waitBrowsers(2, "for two sessions again")
 }
+
+// TestPoolStopsWithServerIdleTimeout: the server's --idle-timeout stops
+// every browser of the pool while no session exists, and the next session
+// starts the minimum again.
+func TestPoolStopsWithServerIdleTimeout(t *testing.T) {
+	s := startBinary(t, "--idle-timeout", "300", "--pool-min-browsers", "2")
+	s.waitBrowsers(0, "with no session for --idle-timeout")
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	s.waitBrowsers(2, "once a session exists")
+	s.ok("close_session", map[string]any{"sessionId": id})
+	s.waitBrowsers(0, "after the last session closed")
+}
