@@ -59,6 +59,9 @@ type pool struct {
 	mu     sync.Mutex
 	slots  []*slot
 	closed bool
+	// shutting counts the idle browsers being closed, for close to wait
+	// for: none may outlive the engine.
+	shutting sync.WaitGroup
 }
 
 // slot is one browser of the pool.
@@ -154,7 +157,9 @@ func (p *pool) release(s *slot) {
 		s.idle = nil
 		p.slots = slices.DeleteFunc(p.slots, func(x *slot) bool { return x == s })
 		n := len(p.slots)
+		p.shutting.Add(1)
 		p.mu.Unlock()
+		defer p.shutting.Done()
 		p.log.Info("browser pool: closing an idle browser", "browsers", n)
 		p.shut(s.keep)
 	})
@@ -187,7 +192,8 @@ func (p *pool) idle() bool {
 	return all
 }
 
-// close closes every browser, at the same time, and waits for them.
+// close closes every browser, at the same time, and waits for them and
+// for the idle ones still closing.
 func (p *pool) close() {
 	p.mu.Lock()
 	p.closed = true
@@ -208,6 +214,7 @@ func (p *pool) close() {
 		}()
 	}
 	wg.Wait()
+	p.shutting.Wait()
 }
 
 // loads are the sessions on each browser of the pool, oldest browser
