@@ -41,4 +41,7 @@ go run ./bench/report -dir "$OUT" -compare "$OUT/compare.md" > BENCHMARKS.md
 # The Grid figures come from BenchmarkGrid (tools/grid_bench_test.go), not
 # from peerbench: kept by hand in bench/grid.md.
 cat bench/grid.md >> BENCHMARKS.md
+# The pool figures come from bench/pool.sh (1 browser against 2), kept in
+# bench/pool.md.
+cat bench/pool.md >> BENCHMARKS.md
 log "wrote BENCHMARKS.md"
