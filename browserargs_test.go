@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,6 +70,45 @@ func TestBrowserArgs(t *testing.T) {
 			t.Fatalf("no browser process under %s", s.tmp)
 		}
 		checkMergedFeatures(t, pid, feature)
+	})
+
+	// Every browser of a pool is launched alike: the same switches, ours
+	// and the user's merged, and a profile of its own under the runtime
+	// directory.
+	t.Run("Pool", func(t *testing.T) {
+		s := startBinary(t, append(args, "--pool-min-browsers", "2")...)
+		for range 2 {
+			id := s.ok("create_session", nil)["sessionId"].(string)
+			if got := reduced(s, id); got != "true" {
+				t.Fatalf("prefers-reduced-motion: reduce matches = %s, want true", got)
+			}
+		}
+		pids := s.waitBrowsers(2, "for a pool of two")
+		var rest []string
+		profiles := map[string]bool{}
+		for _, pid := range pids {
+			checkMergedFeatures(t, pid, feature)
+			dirs := switchValues(t, pid, "user-data-dir")
+			if len(dirs) != 1 || !strings.HasPrefix(dirs[0], filepath.Join(s.tmp, "browsermcp-runtime")+"/") {
+				t.Fatalf("browser %d has profile %q; want one under the runtime directory", pid, dirs)
+			}
+			profiles[dirs[0]] = true
+			b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+			var other []string
+			for _, a := range strings.Split(string(b), "\x00")[1:] {
+				if !strings.HasPrefix(a, "--user-data-dir=") {
+					other = append(other, a)
+				}
+			}
+			slices.Sort(other)
+			if rest != nil && !slices.Equal(rest, other) {
+				t.Fatalf("the pool's browsers were launched differently:\n%q\n%q", rest, other)
+			}
+			rest = other
+		}
+		if len(profiles) != 2 {
+			t.Fatalf("the two browsers share a profile: %v", profiles)
+		}
 	})
 
 	t.Run("Grid", func(t *testing.T) {
