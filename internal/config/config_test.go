@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed4af8c199/browsermcp/engine/cdp"
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
 )
 
@@ -42,6 +43,10 @@ func TestConfigPrecedence(t *testing.T) {
 		{"allowed paths", []string{"--allowed-paths", "/srv/a", "--allowed-paths", "/srv/b"}, map[string]string{"BROWSERMCP_ALLOWED_PATHS": "/env"},
 			map[string]any{"security.allowedPaths": []any{"/srv/a", "/srv/b"}}},
 		{"allowed paths from the environment", nil, map[string]string{"BROWSERMCP_ALLOWED_PATHS": "/x, /y"}, map[string]any{"security.allowedPaths": []any{"/x", "/y"}}},
+		{"pool defaults", nil, nil, map[string]any{"pool.minBrowsers": 1.0, "pool.maxBrowsers": 1.0, "pool.idleTimeout": 300000.0}},
+		{"pool from every layer", []string{"--pool-max-browsers", "4"}, map[string]string{"BROWSERMCP_POOL_MIN_BROWSERS": "2", "BROWSERMCP_POOL_IDLE_TIMEOUT": "1000"},
+			map[string]any{"pool.minBrowsers": 2.0, "pool.maxBrowsers": 4.0, "pool.idleTimeout": 1000.0}},
+		{"pool minimum raises the default maximum", []string{"--pool-min-browsers", "3"}, nil, map[string]any{"pool.minBrowsers": 3.0, "pool.maxBrowsers": 3.0}},
 		{"api keys show as identities", []string{"--api-key", "secret-key-1"}, map[string]string{"BROWSERMCP_API_KEY": "env-key-123"},
 			map[string]any{"apiKeys": []any{httpserve.KeyIdentity("secret-key-1")}}},
 	}
@@ -154,3 +159,20 @@ func TestSessionFlagsFromEveryLayer(t *testing.T) {
 }
 
 func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+func TestPoolReachesEngine(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.json")
+	os.WriteFile(file, []byte(`{"pool": {"minBrowsers": 2, "maxBrowsers": 3, "idleTimeout": 5000}}`), 0o600)
+	cfg, err := Load([]string{"--config", file}, func(string) string { return "" }, io.Discard, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := cfg.EngineConfig().Pool, (cdp.Pool{MinBrowsers: 2, MaxBrowsers: 3, IdleTimeout: 5 * time.Second}); got != want {
+		t.Fatalf("engine pool %+v, want %+v", got, want)
+	}
+	// The seed's pool with the playwright engine is refused, naming the key.
+	_, err = Load([]string{"--config", file, "--browser", "firefox"}, func(string) string { return "" }, io.Discard, "test")
+	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "pool.maxBrowsers") || !strings.Contains(err.Error(), "--engine cdp") {
+		t.Fatalf("a pool with --browser firefox: %v; want a usage error naming pool.maxBrowsers and --engine cdp", err)
+	}
+}
