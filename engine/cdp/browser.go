@@ -229,20 +229,28 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 	if err != nil {
 		return nil, err
 	}
+	opts, stopAuth, err := engine.AuthProxy(opts)
+	if err != nil {
+		return nil, err
+	}
 	var relay *socketRelay
 	if e.cfg.Policy.HasHostRules() {
 		if err := opts.Validate(); err != nil {
 			return nil, err
 		}
 		if relay, err = startRelay(e.cfg.Policy, opts.Proxy); err != nil {
+			stopAuth()
 			return nil, err
 		}
 	}
 	s, err := newSession(ctx, b, opts, e.cfg.Dialogs, relay)
 	if err != nil {
 		relay.close()
+		stopAuth()
 		return nil, err
 	}
+	// The proxy login forwarder lives as long as the browser context.
+	context.AfterFunc(s.tab, stopAuth)
 	return e.finish(ctx, b, s, opts, relay)
 }
 
