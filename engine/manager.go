@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,18 +64,24 @@ type Manager struct {
 	// idle stops the browser after IdleTimeout without a session; nil
 	// while a session exists or is being created.
 	idle *time.Timer
+	// active is each owner's active context: the name (or id) of the
+	// session its calls without a sessionId use. An owner not here uses
+	// DefaultSessionName.
+	active map[string]string
 }
 
 type ownerName struct{ owner, name string }
 
 type managed struct {
 	id, name, owner string
-	sess            Session
-	created         time.Time
-	expires         time.Time
-	timer           *time.Timer
-	busy            int
-	lock            chan struct{} // capacity 1: serialises calls
+	// proxy is the proxy server the session was created with, for List.
+	proxy   string
+	sess    Session
+	created time.Time
+	expires time.Time
+	timer   *time.Timer
+	busy    int
+	lock    chan struct{} // capacity 1: serialises calls
 	// running names the call that holds lock and since when, for the
 	// error of a call that waited for it in vain.
 	running      string
@@ -90,6 +98,12 @@ type Info struct {
 	ExpiresAt time.Time
 	URL       string
 	Title     string
+	// Pages is how many pages (tabs) the session has; List sets it.
+	Pages int
+	// Proxy is the session's proxy server, without its login.
+	Proxy string
+	// Active marks the owner's active context; List sets it.
+	Active bool
 }
 
 // NewManager returns a Manager over eng.
@@ -104,6 +118,7 @@ func NewManager(eng Engine, cfg ManagerConfig) *Manager {
 		names:    map[ownerName]*managed{},
 		expired:  map[string]string{},
 		crashed:  map[ownerName]*managed{},
+		active:   map[string]string{},
 	}
 	m.mu.Lock()
 	m.idleLocked()
@@ -230,7 +245,9 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 		}
 		return Info{}, Errorf(InvalidParameters, "a session named %q already exists", name).With("field", "name")
 	}
-	return m.holdLocked(id, name, owner, sess, time.Now()).info(), nil
+	s := m.holdLocked(id, name, owner, sess, time.Now())
+	s.proxy = m.withDefaults(opts).Proxy
+	return s.info(), nil
 }
 
 // holdLocked starts holding sess: it gets its expiry, and its name if the
@@ -285,7 +302,7 @@ func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
 }
 
 func (s *managed) info() Info {
-	return Info{ID: s.id, Name: s.name, CreatedAt: s.created, ExpiresAt: s.expires}
+	return Info{ID: s.id, Name: s.name, CreatedAt: s.created, ExpiresAt: s.expires, Proxy: s.proxy}
 }
 
 // lookup finds a session by id or name for the ctx's owner: one this
@@ -502,6 +519,15 @@ func (m *Manager) resolve(ctx context.Context, ref string) (*managed, error) {
 	if ref != "" {
 		return m.lookup(ctx, ref)
 	}
+	if active := m.Active(ctx); active != DefaultSessionName {
+		s, err := m.lookup(ctx, active)
+		if e := AsError(err); err != nil && (e.Code == SessionNotFound || e.Code == SessionExpired) {
+			e.Message = fmt.Sprintf("your active context %q is gone: %s", active, e.Message)
+			e.Suggest("Pass a sessionId, or call browser_context_switch or browser_context_create.")
+			return nil, e
+		}
+		return s, err
+	}
 	if s, err := m.lookup(ctx, DefaultSessionName); err == nil {
 		return s, nil
 	}
@@ -527,7 +553,63 @@ func (m *Manager) Close(ctx context.Context, ref string) (Info, error) {
 		e.SessionID = s.id
 		return Info{}, e
 	}
+	m.mu.Lock()
+	if a := m.active[s.owner]; a != "" && (a == s.id || a == s.name) {
+		// Closing the active context makes "default" active.
+		delete(m.active, s.owner)
+	}
+	m.mu.Unlock()
 	return s.info(), m.closeSession(ctx, s)
+}
+
+// Active returns the owner's active context: the name (or id) of the
+// session that calls without a sessionId use. It starts as
+// DefaultSessionName.
+func (m *Manager) Active(ctx context.Context) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if a := m.active[ownerOf(ctx)]; a != "" {
+		return a
+	}
+	return DefaultSessionName
+}
+
+// Switch makes the session ref (a name or an id) the owner's active
+// context. DefaultSessionName is created if it does not exist yet; any
+// other ref must be an open session of the owner.
+func (m *Manager) Switch(ctx context.Context, ref string) (Info, error) {
+	owner := ownerOf(ctx)
+	if ref == DefaultSessionName {
+		m.mu.Lock()
+		delete(m.active, owner)
+		m.mu.Unlock()
+		s, err := m.resolve(ctx, "")
+		if err != nil {
+			return Info{}, err
+		}
+		return m.withPage(ctx, s), nil
+	}
+	s, err := m.lookup(ctx, ref)
+	if err != nil {
+		return Info{}, err
+	}
+	m.mu.Lock()
+	if m.sessions[s.id] == s {
+		m.active[owner] = cmp.Or(s.name, s.id)
+	}
+	m.mu.Unlock()
+	return m.withPage(ctx, s), nil
+}
+
+// withPage describes s with its page, as List does.
+func (m *Manager) withPage(ctx context.Context, s *managed) Info {
+	m.mu.Lock()
+	i := s.info()
+	m.mu.Unlock()
+	p := s.sess.Info(ctx)
+	i.URL, i.Title, i.Pages = p.URL, p.Title, p.Pages
+	i.Active = true
+	return i
 }
 
 // remove takes s out of the maps; it reports false if s was already gone.
@@ -642,14 +724,16 @@ func (m *Manager) List(ctx context.Context) []Info {
 			ss = append(ss, s)
 		}
 	}
+	active := cmp.Or(m.active[owner], DefaultSessionName)
 	infos := make([]Info, len(ss))
 	for i, s := range ss {
 		infos[i] = s.info()
+		infos[i].Active = active == s.id || active == s.name
 	}
 	m.mu.Unlock()
 	for i, s := range ss {
 		p := s.sess.Info(ctx)
-		infos[i].URL, infos[i].Title = p.URL, p.Title
+		infos[i].URL, infos[i].Title, infos[i].Pages = p.URL, p.Title, p.Pages
 	}
 	if a, ok := m.eng.(Adopter); ok {
 		infos = m.withShared(ctx, a, infos)
