@@ -30,6 +30,10 @@ import (
 // handshake.
 const proxyDialTimeout = 30 * time.Second
 
+// errProxyLogin is what the browser is told when the proxy refuses the
+// session's login.
+var errProxyLogin = errors.New("the proxy refused the login (407 Proxy Authentication Required)")
+
 // AuthProxy returns opts ready for a browser: unchanged when the proxy
 // needs no login, else with Proxy pointing at a forwarder that logs in to
 // it. stop ends the forwarder and every connection it carries; call it when
@@ -84,6 +88,13 @@ func startForwarder(up *url.URL) (*forwarder, error) {
 	f.rp = &httputil.ReverseProxy{
 		Transport: tr,
 		Rewrite:   func(r *httputil.ProxyRequest) { r.Out.URL = r.In.URL; r.Out.Host = r.In.Host },
+		ModifyResponse: func(r *http.Response) error {
+			if r.StatusCode == http.StatusProxyAuthRequired {
+				// The browser has no login to offer: say what happened.
+				return errProxyLogin
+			}
+			return nil
+		},
 		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
 			http.Error(w, "browsermcp proxy forwarder: "+err.Error(), http.StatusBadGateway)
 		},
@@ -216,7 +227,7 @@ func httpConnect(c net.Conn, user *url.Userinfo, hostPort string) error {
 		return err
 	}
 	if resp.StatusCode == http.StatusProxyAuthRequired {
-		return errors.New("the proxy refused the login (407 Proxy Authentication Required)")
+		return errProxyLogin
 	}
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("the proxy answered CONNECT with %s", resp.Status)
