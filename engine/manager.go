@@ -64,11 +64,15 @@ type Manager struct {
 	// idle stops the browser after IdleTimeout without a session; nil
 	// while a session exists or is being created.
 	idle *time.Timer
-	// active is each owner's active context: the name (or id) of the
-	// session its calls without a sessionId use. An owner not here uses
-	// DefaultSessionName.
-	active map[string]string
+	// active is each owner's active context: the session its calls
+	// without a sessionId use. An owner not here uses DefaultSessionName.
+	active map[string]activeContext
 }
+
+// activeContext is an owner's active context: its name (or id when it has
+// none) to show, and the id of the session, which is looked up so that an
+// expired context answers SESSION_EXPIRED.
+type activeContext struct{ name, id string }
 
 type ownerName struct{ owner, name string }
 
@@ -118,7 +122,7 @@ func NewManager(eng Engine, cfg ManagerConfig) *Manager {
 		names:    map[ownerName]*managed{},
 		expired:  map[string]string{},
 		crashed:  map[ownerName]*managed{},
-		active:   map[string]string{},
+		active:   map[string]activeContext{},
 	}
 	m.mu.Lock()
 	m.idleLocked()
@@ -519,8 +523,12 @@ func (m *Manager) resolve(ctx context.Context, ref string) (*managed, error) {
 	if ref != "" {
 		return m.lookup(ctx, ref)
 	}
-	if active := m.Active(ctx); active != DefaultSessionName {
-		s, err := m.lookup(ctx, active)
+	m.mu.Lock()
+	a, ok := m.active[ownerOf(ctx)]
+	m.mu.Unlock()
+	if ok {
+		active := a.name
+		s, err := m.lookup(ctx, a.id)
 		if e := AsError(err); err != nil && (e.Code == SessionNotFound || e.Code == SessionExpired) {
 			e.Message = fmt.Sprintf("your active context %q is gone: %s", active, e.Message)
 			e.Suggest("Pass a sessionId, or call browser_context_switch or browser_context_create.")
@@ -554,7 +562,7 @@ func (m *Manager) Close(ctx context.Context, ref string) (Info, error) {
 		return Info{}, e
 	}
 	m.mu.Lock()
-	if a := m.active[s.owner]; a != "" && (a == s.id || a == s.name) {
+	if a := m.active[s.owner]; a.id == s.id {
 		// Closing the active context makes "default" active.
 		delete(m.active, s.owner)
 	}
@@ -568,8 +576,8 @@ func (m *Manager) Close(ctx context.Context, ref string) (Info, error) {
 func (m *Manager) Active(ctx context.Context) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if a := m.active[ownerOf(ctx)]; a != "" {
-		return a
+	if a, ok := m.active[ownerOf(ctx)]; ok {
+		return a.name
 	}
 	return DefaultSessionName
 }
@@ -595,7 +603,7 @@ func (m *Manager) Switch(ctx context.Context, ref string) (Info, error) {
 	}
 	m.mu.Lock()
 	if m.sessions[s.id] == s {
-		m.active[owner] = cmp.Or(s.name, s.id)
+		m.active[owner] = activeContext{name: cmp.Or(s.name, s.id), id: s.id}
 	}
 	m.mu.Unlock()
 	return m.withPage(ctx, s), nil
@@ -724,11 +732,11 @@ func (m *Manager) List(ctx context.Context) []Info {
 			ss = append(ss, s)
 		}
 	}
-	active := cmp.Or(m.active[owner], DefaultSessionName)
+	a, ok := m.active[owner]
 	infos := make([]Info, len(ss))
 	for i, s := range ss {
 		infos[i] = s.info()
-		infos[i].Active = active == s.id || active == s.name
+		infos[i].Active = (ok && a.id == s.id) || (!ok && s.name == DefaultSessionName)
 	}
 	m.mu.Unlock()
 	for i, s := range ss {
