@@ -288,8 +288,9 @@ func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
 		o.UserAgent = d.UserAgent
 	}
 	if o.Proxy == "" {
-		// The bypass list belongs to the proxy it was given with.
-		o.Proxy, o.ProxyBypass = d.Proxy, d.ProxyBypass
+		// The bypass list and the login belong to the proxy they were
+		// given with.
+		o.Proxy, o.ProxyBypass, o.ProxyUsername, o.ProxyPassword = d.Proxy, d.ProxyBypass, d.ProxyUsername, d.ProxyPassword
 	}
 	if o.DeviceScaleFactor == 0 {
 		o.DeviceScaleFactor = d.DeviceScaleFactor
