@@ -166,8 +166,11 @@ type SessionOptions struct {
 	Proxy string
 	// ProxyBypass are the hosts that skip Proxy, comma-separated
 	// (".example.com", "localhost:8080").
-	ProxyBypass  string
-	StorageState *StorageState
+	ProxyBypass string
+	// ProxyUsername and ProxyPassword log in to Proxy; the browser never
+	// sees them (AuthProxy).
+	ProxyUsername, ProxyPassword string
+	StorageState                 *StorageState
 	// DownloadDir is where the session saves the files its pages download,
 	// created on the first download and removed with the session. Empty:
 	// downloads are refused.
@@ -221,6 +224,17 @@ func (o SessionOptions) Validate() error {
 		u, err := url.Parse(o.Proxy)
 		if err != nil || u.Host == "" {
 			return Errorf(InvalidParameters, "proxy %q is not a URL like http://host:port or socks5://host:port", o.Proxy).With("field", "proxy")
+		}
+		if u.User != nil {
+			return Errorf(InvalidParameters, "proxy %q: give its login as proxy.username and proxy.password, not in the URL", u.Redacted()).With("field", "proxy")
+		}
+	}
+	if o.ProxyUsername != "" || o.ProxyPassword != "" {
+		if o.Proxy == "" {
+			return Errorf(InvalidParameters, "a proxy username or password needs a proxy server").With("field", "proxy")
+		}
+		if u, _ := url.Parse(o.Proxy); u.Scheme != "http" && u.Scheme != "socks5" {
+			return Errorf(InvalidParameters, "a proxy with a login must be http:// or socks5://, not %s://", u.Scheme).With("field", "proxy")
 		}
 	}
 	return nil
@@ -333,6 +347,8 @@ type ActionResult struct {
 type PageInfo struct {
 	URL   string
 	Title string
+	// Pages is how many pages (tabs) the session has.
+	Pages int
 }
 
 // EvalRequest runs a JavaScript function in the page. With a Target, the

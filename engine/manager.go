@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -62,18 +64,28 @@ type Manager struct {
 	// idle stops the browser after IdleTimeout without a session; nil
 	// while a session exists or is being created.
 	idle *time.Timer
+	// active is each owner's active context: the session its calls
+	// without a sessionId use. An owner not here uses DefaultSessionName.
+	active map[string]activeContext
 }
+
+// activeContext is an owner's active context: its name (or id when it has
+// none) to show, and the id of the session, which is looked up so that an
+// expired context answers SESSION_EXPIRED.
+type activeContext struct{ name, id string }
 
 type ownerName struct{ owner, name string }
 
 type managed struct {
 	id, name, owner string
-	sess            Session
-	created         time.Time
-	expires         time.Time
-	timer           *time.Timer
-	busy            int
-	lock            chan struct{} // capacity 1: serialises calls
+	// proxy is the proxy server the session was created with, for List.
+	proxy   string
+	sess    Session
+	created time.Time
+	expires time.Time
+	timer   *time.Timer
+	busy    int
+	lock    chan struct{} // capacity 1: serialises calls
 	// running names the call that holds lock and since when, for the
 	// error of a call that waited for it in vain.
 	running      string
@@ -90,6 +102,12 @@ type Info struct {
 	ExpiresAt time.Time
 	URL       string
 	Title     string
+	// Pages is how many pages (tabs) the session has; List sets it.
+	Pages int
+	// Proxy is the session's proxy server, without its login.
+	Proxy string
+	// Active marks the owner's active context; List sets it.
+	Active bool
 }
 
 // NewManager returns a Manager over eng.
@@ -104,6 +122,7 @@ func NewManager(eng Engine, cfg ManagerConfig) *Manager {
 		names:    map[ownerName]*managed{},
 		expired:  map[string]string{},
 		crashed:  map[ownerName]*managed{},
+		active:   map[string]activeContext{},
 	}
 	m.mu.Lock()
 	m.idleLocked()
@@ -230,7 +249,9 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 		}
 		return Info{}, Errorf(InvalidParameters, "a session named %q already exists", name).With("field", "name")
 	}
-	return m.holdLocked(id, name, owner, sess, time.Now()).info(), nil
+	s := m.holdLocked(id, name, owner, sess, time.Now())
+	s.proxy = m.withDefaults(opts).Proxy
+	return s.info(), nil
 }
 
 // holdLocked starts holding sess: it gets its expiry, and its name if the
@@ -267,8 +288,9 @@ func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
 		o.UserAgent = d.UserAgent
 	}
 	if o.Proxy == "" {
-		// The bypass list belongs to the proxy it was given with.
-		o.Proxy, o.ProxyBypass = d.Proxy, d.ProxyBypass
+		// The bypass list and the login belong to the proxy they were
+		// given with.
+		o.Proxy, o.ProxyBypass, o.ProxyUsername, o.ProxyPassword = d.Proxy, d.ProxyBypass, d.ProxyUsername, d.ProxyPassword
 	}
 	if o.DeviceScaleFactor == 0 {
 		o.DeviceScaleFactor = d.DeviceScaleFactor
@@ -285,7 +307,7 @@ func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
 }
 
 func (s *managed) info() Info {
-	return Info{ID: s.id, Name: s.name, CreatedAt: s.created, ExpiresAt: s.expires}
+	return Info{ID: s.id, Name: s.name, CreatedAt: s.created, ExpiresAt: s.expires, Proxy: s.proxy}
 }
 
 // lookup finds a session by id or name for the ctx's owner: one this
@@ -502,6 +524,19 @@ func (m *Manager) resolve(ctx context.Context, ref string) (*managed, error) {
 	if ref != "" {
 		return m.lookup(ctx, ref)
 	}
+	m.mu.Lock()
+	a, ok := m.active[ownerOf(ctx)]
+	m.mu.Unlock()
+	if ok {
+		active := a.name
+		s, err := m.lookup(ctx, a.id)
+		if e := AsError(err); err != nil && (e.Code == SessionNotFound || e.Code == SessionExpired) {
+			e.Message = fmt.Sprintf("your active context %q is gone: %s", active, e.Message)
+			e.Suggest("Pass a sessionId, or call browser_context_switch or browser_context_create.")
+			return nil, e
+		}
+		return s, err
+	}
 	if s, err := m.lookup(ctx, DefaultSessionName); err == nil {
 		return s, nil
 	}
@@ -527,7 +562,63 @@ func (m *Manager) Close(ctx context.Context, ref string) (Info, error) {
 		e.SessionID = s.id
 		return Info{}, e
 	}
+	m.mu.Lock()
+	if a := m.active[s.owner]; a.id == s.id {
+		// Closing the active context makes "default" active.
+		delete(m.active, s.owner)
+	}
+	m.mu.Unlock()
 	return s.info(), m.closeSession(ctx, s)
+}
+
+// Active returns the owner's active context: the name (or id) of the
+// session that calls without a sessionId use. It starts as
+// DefaultSessionName.
+func (m *Manager) Active(ctx context.Context) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if a, ok := m.active[ownerOf(ctx)]; ok {
+		return a.name
+	}
+	return DefaultSessionName
+}
+
+// Switch makes the session ref (a name or an id) the owner's active
+// context. DefaultSessionName is created if it does not exist yet; any
+// other ref must be an open session of the owner.
+func (m *Manager) Switch(ctx context.Context, ref string) (Info, error) {
+	owner := ownerOf(ctx)
+	if ref == DefaultSessionName {
+		m.mu.Lock()
+		delete(m.active, owner)
+		m.mu.Unlock()
+		s, err := m.resolve(ctx, "")
+		if err != nil {
+			return Info{}, err
+		}
+		return m.withPage(ctx, s), nil
+	}
+	s, err := m.lookup(ctx, ref)
+	if err != nil {
+		return Info{}, err
+	}
+	m.mu.Lock()
+	if m.sessions[s.id] == s {
+		m.active[owner] = activeContext{name: cmp.Or(s.name, s.id), id: s.id}
+	}
+	m.mu.Unlock()
+	return m.withPage(ctx, s), nil
+}
+
+// withPage describes s with its page, as List does.
+func (m *Manager) withPage(ctx context.Context, s *managed) Info {
+	m.mu.Lock()
+	i := s.info()
+	m.mu.Unlock()
+	p := s.sess.Info(ctx)
+	i.URL, i.Title, i.Pages = p.URL, p.Title, p.Pages
+	i.Active = true
+	return i
 }
 
 // remove takes s out of the maps; it reports false if s was already gone.
@@ -642,14 +733,16 @@ func (m *Manager) List(ctx context.Context) []Info {
 			ss = append(ss, s)
 		}
 	}
+	a, ok := m.active[owner]
 	infos := make([]Info, len(ss))
 	for i, s := range ss {
 		infos[i] = s.info()
+		infos[i].Active = (ok && a.id == s.id) || (!ok && s.name == DefaultSessionName)
 	}
 	m.mu.Unlock()
 	for i, s := range ss {
 		p := s.sess.Info(ctx)
-		infos[i].URL, infos[i].Title = p.URL, p.Title
+		infos[i].URL, infos[i].Title, infos[i].Pages = p.URL, p.Title, p.Pages
 	}
 	if a, ok := m.eng.(Adopter); ok {
 		infos = m.withShared(ctx, a, infos)

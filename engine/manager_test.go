@@ -510,3 +510,79 @@ func TestDeadBrowserFreesSessionsAtOnce(t *testing.T) {
 		}
 	})
 }
+
+// usedBy returns the id of the session a call without sessionId runs on.
+func usedBy(t *testing.T, m *engine.Manager, ctx context.Context) (string, error) {
+	t.Helper()
+	var id string
+	_, err := m.Use(ctx, "", func(ctx context.Context, _ engine.Session) error {
+		id = engine.SessionIDFrom(ctx)
+		return nil
+	})
+	return id, err
+}
+
+// TestActiveContext: each owner's calls without a sessionId run on its
+// active context, which Switch sets and closing it resets to default; an
+// expired active context answers SESSION_EXPIRED rather than falling back.
+func TestActiveContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := newManager(&fakeEngine{}, time.Minute, 10)
+		a, b := engine.WithOwner(t.Context(), "a"), engine.WithOwner(t.Context(), "b")
+		if got := m.Active(a); got != engine.DefaultSessionName {
+			t.Fatalf("initial active = %q", got)
+		}
+		uk, _ := m.Create(a, "uk", engine.SessionOptions{Proxy: "socks5://127.0.0.1:1080", ProxyUsername: "u", ProxyPassword: "p"})
+		if _, err := m.Switch(a, "uk"); err != nil {
+			t.Fatal(err)
+		}
+		if id, err := usedBy(t, m, a); err != nil || id != uk.ID {
+			t.Fatalf("owner a without sessionId ran on %s (%v), want uk %s", id, err, uk.ID)
+		}
+		// Owner b has its own default, and cannot reach a's context.
+		bDefault, err := usedBy(t, m, b)
+		if err != nil || bDefault == uk.ID {
+			t.Fatalf("owner b without sessionId: %s, %v", bDefault, err)
+		}
+		if _, err := m.Switch(b, "uk"); code(err) != engine.SessionNotFound {
+			t.Fatalf("owner b switching to a's context: %v", err)
+		}
+		if _, err := m.Close(b, "uk"); code(err) != engine.SessionNotFound {
+			t.Fatalf("owner b closing a's context: %v", err)
+		}
+		var marked []string
+		for _, i := range m.List(a) {
+			if i.Active {
+				marked = append(marked, i.Name)
+			}
+			if i.Name == "uk" && i.Proxy != "socks5://127.0.0.1:1080" {
+				t.Fatalf("listed proxy = %q", i.Proxy)
+			}
+		}
+		if len(marked) != 1 || marked[0] != "uk" {
+			t.Fatalf("active marks = %v", marked)
+		}
+		// Closing the active context makes default active.
+		if _, err := m.Close(a, "uk"); err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Active(a); got != engine.DefaultSessionName {
+			t.Fatalf("active after close = %q", got)
+		}
+		// An expired active context is not replaced behind the caller.
+		m.Create(a, "short", engine.SessionOptions{})
+		m.Switch(a, "short")
+		time.Sleep(time.Minute + time.Second)
+		synctest.Wait()
+		if _, err := usedBy(t, m, a); code(err) != engine.SessionExpired {
+			t.Fatalf("call on an expired active context: %v", err)
+		}
+		if _, err := m.Switch(a, engine.DefaultSessionName); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := usedBy(t, m, a); err != nil {
+			t.Fatal(err)
+		}
+		m.Shutdown(context.Background())
+	})
+}

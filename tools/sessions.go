@@ -1,8 +1,11 @@
 package tools
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
@@ -16,8 +19,15 @@ type CreateSessionIn struct {
 	Locale           string            `json:"locale,omitempty" jsonschema:"e.g. de-DE"`
 	TimezoneID       string            `json:"timezoneId,omitempty" jsonschema:"e.g. Europe/Berlin"`
 	ExtraHTTPHeaders map[string]string `json:"extraHTTPHeaders,omitempty"`
-	Proxy            string            `json:"proxy,omitempty" jsonschema:"e.g. socks5://host:1080"`
-	StorageState     map[string]any    `json:"storageState,omitempty" jsonschema:"A save_state result"`
+	ProxyStateArgs
+}
+
+// ProxyStateArgs are the session options create_session and
+// browser_context_create share. Each takes two shapes, so its schema names
+// no type and validate checks it.
+type ProxyStateArgs struct {
+	Proxy        any `json:"proxy,omitempty" jsonschema:"URL, or {server,username?,password?,bypass?}"`
+	StorageState any `json:"storageState,omitempty" jsonschema:"save_state result or its file path"`
 }
 
 // ViewportArg is a page size.
@@ -26,11 +36,100 @@ type ViewportArg struct {
 	Height int `json:"height" range:"1,10000"`
 }
 
-func (in CreateSessionIn) validate() error {
-	if in.StorageState != nil {
-		if _, err := parseState(mustJSON(in.StorageState)); err != nil {
+// maxProxyField bounds each string of a proxy argument; free-form
+// arguments are not bounded by their tags (limits.go).
+const maxProxyField = 4096
+
+// proxyArg is the proxy argument in its object shape; a string is its
+// server alone.
+type proxyArg struct {
+	Server   string `json:"server"`
+	Username string `json:"username,omitempty"`
+	Password string `json:"password,omitempty"`
+	Bypass   string `json:"bypass,omitempty"`
+}
+
+// proxy decodes the proxy argument, refusing unknown fields as bind
+// refuses unknown arguments.
+func (a ProxyStateArgs) proxy() (proxyArg, error) {
+	var p proxyArg
+	switch v := a.Proxy.(type) {
+	case nil:
+		return p, nil
+	case string:
+		p.Server = v
+	case map[string]any:
+		dec := json.NewDecoder(bytes.NewReader(mustJSON(v)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&p); err != nil {
+			return p, invalid("proxy", "proxy must be a URL or {server, username?, password?, bypass?} (strings): %v", err)
+		}
+		if p.Server == "" {
+			return p, invalid("proxy", "proxy.server is required, e.g. http://host:3128 or socks5://host:1080")
+		}
+	default:
+		return p, invalid("proxy", "proxy must be a URL string or an object {server, username?, password?, bypass?}")
+	}
+	for _, f := range []string{p.Server, p.Username, p.Password, p.Bypass} {
+		if len(f) > maxProxyField {
+			return p, invalid("proxy", "each proxy field may hold at most %d bytes", maxProxyField)
+		}
+	}
+	return p, nil
+}
+
+func (a ProxyStateArgs) validate() error {
+	p, err := a.proxy()
+	if err != nil {
+		return err
+	}
+	if err := (engine.SessionOptions{Proxy: p.Server, ProxyUsername: p.Username, ProxyPassword: p.Password}).Validate(); err != nil {
+		return err
+	}
+	switch v := a.StorageState.(type) {
+	case nil:
+	case string:
+		if len(v) > maxProxyField {
+			return invalid("storageState", "a storageState path may hold at most %d bytes", maxProxyField)
+		}
+	case map[string]any:
+		if _, err := parseState(mustJSON(v)); err != nil {
 			return err
 		}
+	default:
+		return invalid("storageState", "storageState must be a save_state result (an object) or the path of its JSON file")
+	}
+	return nil
+}
+
+// apply sets the proxy and the storage state on o. A storage state given
+// as a path is read under the rules of every file argument (files.go).
+func (a ProxyStateArgs) apply(d *Deps, o *engine.SessionOptions) error {
+	p, err := a.proxy()
+	if err != nil {
+		return err
+	}
+	o.Proxy, o.ProxyUsername, o.ProxyPassword, o.ProxyBypass = p.Server, p.Username, p.Password, p.Bypass
+	switch v := a.StorageState.(type) {
+	case map[string]any:
+		o.StorageState, err = parseState(mustJSON(v))
+	case string:
+		path, rerr := d.files.resolve("storageState", v, false)
+		if rerr != nil {
+			return rerr
+		}
+		b, rerr := os.ReadFile(path)
+		if rerr != nil {
+			return engine.Wrap(engine.InvalidParameters, rerr, "cannot read "+path+": "+rerr.Error()).With("field", "storageState")
+		}
+		o.StorageState, err = parseState(b)
+	}
+	return err
+}
+
+func (in CreateSessionIn) validate() error {
+	if err := in.ProxyStateArgs.validate(); err != nil {
+		return err
 	}
 	if v := in.Viewport; v != nil && (v.Width <= 0 || v.Height <= 0 || v.Width > 10000 || v.Height > 10000) {
 		return invalid("viewport", "viewport must be between 1x1 and 10000x10000, got %dx%d", v.Width, v.Height)
@@ -38,16 +137,13 @@ func (in CreateSessionIn) validate() error {
 	return nil
 }
 
-func (in CreateSessionIn) options() engine.SessionOptions {
+func (in CreateSessionIn) options(d *Deps) (engine.SessionOptions, error) {
 	o := engine.SessionOptions{UserAgent: in.UserAgent, Locale: in.Locale, TimezoneID: in.TimezoneID,
-		ExtraHTTPHeaders: in.ExtraHTTPHeaders, Proxy: in.Proxy}
-	if in.StorageState != nil {
-		o.StorageState, _ = parseState(mustJSON(in.StorageState))
-	}
+		ExtraHTTPHeaders: in.ExtraHTTPHeaders}
 	if in.Viewport != nil {
 		o.Viewport = engine.Viewport{Width: in.Viewport.Width, Height: in.Viewport.Height}
 	}
-	return o
+	return o, in.apply(d, &o)
 }
 
 // CreateSessionOut is the result of create_session.
@@ -62,7 +158,11 @@ func createSession(d *Deps) Tool {
 		"Open an isolated browser session; returns sessionId.",
 		local,
 		func(ctx context.Context, in CreateSessionIn) (CreateSessionOut, error) {
-			info, err := d.Sessions.Create(ctx, in.Name, in.options())
+			opts, err := in.options(d)
+			if err != nil {
+				return CreateSessionOut{}, err
+			}
+			info, err := d.Sessions.Create(ctx, in.Name, opts)
 			if err != nil {
 				return CreateSessionOut{}, err
 			}

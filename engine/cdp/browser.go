@@ -244,13 +244,20 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 	if err != nil {
 		return nil, err
 	}
+	opts, stopAuth, err := engine.AuthProxy(opts)
+	if err != nil {
+		release()
+		return nil, err
+	}
 	var relay *socketRelay
 	if e.cfg.Policy.HasHostRules() {
 		if err := opts.Validate(); err != nil {
+			stopAuth()
 			release()
 			return nil, err
 		}
 		if relay, err = startRelay(e.cfg.Policy, opts.Proxy); err != nil {
+			stopAuth()
 			release()
 			return nil, err
 		}
@@ -258,9 +265,12 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 	s, err := newSession(ctx, b, opts, e.cfg.Dialogs, relay)
 	if err != nil {
 		relay.close()
+		stopAuth()
 		release()
 		return nil, err
 	}
+	// The proxy login forwarder lives as long as the browser context.
+	context.AfterFunc(s.tab, stopAuth)
 	return e.finish(ctx, b, s, opts, relay, release)
 }
 

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"strconv"
 	"sync"
@@ -256,103 +255,9 @@ func writeSocksReply(w io.Writer, code byte) error {
 
 // dial connects to hostPort directly or through the session's proxy.
 func (r *socketRelay) dial(ctx context.Context, hostPort string) (net.Conn, error) {
-	var d net.Dialer
 	if r.upstream == nil {
+		var d net.Dialer
 		return d.DialContext(ctx, "tcp", hostPort)
 	}
-	c, err := d.DialContext(ctx, "tcp", r.upstream.Host)
-	if err != nil {
-		return nil, err
-	}
-	if dl, ok := ctx.Deadline(); ok {
-		c.SetDeadline(dl)
-	}
-	if r.upstream.Scheme == "http" {
-		err = httpConnect(c, hostPort)
-	} else {
-		err = socksConnect(c, hostPort)
-	}
-	if err != nil {
-		c.Close()
-		return nil, err
-	}
-	c.SetDeadline(time.Time{})
-	return c, nil
-}
-
-// httpConnect opens a tunnel through an HTTP proxy.
-func httpConnect(c net.Conn, hostPort string) error {
-	if _, err := fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", hostPort, hostPort); err != nil {
-		return err
-	}
-	// Read the answer byte by byte up to its end, so that nothing the
-	// destination sends after it is lost in a buffer.
-	resp, err := http.ReadResponse(bufio.NewReaderSize(oneByteReader{c}, 16), nil)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("the proxy answered CONNECT with %s", resp.Status)
-	}
-	return nil
-}
-
-// oneByteReader reads one byte at a time.
-type oneByteReader struct{ r io.Reader }
-
-func (o oneByteReader) Read(p []byte) (int, error) {
-	if len(p) > 1 {
-		p = p[:1]
-	}
-	return o.r.Read(p)
-}
-
-// socksConnect opens a connection through a SOCKS5 proxy without
-// authentication.
-func socksConnect(c net.Conn, hostPort string) error {
-	host, portStr, err := net.SplitHostPort(hostPort)
-	if err != nil {
-		return err
-	}
-	port, err := strconv.Atoi(portStr)
-	if err != nil || len(host) > 255 {
-		return fmt.Errorf("bad destination %q", hostPort)
-	}
-	if _, err := c.Write([]byte{5, 1, 0}); err != nil {
-		return err
-	}
-	var sel [2]byte
-	if _, err := io.ReadFull(c, sel[:]); err != nil {
-		return err
-	}
-	if sel[0] != 5 || sel[1] != 0 {
-		return errors.New("the SOCKS proxy wants authentication")
-	}
-	req := append([]byte{5, 1, 0, 3, byte(len(host))}, host...)
-	req = binary.BigEndian.AppendUint16(req, uint16(port))
-	if _, err := c.Write(req); err != nil {
-		return err
-	}
-	var rep [4]byte
-	if _, err := io.ReadFull(c, rep[:]); err != nil {
-		return err
-	}
-	if rep[1] != socksOK {
-		return fmt.Errorf("the SOCKS proxy refused the connection (code %d)", rep[1])
-	}
-	skip := 0
-	switch rep[3] {
-	case 1:
-		skip = 4
-	case 4:
-		skip = 16
-	case 3:
-		var n [1]byte
-		if _, err := io.ReadFull(c, n[:]); err != nil {
-			return err
-		}
-		skip = int(n[0])
-	}
-	_, err = io.ReadFull(c, make([]byte, skip+2))
-	return err
+	return engine.DialProxy(ctx, r.upstream, hostPort)
 }

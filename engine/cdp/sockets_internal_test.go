@@ -2,9 +2,11 @@ package cdp
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -72,16 +74,13 @@ func TestRelayChainsThroughSessionProxy(t *testing.T) {
 		t.Fatalf("proxy rules = %q", server)
 	}
 	through := func(dest string) (net.Conn, error) {
-		c, err := net.Dial("tcp", r.ln.Addr().String())
-		if err != nil {
-			t.Fatal(err)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		c, err := engine.DialProxy(ctx, &url.URL{Scheme: "socks5", Host: r.ln.Addr().String()}, dest)
+		if err == nil {
+			c.SetDeadline(time.Now().Add(10 * time.Second))
 		}
-		c.SetDeadline(time.Now().Add(10 * time.Second))
-		if err := socksConnect(c, dest); err != nil {
-			c.Close()
-			return nil, err
-		}
-		return c, nil
+		return c, err
 	}
 	c, err := through(echo)
 	if err != nil {

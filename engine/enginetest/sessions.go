@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
 func (h *harness) testSessions(t *testing.T) {
@@ -101,9 +102,81 @@ func (h *harness) testSessions(t *testing.T) {
 		}
 		wantTitle(t, s, "via proxy proxied.invalid")
 	})
+	t.Run("ProxyLogin", func(t *testing.T) {
+		// Proxies that want a login: the session logs in with the username
+		// and password it was given, for plain HTTP, for a CONNECT tunnel
+		// (https) and over SOCKS5; with a wrong password nothing loads
+		// through the proxy.
+		tlsSite := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprintf(w, "<title>tunnelled to %s</title>", r.Host)
+		}))
+		defer tlsSite.Close()
+		httpProxy := testenv.LoginProxy(t, "ada", "s3cret", tlsSite.Listener.Addr().String())
+		socks := testenv.SocksProxy(t, "bob", "pa ss", h.site.Listener.Addr().String())
+		login := func(proxy, user, pass string) (engine.Session, error) {
+			return h.eng.NewSession(ctx(t), engine.SessionOptions{Viewport: Viewport, IgnoreHTTPSErrors: true,
+				Proxy: proxy, ProxyUsername: user, ProxyPassword: pass})
+		}
+		s, err := login(httpProxy.String(), "ada", "s3cret")
+		if strings.HasPrefix(h.eng.Name(), "grid/") {
+			// The login forwarder listens on this host, which a Grid's
+			// browser cannot reach.
+			wantError(t, err, engine.Unsupported, map[string]any{"field": "proxy"})
+			return
+		}
+		if !h.chromium() {
+			wantError(t, err, engine.Unsupported, map[string]any{"field": "proxy"})
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close(context.Background())
+		if _, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: "http://proxied.invalid/page"}); err != nil {
+			t.Fatal(err)
+		}
+		wantTitle(t, s, "via proxy proxied.invalid as ada")
+		if _, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: "https://secure.invalid/"}); err != nil {
+			t.Fatal(err)
+		}
+		wantTitle(t, s, "tunnelled to secure.invalid")
+
+		sk, err := login(socks.String(), "bob", "pa ss")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sk.Close(context.Background())
+		if _, err := sk.Navigate(ctx(t), engine.NavigateRequest{URL: "http://socks.invalid/form.html"}); err != nil {
+			t.Fatal(err)
+		}
+		wantTitle(t, sk, "Sign in")
+
+		bad, err := login(httpProxy.String(), "ada", "wrong")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer bad.Close(context.Background())
+		res, err := bad.Navigate(ctx(t), engine.NavigateRequest{URL: "http://proxied.invalid/page"})
+		if err == nil && (res.Status != http.StatusBadGateway || strings.HasPrefix(res.Title, "via proxy")) {
+			t.Fatalf("with a wrong password: %+v, want a 502 from the forwarder or a failed navigation", res)
+		}
+		if _, err := bad.Navigate(ctx(t), engine.NavigateRequest{URL: "https://secure.invalid/"}); err == nil {
+			t.Fatalf("with a wrong password the https tunnel opened: title %q", title(t, bad))
+		}
+	})
 	t.Run("BadProxy", func(t *testing.T) {
 		_, err := h.eng.NewSession(ctx(t), engine.SessionOptions{Viewport: Viewport, Proxy: "not a proxy"})
 		wantError(t, err, engine.InvalidParameters, map[string]any{"field": "proxy"})
+		for _, o := range []engine.SessionOptions{
+			{Proxy: "http://user:pw@127.0.0.1:1"},                // a login in the URL
+			{ProxyUsername: "ada"},                               // a login without a proxy
+			{Proxy: "https://127.0.0.1:1", ProxyUsername: "ada"}, // a login for a scheme we cannot forward
+		} {
+			o.Viewport = Viewport
+			_, err := h.eng.NewSession(ctx(t), o)
+			wantError(t, err, engine.InvalidParameters, map[string]any{"field": "proxy"})
+		}
 	})
 	t.Run("Concurrent", func(t *testing.T) {
 		// Sessions are independent: calls on different sessions run at once.

@@ -30,3 +30,16 @@ func TestConformance(t *testing.T) {
 		return e
 	})
 }
+
+// TestProxyLoginRefused: a proxy login is UNSUPPORTED on the Grid, before
+// the Grid is asked for a browser (this one does not exist).
+func TestProxyLoginRefused(t *testing.T) {
+	e, err := grid.New(grid.Config{URL: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.NewSession(t.Context(), engine.SessionOptions{Proxy: "http://127.0.0.1:3128", ProxyUsername: "ada", ProxyPassword: "s3cret"})
+	if e := engine.AsError(err); err == nil || e.Code != engine.Unsupported || e.Details["field"] != "proxy" {
+		t.Fatalf("NewSession with a proxy login: %v", err)
+	}
+}

@@ -60,6 +60,10 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 	if e.cfg.Browser == Firefox {
 		rep.noDownloads = unsupported(Firefox, "downloads", "Playwright's WebDriver BiDi backend does not report them; the action ran, its download was not saved")
 	}
+	opts, stopAuth, err := engine.AuthProxy(opts)
+	if err != nil {
+		return nil, err
+	}
 	m, err := call(ctx, func() (made, error) {
 		o := contextOptions(opts)
 		o.AcceptDownloads = playwright.Bool(opts.DownloadDir != "")
@@ -95,6 +99,7 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 		return made{bctx, page}, nil
 	}, func(m made) { _ = m.bctx.Close() })
 	if err != nil {
+		stopAuth()
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, engine.Wrap(engine.BrowserError, err, "creating the session was cancelled: "+err.Error())
 		}
@@ -103,6 +108,8 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 		}
 		return nil, engine.Wrap(engine.BrowserError, err, "could not create the session's browser context: "+firstLine(err))
 	}
+	// The proxy login forwarder lives as long as the browser context.
+	m.bctx.OnClose(func(playwright.BrowserContext) { stopAuth() })
 	sh := newShared()
 	sh.report = rep
 	s := newTab(e, b, m.bctx, m.page, console, sh)

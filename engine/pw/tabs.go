@@ -39,7 +39,9 @@ func (t *tabbed) Gone() <-chan struct{} { return t.first.b.Gone() }
 
 // Info describes the current tab; it may run while a call switches tabs.
 func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
-	return t.tabs.Current().Info(ctx)
+	p := t.tabs.Current().Info(ctx)
+	p.Pages = t.tabs.Len()
+	return p
 }
 
 // Close closes the browser context and with it every tab.
