@@ -120,24 +120,26 @@ func outputSchema[Out any]() json.RawMessage {
 	if err := json.Unmarshal(mustJSON(s), &m); err != nil {
 		panic(err)
 	}
-	compactOutput(m)
+	_, withMeta := reflect.TypeFor[Out]().FieldByName("SessionMeta")
+	compactOutput(m, withMeta)
 	m["type"] = "object"
 	return mustJSON(m)
 }
-
-// envelope lists the fields every successful result carries besides its
-// own (README documents them): an output schema leaves them out, and stays
-// open to them.
-var envelope = []string{"success", "sessionId", "expiresAt"}
 
 // compactOutput trims an output schema to what tells a client the shape
 // of the result, keeping it true (decision record
 // docs/decisions/2026-11-25-output-schemas-typed.md): no descriptions (the
 // tool's and README's say what a result means); no boolean
 // additionalProperties, so the schemas stay open (true is the default); no
-// items:true; no envelope; and null in a type only where the field can be
-// null: a field with omitempty is left out, never null, when it is empty.
-func compactOutput(m map[string]any) {
+// items:true; no envelope (README documents it: success, always true where
+// a result has it, and the SessionMeta of session tools); and null in a
+// type only where the field can be null: a field with omitempty is left
+// out, never null, when it is empty.
+func compactOutput(m map[string]any, withMeta bool) {
+	envelope := []string{"success"}
+	if withMeta {
+		envelope = append(envelope, "sessionId", "expiresAt")
+	}
 	if props, ok := m["properties"].(map[string]any); ok {
 		for _, k := range envelope {
 			delete(props, k)
