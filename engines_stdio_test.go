@@ -18,6 +18,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine/pw"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/internal/testenv/pwenv"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
@@ -119,12 +120,13 @@ func TestEnginesOverStdio(t *testing.T) {
 		t.Run(strings.ReplaceAll(c.name, "/", "_"), func(t *testing.T) {
 			engineName, _, _ := strings.Cut(c.name, "/")
 			var stderr bytes.Buffer
-			cl, err := client.NewStdioMCPClientWithOptions(bin, driverEnv(),
+			raw, err := client.NewStdioMCPClientWithOptions(bin, driverEnv(),
 				[]string{"--headless", "--engine", engineName, "--browser", c.browser, "--dialogs", "accept"},
 				transport.WithCommandStderrWriter(&stderr))
 			if err != nil {
 				t.Fatal(err)
 			}
+			cl := mcpcheck.Wrap(t, raw)
 			defer cl.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()

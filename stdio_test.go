@@ -23,6 +23,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
 
@@ -49,7 +50,7 @@ var binary = sync.OnceValues(func() (string, error) {
 // runs without a display and without --headless.
 type proc struct {
 	t      *testing.T
-	c      *client.Client
+	c      *mcpcheck.Client // checks every result against its output schema
 	tmp    string
 	stderr *bytes.Buffer
 	cmd    *exec.Cmd
@@ -87,7 +88,7 @@ func startBinaryIn(t *testing.T, tmp string, args ...string) *proc {
 	if err := c.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	s.c = c
+	s.c = mcpcheck.Wrap(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {

@@ -128,8 +128,8 @@ func getAttribute(d *Deps) Tool {
 
 // ValueOut is the result of get_value.
 type ValueOut struct {
-	Value   any   `json:"value" jsonschema:"String; array for multi-selects; null if the element has no value"`
-	Checked *bool `json:"checked,omitempty" jsonschema:"For checkboxes and radios"`
+	Value   FieldValue `json:"value" jsonschema:"String; array for multi-selects; null if the element has no value"`
+	Checked *bool      `json:"checked,omitempty" jsonschema:"For checkboxes and radios"`
 	SessionMeta
 }
 
@@ -150,8 +150,8 @@ type TableIn struct {
 
 // TableOut is the result of extract_table.
 type TableOut struct {
-	Headers []string `json:"headers,omitempty"`
-	Rows    []any    `json:"rows" jsonschema:"Objects keyed by header when the table has one, else arrays of cell texts"`
+	Headers []string   `json:"headers,omitempty"`
+	Rows    []TableRow `json:"rows" jsonschema:"Objects keyed by header when the table has one, else arrays of cell texts"`
 	SessionMeta
 }
 
@@ -332,7 +332,7 @@ func (in EvaluateIn) validate() error {
 
 // EvaluateOut is the result of evaluate.
 type EvaluateOut struct {
-	Result any `json:"result" jsonschema:"The JSON value the script returned"`
+	Result JSONValue `json:"result" jsonschema:"The JSON value the script returned"`
 	SessionMeta
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/grid"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -123,7 +124,7 @@ func BenchmarkGridAgents(b *testing.B) {
 				Defaults: engine.SessionOptions{Viewport: engine.Viewport{Width: 1280, Height: 720}}})
 			b.Cleanup(func() { mgr.Shutdown(context.Background()) })
 			srv := tools.NewServer(mgr, tools.Options{Version: "test", Caps: []tools.Group{tools.All}})
-			clients, ids := make([]*client.Client, agents), make([]string, agents)
+			clients, ids := make([]*mcpcheck.Client, agents), make([]string, agents)
 			for i := range clients {
 				c, err := client.NewInProcessClient(srv)
 				if err != nil {
@@ -136,8 +137,8 @@ func BenchmarkGridAgents(b *testing.B) {
 				if _, err := c.Initialize(context.Background(), mcp.InitializeRequest{}); err != nil {
 					b.Fatal(err)
 				}
-				clients[i] = c
-				e := &env{t: b, c: c, mgr: mgr}
+				clients[i] = mcpcheck.Wrap(b, c)
+				e := &env{t: b, c: clients[i], mgr: mgr}
 				ids[i] = e.session()
 			}
 			if en.name == "grid" {

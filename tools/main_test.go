@@ -16,6 +16,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
@@ -62,7 +63,7 @@ func sharedBrowser(tb testing.TB) engine.Engine {
 
 type env struct {
 	t   testing.TB
-	c   *client.Client
+	c   *mcpcheck.Client // checks every result against its output schema
 	mgr *engine.Manager
 	out string // the server's output directory
 }
@@ -108,7 +109,7 @@ func newEnvOnWith(t testing.TB, eng engine.Engine, cfg engine.ManagerConfig, opt
 		mgr.Shutdown(context.Background())
 		c.Close()
 	})
-	return &env{t: t, c: c, mgr: mgr, out: opts.OutputDir}
+	return &env{t: t, c: mcpcheck.Wrap(t, c), mgr: mgr, out: opts.OutputDir}
 }
 
 // call runs a tool and returns its structured result and isError.

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -55,7 +56,7 @@ func TestPanicIsOneInternalError(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	e := &env{t: t, c: c, mgr: mgr}
+	e := &env{t: t, c: mcpcheck.Wrap(t, c), mgr: mgr}
 
 	// MaxSessions is 1: a leaked pending slot would make the next create
 	// MAX_SESSIONS_REACHED.

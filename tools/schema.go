@@ -2,10 +2,12 @@ package tools
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -75,29 +77,123 @@ func define[In, Out any](name, desc string, h hints) mcp.Tool {
 	t := mcp.NewTool(name,
 		mcp.WithDescription(desc),
 		mcp.WithInputSchema[In](),
-		mcp.WithOutputSchema[Out](),
 		mcp.WithToolAnnotation(annotations(h)),
 	)
-	t.RawInputSchema = leanSchema(t.RawInputSchema, false)
-	t.RawOutputSchema = leanSchema(mustJSON(t.OutputSchema), true)
-	t.OutputSchema = mcp.ToolOutputSchema{}
+	t.RawInputSchema = leanInput(t.RawInputSchema)
+	t.RawOutputSchema = outputSchema[Out]()
 	return t
 }
 
-// leanSchema trims what agents pay for on every tools/list and never use:
+// The result types whose JSON no Go type describes: values that come from
+// the page as they are. Each is a named type so that outputSchema can give
+// it its true schema (resultTypes).
+type (
+	// JSONValue is any JSON value, such as what a page script returned.
+	JSONValue any
+	// FieldValue is a form field's value: a string, the selected values
+	// of a multi-select, or null when the element has no value.
+	FieldValue any
+	// TableRow is one row of a table: its cell texts keyed by header when
+	// the table has headers, else the cell texts in order.
+	TableRow any
+)
+
+// resultTypes are the schemas of the result types that hold page values.
+var resultTypes = map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[JSONValue]():  {Types: []string{"null", "boolean", "number", "string", "array", "object"}},
+	reflect.TypeFor[FieldValue](): {Types: []string{"null", "string", "array"}, Items: &jsonschema.Schema{Type: "string"}},
+	reflect.TypeFor[TableRow](): {Types: []string{"object", "array"}, Items: &jsonschema.Schema{Type: "string"},
+		AdditionalProperties: &jsonschema.Schema{Type: "string"}},
+}
+
+// outputSchema is the JSON Schema of a tool's result Out, generated from
+// the Go type: every field with its type, null only where the field can
+// be null, and required where it is always there (no omitempty). It is
+// made compact for tools/list (compactOutput). A type it cannot describe
+// panics at startup, as a bad tool definition should.
+func outputSchema[Out any]() json.RawMessage {
+	s, err := jsonschema.For[Out](&jsonschema.ForOptions{TypeSchemas: resultTypes})
+	if err != nil {
+		panic(fmt.Sprintf("output schema of %v: %v", reflect.TypeFor[Out](), err))
+	}
+	var m map[string]any
+	if err := json.Unmarshal(mustJSON(s), &m); err != nil {
+		panic(err)
+	}
+	_, withMeta := reflect.TypeFor[Out]().FieldByName("SessionMeta")
+	compactOutput(m, withMeta)
+	m["type"] = "object"
+	return mustJSON(m)
+}
+
+// compactOutput trims an output schema to what tells a client the shape
+// of the result, keeping it true (decision record
+// docs/decisions/2026-11-25-output-schemas-typed.md): no descriptions (the
+// tool's and README's say what a result means); no boolean
+// additionalProperties, so the schemas stay open (true is the default); no
+// items:true; no envelope (README documents it: success, always true where
+// a result has it, and the SessionMeta of session tools); and null in a
+// type only where the field can be null: a field with omitempty is left
+// out, never null, when it is empty.
+func compactOutput(m map[string]any, withMeta bool) {
+	envelope := []string{"success"}
+	if withMeta {
+		envelope = append(envelope, "sessionId", "expiresAt")
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		for _, k := range envelope {
+			delete(props, k)
+		}
+		if req, ok := m["required"].([]any); ok {
+			m["required"] = slices.DeleteFunc(req, func(k any) bool { return slices.Contains(envelope, k.(string)) })
+		}
+	}
+	var walk func(v map[string]any)
+	walk = func(v map[string]any) {
+		delete(v, "description")
+		if _, ok := v["additionalProperties"].(bool); ok {
+			delete(v, "additionalProperties")
+		}
+		if b, ok := v["items"].(bool); ok && b {
+			delete(v, "items")
+		}
+		if req, ok := v["required"].([]any); ok && len(req) == 0 {
+			delete(v, "required")
+		}
+		required, _ := v["required"].([]any)
+		if props, ok := v["properties"].(map[string]any); ok {
+			for name, p := range props {
+				p, ok := p.(map[string]any)
+				if !ok {
+					continue
+				}
+				if ts, ok := p["type"].([]any); ok && len(ts) == 2 && ts[0] == "null" && !slices.Contains(required, any(name)) {
+					p["type"] = ts[1]
+				}
+				walk(p)
+			}
+		}
+		for _, k := range []string{"items", "additionalProperties"} {
+			if c, ok := v[k].(map[string]any); ok {
+				walk(c)
+			}
+		}
+	}
+	walk(m)
+}
+
+// leanInput trims what agents pay for on every tools/list and never use:
 // boolean additionalProperties (false is not enforced: bind ignores unknown
-// arguments; true is the default) and items:true everywhere, and in output
-// schemas the
-// descriptions, required lists and the envelope every successful result
-// carries (success:true, sessionId, expiresAt; README documents it). The
-// schemas stay open, so the envelope still validates.
-func leanSchema(raw json.RawMessage, output bool) json.RawMessage {
+// arguments; true is the default), items:true everywhere, the descriptions
+// of nested fields, and null in the type of a nullable slice or pointer,
+// which is just its type to an agent (an argument left out is the same).
+func leanInput(raw json.RawMessage) json.RawMessage {
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return raw
 	}
 	// depth counts object levels: top-level parameters are at depth 1 and
-	// keep their descriptions in input schemas; nested fields never do.
+	// keep their descriptions; nested fields never do.
 	var walk func(v any, depth int)
 	walk = func(v any, depth int) {
 		switch v := v.(type) {
@@ -108,20 +204,9 @@ func leanSchema(raw json.RawMessage, output bool) json.RawMessage {
 			if it, ok := v["items"].(bool); ok && it {
 				delete(v, "items")
 			}
-			if output || depth > 1 {
+			if depth > 1 {
 				delete(v, "description")
 			}
-			if output {
-				delete(v, "required")
-				// Results are self-describing JSON: the names of the
-				// top-level fields tell the agent what comes back; their
-				// types it reads in the result (decision record
-				// docs/decisions/2026-11-24-output-schemas-name-fields.md).
-				if depth >= 1 {
-					clear(v)
-				}
-			}
-			// A nullable slice or pointer is just its type to an agent.
 			if ts, ok := v["type"].([]any); ok && len(ts) == 2 && ts[0] == "null" {
 				v["type"] = ts[1]
 			}
@@ -143,11 +228,6 @@ func leanSchema(raw json.RawMessage, output bool) json.RawMessage {
 		}
 	}
 	walk(m, 0)
-	if props, ok := m["properties"].(map[string]any); ok && output {
-		delete(props, "sessionId")
-		delete(props, "expiresAt")
-		delete(props, "success")
-	}
 	return mustJSON(m)
 }
 

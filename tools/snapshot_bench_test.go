@@ -14,13 +14,14 @@ import (
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
 // benchEnv is an MCP client on the shared browser for benchmarks.
 type benchEnv struct {
 	b *testing.B
-	c *client.Client
+	c *mcpcheck.Client
 }
 
 func newBench(b *testing.B) *benchEnv {
@@ -39,7 +40,7 @@ func newBench(b *testing.B) *benchEnv {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { mgr.Shutdown(context.Background()); c.Close() })
-	return &benchEnv{b: b, c: c}
+	return &benchEnv{b: b, c: mcpcheck.Wrap(b, c)}
 }
 
 // call runs a tool that must succeed and returns the text the model reads.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
@@ -44,7 +45,7 @@ func TestChurn(t *testing.T) {
 		Defaults: engine.SessionOptions{Viewport: engine.Viewport{Width: 1280, Height: 720}}})
 	defer mgr.Shutdown(context.Background())
 	srv := tools.NewServer(mgr, tools.Options{Version: "churn"})
-	cs := make([]*client.Client, clients)
+	cs := make([]*mcpcheck.Client, clients)
 	for i := range cs {
 		c, err := client.NewInProcessClient(srv)
 		if err != nil {
@@ -57,9 +58,9 @@ func TestChurn(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		cs[i] = c
+		cs[i] = mcpcheck.Wrap(t, c)
 	}
-	call := func(c *client.Client, name string, args map[string]any) (map[string]any, error) {
+	call := func(c *mcpcheck.Client, name string, args map[string]any) (map[string]any, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}})
@@ -72,7 +73,7 @@ func TestChurn(t *testing.T) {
 		}
 		return out, nil
 	}
-	cycle := func(c *client.Client, i int) error {
+	cycle := func(c *mcpcheck.Client, i int) error {
 		out, err := call(c, "create_session", nil)
 		if err != nil {
 			return err

@@ -3,6 +3,7 @@ package httpserve_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,6 +48,13 @@ func TestTypeScriptClient(t *testing.T) {
 		Navigated     string   `json:"navigated"`
 		ResourceTitle string   `json:"resourceTitle"`
 		PromptHasURL  bool     `json:"promptHasUrl"`
+		// AbsentAttribute is get_attribute's result for an attribute the
+		// element lacks; the SDK validated it against the output schema.
+		AbsentAttribute struct {
+			Value  *string `json:"value"`
+			Exists *bool   `json:"exists"`
+		} `json:"absentAttribute"`
+		Evaluated map[string]any `json:"evaluated"`
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
@@ -55,6 +63,12 @@ func TestTypeScriptClient(t *testing.T) {
 		r := got[tr]
 		if len(r.Tools) == 0 || r.Navigated != site.URL+"/welcome.html?user=ts" || r.ResourceTitle != "Welcome" || !r.PromptHasURL {
 			t.Errorf("%s: %+v", tr, r)
+		}
+		if a := r.AbsentAttribute; a.Value != nil || a.Exists == nil || *a.Exists {
+			t.Errorf("%s: get_attribute of an absent attribute = %+v, want value null, exists false", tr, a)
+		}
+		if fmt.Sprint(r.Evaluated) != "map[list:[true <nil>] n:1]" {
+			t.Errorf("%s: evaluate = %v", tr, r.Evaluated)
 		}
 	}
 	if n := s.Mgr.Len(); n != 2 {

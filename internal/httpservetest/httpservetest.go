@@ -19,6 +19,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
+	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -60,8 +61,10 @@ func Start(t testing.TB, eng engine.Engine, opts tools.Options) *Server {
 }
 
 // Client is an MCP client of a Server, bound to the test that opened it.
+// Every result it gets is checked against its tool's output schema
+// (mcpcheck).
 type Client struct {
-	*client.Client
+	*mcpcheck.Client
 	t testing.TB
 }
 
@@ -78,7 +81,7 @@ func Connect(t testing.TB, c *client.Client) *Client {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return &Client{Client: c, t: t}
+	return &Client{Client: mcpcheck.Wrap(t, c), t: t}
 }
 
 // HTTPClient connects over Streamable HTTP with key.

@@ -1,0 +1,152 @@
+// Package mcpcheck holds the tests' MCP clients to what official clients
+// check: every successful tools/call result must carry structuredContent
+// that validates against the output schema its tool declared in
+// tools/list, as the TypeScript SDK demands before it hands a result to
+// its caller (it throws -32602 otherwise). Tests wrap their client with
+// Wrap, and every call they make is checked with a real JSON Schema
+// validator; a mismatch fails the test.
+package mcpcheck
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Client is an MCP client whose CallTool checks every result against its
+// tool's output schema. Its other methods are the wrapped client's.
+type Client struct {
+	*client.Client
+	t testing.TB
+
+	mu      sync.Mutex
+	schemas Schemas // nil until tools/list has been read
+}
+
+// Wrap returns c checking its calls on behalf of t.
+func Wrap(t testing.TB, c *client.Client) *Client {
+	return &Client{Client: c, t: t}
+}
+
+// CallTool calls the tool and checks a successful result against the
+// tool's output schema. A mismatch fails the test and, as an official
+// client would, comes back as an error with the result.
+func (c *Client) CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	c.t.Helper()
+	res, err := c.Client.CallTool(ctx, req)
+	if err != nil || res == nil || res.IsError {
+		return res, err
+	}
+	schemas, err := c.listed(ctx)
+	if err == nil {
+		err = schemas.Check(req.Params.Name, res)
+	}
+	if err != nil {
+		c.t.Errorf("tools/call %s: %v", req.Params.Name, err)
+		return res, err
+	}
+	return res, nil
+}
+
+// listed reads tools/list once, through the wrapped client: the schemas
+// are those the server declares to this client.
+func (c *Client) listed(ctx context.Context) (Schemas, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.schemas != nil {
+		return c.schemas, nil
+	}
+	var all []mcp.Tool
+	req := mcp.ListToolsRequest{}
+	for {
+		page, err := c.Client.ListTools(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("reading tools/list to check the result: %w", err)
+		}
+		all = append(all, page.Tools...)
+		if page.NextCursor == "" {
+			break
+		}
+		req.Params.Cursor = page.NextCursor
+	}
+	raw, err := json.Marshal(all)
+	if err != nil {
+		return nil, err
+	}
+	s, err := Compile(raw)
+	if err != nil {
+		return nil, err
+	}
+	c.schemas = s
+	return s, nil
+}
+
+// Schemas are the compiled output schemas of a server's tools, by name.
+type Schemas map[string]*jsonschema.Schema
+
+// Compile compiles the output schema of every tool in tools, the JSON
+// array of a tools/list result. A schema that is not valid JSON Schema
+// (2020-12, MCP's default dialect) is an error.
+func Compile(tools []byte) (Schemas, error) {
+	var list []struct {
+		Name         string          `json:"name"`
+		OutputSchema json.RawMessage `json:"outputSchema"`
+	}
+	if err := json.Unmarshal(tools, &list); err != nil {
+		return nil, err
+	}
+	s := Schemas{}
+	comp := jsonschema.NewCompiler()
+	comp.DefaultDraft(jsonschema.Draft2020)
+	for _, tl := range list {
+		if len(tl.OutputSchema) == 0 || string(tl.OutputSchema) == "null" {
+			continue
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(tl.OutputSchema))
+		if err != nil {
+			return nil, fmt.Errorf("%s: output schema: %w", tl.Name, err)
+		}
+		url := "mem:///" + tl.Name + ".json"
+		if err := comp.AddResource(url, doc); err != nil {
+			return nil, fmt.Errorf("%s: output schema: %w", tl.Name, err)
+		}
+		sch, err := comp.Compile(url)
+		if err != nil {
+			return nil, fmt.Errorf("%s: output schema: %w", tl.Name, err)
+		}
+		s[tl.Name] = sch
+	}
+	return s, nil
+}
+
+// Check validates a successful result of the tool name: a tool with an
+// output schema must return structuredContent, and it must match. Error
+// results are not checked, as the MCP specification has clients do.
+func (s Schemas) Check(name string, res *mcp.CallToolResult) error {
+	sch, ok := s[name]
+	if !ok || res.IsError {
+		return nil
+	}
+	if res.StructuredContent == nil {
+		return fmt.Errorf("the tool declares an output schema but the result has no structuredContent")
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return err
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	if err := sch.Validate(v); err != nil {
+		return fmt.Errorf("structuredContent does not match the output schema: %v\nstructuredContent: %s", err, b)
+	}
+	return nil
+}
