@@ -28,7 +28,7 @@ func TestContextsOverStdio(t *testing.T) {
 	site := testsite.Start()
 	defer site.Close()
 	out := t.TempDir()
-	s := startBinary(t, "--caps", "contexts,state", "--output-dir", out)
+	s := startBinary(t, "--caps", "state", "--output-dir", out)
 	fail := func(code engine.Code, name string, args map[string]any) map[string]any {
 		t.Helper()
 		res, isErr := s.call(name, args)
@@ -106,7 +106,7 @@ func TestContextsPerAPIKey(t *testing.T) {
 	l.Close()
 	url := "http://127.0.0.1:" + port
 	log := &bytes.Buffer{}
-	cmd := exec.Command(bin, "--port", port, "--api-key", httpservetest.KeyA, "--api-key", httpservetest.KeyB, "--caps", "contexts", "--headless")
+	cmd := exec.Command(bin, "--port", port, "--api-key", httpservetest.KeyA, "--api-key", httpservetest.KeyB, "--headless")
 	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
 	cmd.Stdout, cmd.Stderr = syncWriter{log}, syncWriter{log}
 	if err := cmd.Start(); err != nil {

@@ -15,11 +15,6 @@ import (
 // context (engine.Manager.Active), so the owner scoping of sessions holds
 // for contexts too: another key's contexts are not found.
 
-// Contexts is the opt-in capability group of the four context tools; the
-// active context itself holds without them (the budget of tools/list pays
-// for no tool every client has to see).
-const Contexts Group = "contexts"
-
 // ContextNameIn is the input of the context tools that take only a name.
 type ContextNameIn struct {
 	Name string `json:"name"`
@@ -64,7 +59,7 @@ func noContext(err error, name string) error {
 }
 
 func contextCreate(d *Deps) Tool {
-	return inGroup(Contexts, serverTool("browser_context_create", "Create an isolated named context and make it active.", local,
+	return serverTool("browser_context_create", "Create an isolated named context and make it active.", local,
 		func(ctx context.Context, in ContextCreateIn) (ContextOut, error) {
 			if in.Name == "" {
 				return ContextOut{}, invalid("name", "name must not be empty")
@@ -81,11 +76,11 @@ func contextCreate(d *Deps) Tool {
 				return ContextOut{}, err
 			}
 			return contextOut(info, fmt.Sprintf("Context %q created and active: calls without sessionId use it.", in.Name)), nil
-		}))
+		})
 }
 
 func contextSwitch(d *Deps) Tool {
-	return inGroup(Contexts, serverTool("browser_context_switch", "Make a context active for calls without sessionId.", local,
+	return serverTool("browser_context_switch", "Make a context active for calls without sessionId.", local,
 		func(ctx context.Context, in ContextNameIn) (ContextOut, error) {
 			if in.Name == "" {
 				return ContextOut{}, invalid("name", "name must not be empty")
@@ -95,7 +90,7 @@ func contextSwitch(d *Deps) Tool {
 				return ContextOut{}, noContext(err, in.Name)
 			}
 			return contextOut(info, fmt.Sprintf("Context %q is active.", contextName(info))), nil
-		}))
+		})
 }
 
 // ContextItem describes one context in browser_context_list.
@@ -116,7 +111,7 @@ type ContextListOut struct {
 }
 
 func contextList(d *Deps) Tool {
-	return inGroup(Contexts, serverTool("browser_context_list", "List your contexts; the active one is marked.", readOnly,
+	return serverTool("browser_context_list", "List your contexts; the active one is marked.", readOnly,
 		func(ctx context.Context, _ ListSessionsIn) (ContextListOut, error) {
 			out := ContextListOut{Active: d.Sessions.Active(ctx), Contexts: []ContextItem{}}
 			for _, i := range d.Sessions.List(ctx) {
@@ -125,7 +120,7 @@ func contextList(d *Deps) Tool {
 				})
 			}
 			return out, nil
-		}))
+		})
 }
 
 // ContextCloseOut is the result of browser_context_close.
@@ -136,7 +131,7 @@ type ContextCloseOut struct {
 }
 
 func contextClose(d *Deps) Tool {
-	return inGroup(Contexts, serverTool("browser_context_close", "Close a context and its pages.",
+	return serverTool("browser_context_close", "Close a context and its pages.",
 		hints{destructive: true},
 		func(ctx context.Context, in ContextNameIn) (ContextCloseOut, error) {
 			if in.Name == "" {
@@ -149,5 +144,5 @@ func contextClose(d *Deps) Tool {
 			active := d.Sessions.Active(ctx)
 			return ContextCloseOut{Success: true, Active: active,
 				Message: fmt.Sprintf("Context %q closed; %q is active.", contextName(info), active)}, nil
-		}))
+		})
 }
