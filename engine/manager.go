@@ -33,6 +33,13 @@ type ManagerConfig struct {
 	// session's downloads go to OutputDir/<sessionId>/downloads, which is
 	// removed with the session. Empty: browsermcp under os.TempDir().
 	OutputDir string
+	// DownloadDir, when set, takes the downloads instead of OutputDir:
+	// DownloadDir/<sessionId>, also removed with the session.
+	DownloadDir string
+	// ProfileDefault gives the session named default the browser's
+	// persistent profile (SessionOptions.Profile): the engine was launched
+	// with a user data directory. One session holds it at a time.
+	ProfileDefault bool
 	// Timeouts are the default waits of calls whose request names none.
 	Timeouts Timeouts
 	// IdleTimeout, when positive and the engine is an Idler, stops the
@@ -62,6 +69,11 @@ type Manager struct {
 	// idle stops the browser after IdleTimeout without a session; nil
 	// while a session exists or is being created.
 	idle *time.Timer
+	// profile is the session that holds the persistent profile
+	// (ProfileDefault); profileGate (capacity 1) lets one create of such
+	// a session run at a time, so that a second finds the first's name.
+	profile     *managed
+	profileGate chan struct{}
 }
 
 type ownerName struct{ owner, name string }
@@ -98,12 +110,13 @@ func NewManager(eng Engine, cfg ManagerConfig) *Manager {
 		cfg.OutputDir = filepath.Join(os.TempDir(), "browsermcp")
 	}
 	m := &Manager{
-		eng:      eng,
-		cfg:      cfg,
-		sessions: map[string]*managed{},
-		names:    map[ownerName]*managed{},
-		expired:  map[string]string{},
-		crashed:  map[ownerName]*managed{},
+		eng:         eng,
+		cfg:         cfg,
+		sessions:    map[string]*managed{},
+		names:       map[ownerName]*managed{},
+		expired:     map[string]string{},
+		crashed:     map[ownerName]*managed{},
+		profileGate: make(chan struct{}, 1),
 	}
 	m.mu.Lock()
 	m.idleLocked()
@@ -179,6 +192,16 @@ func ownerOf(ctx context.Context) string {
 // and can then be used wherever the id is.
 func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) (Info, error) {
 	owner := ownerOf(ctx)
+	profile := m.cfg.ProfileDefault && name == DefaultSessionName
+	if profile {
+		select {
+		case m.profileGate <- struct{}{}:
+			defer func() { <-m.profileGate }()
+		case <-ctx.Done():
+			return Info{}, Wrap(BrowserError, ctx.Err(), "waiting for the persistent profile: "+ctx.Err().Error())
+		}
+		opts.Profile = true
+	}
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -195,6 +218,11 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 			return Info{}, Errorf(InvalidParameters, "a session named %q already exists", name).With("field", "name")
 		}
 	}
+	if profile && m.profile != nil {
+		m.mu.Unlock()
+		return Info{}, Errorf(BrowserError, "the persistent browser profile (--user-data-dir) is held by another client's %q session; one session at a time can use it", name).
+			Suggest("Call create_session without a name for an isolated session, or close the other client's default session.")
+	}
 	m.pending++
 	m.busyLocked()
 	m.mu.Unlock()
@@ -204,6 +232,9 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 	// session carries it as a capability.
 	id := uuid.NewString()
 	opts.DownloadDir = filepath.Join(m.outputDir(id), "downloads")
+	if m.cfg.DownloadDir != "" {
+		opts.DownloadDir = filepath.Join(m.cfg.DownloadDir, id)
+	}
 	ctx = context.WithValue(context.WithValue(ctx, sessionIDKey{}, id), sessionNameKey{}, name)
 	sess, err := within(ctx, "create_session", NewSessionTimeout, func(ctx context.Context) (s Session, err error) {
 		// A panicking engine must not leak the pending slot.
@@ -230,7 +261,11 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 		}
 		return Info{}, Errorf(InvalidParameters, "a session named %q already exists", name).With("field", "name")
 	}
-	return m.holdLocked(id, name, owner, sess, time.Now()).info(), nil
+	s := m.holdLocked(id, name, owner, sess, time.Now())
+	if profile {
+		m.profile = s
+	}
+	return s.info(), nil
 }
 
 // holdLocked starts holding sess: it gets its expiry, and its name if the
@@ -543,6 +578,9 @@ func (m *Manager) removeLocked(s *managed, expired bool) bool {
 	}
 	delete(m.sessions, s.id)
 	defer m.idleLocked()
+	if m.profile == s {
+		m.profile = nil
+	}
 	if s.name != "" {
 		delete(m.names, ownerName{s.owner, s.name})
 	}

@@ -49,7 +49,13 @@ func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions,
 	if err != nil {
 		return nil, err
 	}
-	s, err := openTab(ctx, b, b.ctx, newRefSpace(), opts, dialogs, chromedp.WithNewBrowserContext(bctx))
+	how := chromedp.WithNewBrowserContext(bctx)
+	if opts.Profile {
+		// The browser's own context, on its persistent profile: closing
+		// the session closes its tabs and keeps the context.
+		how = func(*chromedp.Context) {}
+	}
+	s, err := openTab(ctx, b, b.ctx, newRefSpace(), opts, dialogs, how)
 	if err != nil {
 		return nil, err
 	}
