@@ -240,3 +240,27 @@ func TestNewKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEListsEveryKey fails when the README's table of configuration
+// keys lacks a setting, its flag or its variable.
+func TestREADMEListsEveryKey(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	for _, o := range options {
+		row := "| `" + o.key + "` | "
+		i := strings.Index(readme, row)
+		if i < 0 {
+			t.Errorf("README's configuration table lacks %s", o.key)
+			continue
+		}
+		line, _, _ := strings.Cut(readme[i:], "\n")
+		for _, want := range []string{"`" + o.env + "`", "`--" + o.flags[len(o.flags)-1] + "`"} {
+			if !strings.Contains(line, want) {
+				t.Errorf("README's row of %s lacks %s: %s", o.key, want, line)
+			}
+		}
+	}
+}
