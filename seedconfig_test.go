@@ -158,6 +158,8 @@ func TestUserDataDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	profileRefused(t, profile, nil, "is in use by another browser (process "+strconv.Itoa(os.Getpid())+")")
+	// The playwright engine has no persistent profile.
+	refused(t, []string{"--user-data-dir", profile, "--engine", "playwright"}, "a persistent profile is cdp-only")
 }
 
 // profileRefused starts the binary on profile and wants it to exit at
