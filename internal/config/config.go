@@ -264,14 +264,14 @@ var options = []option{
 			}
 			return engines.CheckUserDataDir(c.EngineConfig())
 		}},
-	{flags: []string{"pool-min-browsers"}, env: "BROWSERMCP_POOL_MIN_BROWSERS", key: "pool.minBrowsers", usage: "browser processes started ahead and kept (at most --pool-max-browsers)",
+	{flags: []string{"pool-min-browsers"}, env: "BROWSERMCP_POOL_MIN_BROWSERS", key: "pool.minBrowsers", usage: "`number` of browser processes started ahead and kept (at most --pool-max-browsers)",
 		field: func(c *Config) any { return &c.Pool.MinBrowsers }, check: func(c *Config) error {
 			if c.Pool.MinBrowsers < 0 || c.Pool.MinBrowsers > c.Pool.MaxBrowsers {
 				return fmt.Errorf("want 0 to pool.maxBrowsers (%d)", c.Pool.MaxBrowsers)
 			}
 			return nil
 		}},
-	{flags: []string{"pool-max-browsers"}, env: "BROWSERMCP_POOL_MAX_BROWSERS", key: "pool.maxBrowsers", usage: "most browser processes the sessions are spread over, least-loaded first",
+	{flags: []string{"pool-max-browsers"}, env: "BROWSERMCP_POOL_MAX_BROWSERS", key: "pool.maxBrowsers", usage: "most browser processes (a `number`) the sessions are spread over, least-loaded first",
 		field: func(c *Config) any { return &c.Pool.MaxBrowsers }, check: func(c *Config) error {
 			if c.Pool.MaxBrowsers < 1 || c.Pool.MaxBrowsers > maxPoolBrowsers {
 				return fmt.Errorf("want 1 to %d", maxPoolBrowsers)
@@ -307,7 +307,7 @@ var options = []option{
 		field: func(c *Config) any { return &c.Session.PersistentSessions }},
 	{flags: []string{"server-name"}, env: "BROWSERMCP_SERVER_NAME", key: "name", usage: "the server's `name` in initialize's serverInfo",
 		field: func(c *Config) any { return &c.Name }, check: func(c *Config) error { return nonEmpty(c.Name) }},
-	{flags: []string{"server-version"}, env: "BROWSERMCP_SERVER_VERSION", key: "version", usage: "the server's `version` in initialize's serverInfo (default: the binary's)",
+	{flags: []string{"server-version"}, env: "BROWSERMCP_SERVER_VERSION", key: "version", usage: "the server's `version` in initialize's serverInfo",
 		field: func(c *Config) any { return &c.Version }, check: func(c *Config) error { return nonEmpty(c.Version) }},
 	{flags: []string{"transport"}, env: "BROWSERMCP_TRANSPORT", key: "transport", usage: "stdio or http (--port implies http)",
 		field: func(c *Config) any { return &c.Transport }, check: func(c *Config) error { return oneOf(c.Transport, "stdio", "http") }},
@@ -364,7 +364,7 @@ var options = []option{
 		field: func(c *Config) any { return &c.Logging.Format }, check: func(c *Config) error { return oneOf(c.Logging.Format, "text", "json") }},
 	{flags: []string{"log-file"}, env: "BROWSERMCP_LOG_FILE", key: "logging.file", usage: "write logs to this `file` instead of stderr",
 		field: func(c *Config) any { return &c.Logging.File }},
-	{flags: []string{"log-destination"}, env: "BROWSERMCP_LOG_DESTINATION", key: "logging.destination", usage: "where logs go: stderr, stdout (stderr over stdio, where stdout is the protocol's) or file (--log-file); default: file when --log-file is given, else stderr",
+	{flags: []string{"log-destination"}, env: "BROWSERMCP_LOG_DESTINATION", key: "logging.destination", usage: "`where` logs go: stderr, stdout (stderr over stdio, where stdout is the protocol's) or file (--log-file)",
 		field: func(c *Config) any { return &c.Logging.Destination }, check: func(c *Config) error {
 			switch d := c.Logging.Destination; {
 			case oneOf(d, "stderr", "stdout", "file") != nil:
@@ -838,8 +838,13 @@ func dashRank(name string) string {
 func showDefault(o *option, def *Config) string {
 	switch p := o.field(def).(type) {
 	case *string:
-		if o.key == "browser.engine" {
+		switch o.key {
+		case "browser.engine":
 			return "per --browser"
+		case "version":
+			return "the binary's"
+		case "logging.destination":
+			return "file with --log-file, else stderr"
 		}
 		if *p == "" {
 			return "none"
