@@ -163,9 +163,10 @@ type SecurityConfig struct {
 type LoggingConfig struct {
 	Level  string `json:"level"`
 	Format string `json:"format"`
-	// Destination is stderr, stdout or file (File). Over stdio, stdout
-	// carries the protocol, so stdout means stderr there. Empty when
-	// loaded: file if File is set, else stderr.
+	// Destination is stderr, stdout or file (File; when unset,
+	// browsermcp.log in the output directory). Over stdio, stdout carries
+	// the protocol, so stdout means stderr there. Empty when loaded: file
+	// if File is set, else stderr.
 	Destination string `json:"destination"`
 	File        string `json:"file"`
 }
@@ -364,13 +365,11 @@ var options = []option{
 		field: func(c *Config) any { return &c.Logging.Format }, check: func(c *Config) error { return oneOf(c.Logging.Format, "text", "json") }},
 	{flags: []string{"log-file"}, env: "BROWSERMCP_LOG_FILE", key: "logging.file", usage: "write logs to this `file` instead of stderr",
 		field: func(c *Config) any { return &c.Logging.File }},
-	{flags: []string{"log-destination"}, env: "BROWSERMCP_LOG_DESTINATION", key: "logging.destination", usage: "`where` logs go: stderr, stdout (stderr over stdio, where stdout is the protocol's) or file (--log-file)",
+	{flags: []string{"log-destination"}, env: "BROWSERMCP_LOG_DESTINATION", key: "logging.destination", usage: "`where` logs go: stderr, stdout (stderr over stdio, where stdout is the protocol's) or file (--log-file, else browsermcp.log in --output-dir)",
 		field: func(c *Config) any { return &c.Logging.Destination }, check: func(c *Config) error {
 			switch d := c.Logging.Destination; {
 			case oneOf(d, "stderr", "stdout", "file") != nil:
 				return oneOf(d, "stderr", "stdout", "file")
-			case d == "file" && c.Logging.File == "":
-				return errors.New("file needs logging.file (--log-file)")
 			case d != "file" && c.Logging.File != "":
 				return fmt.Errorf("%s, but logging.file (--log-file) is set: use file", d)
 			}
@@ -487,6 +486,10 @@ func Load(args []string, getenv func(string) string, stdout io.Writer, version s
 			if cfg.Logging.File != "" {
 				cfg.Logging.Destination = "file"
 			}
+		}
+		// The seed's schema makes the file optional.
+		if cfg.Logging.Destination == "file" && cfg.Logging.File == "" {
+			cfg.Logging.File = filepath.Join(cfg.ResolvedOutputDir(), "browsermcp.log")
 		}
 		// A device brings its page size, unless one was given.
 		if d, ok := devices[cfg.Browser.Device]; ok && source[optionByKey("browser.viewport")] == "" {

@@ -206,6 +206,10 @@ func TestNewKeys(t *testing.T) {
 	if o := cfg.ToolOptions(nil); len(o.AllowedPaths) != 1 || o.AllowedPaths[0] != dl {
 		t.Errorf("the download directory is not among the tools' allowed paths: %v", o.AllowedPaths)
 	}
+	cfg, err = Load([]string{"--log-destination", "file", "--output-dir", dir}, func(string) string { return "" }, io.Discard, "9.9.9")
+	if err != nil || cfg.LogOptions().File != filepath.Join(dir, "browsermcp.log") {
+		t.Errorf("logging.destination file without a file: %v, %+v", err, cfg.Logging)
+	}
 	env := map[string]string{"BROWSERMCP_USER_DATA_DIR": profile, "BROWSERMCP_POOL_MAX_BROWSERS": "4", "BROWSERMCP_LOG_DESTINATION": "stdout", "BROWSERMCP_SERVER_VERSION": "2.0"}
 	cfg, err = Load(nil, func(k string) string { return env[k] }, io.Discard, "9.9.9")
 	if err != nil || cfg.Browser.UserDataDir != profile || cfg.Pool.MaxBrowsers != 4 || cfg.Logging.Destination != "stdout" || cfg.Version != "2.0" {
@@ -222,7 +226,6 @@ func TestNewKeys(t *testing.T) {
 		{[]string{"--pool-max-browsers", "0"}, "flag -pool-max-browsers"},
 		{[]string{"--pool-idle-timeout", "-1"}, "flag -pool-idle-timeout"},
 		{[]string{"--log-destination", "syslog"}, "flag -log-destination"},
-		{[]string{"--log-destination", "file"}, "file needs logging.file"},
 		{[]string{"--log-destination", "stdout", "--log-file", log}, "but logging.file (--log-file) is set"},
 		{[]string{"--server-name", " "}, "flag -server-name"},
 		{[]string{"--download-path", file}, "is a file, not a directory"},

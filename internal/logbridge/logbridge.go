@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -44,6 +45,9 @@ func New(o Options, stdout, stderr io.Writer) (*Bridge, error) {
 		out = stdout
 	}
 	if o.File != "" {
+		if err := os.MkdirAll(filepath.Dir(o.File), 0o700); err != nil {
+			return nil, fmt.Errorf("opening the log file: %w", err)
+		}
 		f, err := os.OpenFile(o.File, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("opening the log file: %w", err)
