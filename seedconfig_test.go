@@ -14,6 +14,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/seed4af8c199/browsermcp/engine/browserpath"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
@@ -151,13 +152,32 @@ func TestUserDataDir(t *testing.T) {
 		t.Errorf("the profile is gone after the server stopped: %v", err)
 	}
 
-	// Chromium's SingletonLock names a live process of this host: that
-	// browser holds the profile.
-	host, _ := os.Hostname()
-	if err := os.Symlink(host+"-"+strconv.Itoa(os.Getpid()), filepath.Join(profile, "SingletonLock")); err != nil {
+	// A Chromium of the user's runs on the profile (full Chromium marks it
+	// with its SingletonLock; the headless shell we launch does not).
+	full, err := browserpath.FindChromium("", false)
+	if err != nil {
+		testenv.NoBrowser(t, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	chromium := exec.CommandContext(ctx, full, "--headless", "--no-sandbox", "--user-data-dir="+profile, "--remote-debugging-port=0", "about:blank")
+	if err := chromium.Start(); err != nil {
 		t.Fatal(err)
 	}
-	profileRefused(t, profile, nil, "is in use by another browser (process "+strconv.Itoa(os.Getpid())+")")
+	testenv.Eventually(t, "Chromium to take the profile", func() (bool, error) {
+		_, err := os.Readlink(filepath.Join(profile, "SingletonLock"))
+		return err == nil, err
+	})
+	profileRefused(t, profile, nil, "is in use by another browser (process ")
+	// Killed, it leaves its SingletonLock behind: a stale lock, which the
+	// next server takes over.
+	cancel()
+	chromium.Wait()
+	waitGone(t, "--user-data-dir="+profile, "Chromium was killed")
+	s = startBinaryIn(t, tmp, "--user-data-dir", profile)
+	if got := read(s); got != want {
+		t.Errorf("after a Chromium of the user's used the profile: %q, want %q", got, want)
+	}
 	// The playwright engine has no persistent profile.
 	refused(t, []string{"--user-data-dir", profile, "--engine", "playwright"}, "a persistent profile is cdp-only")
 }

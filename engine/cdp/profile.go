@@ -76,10 +76,25 @@ func checkSingleton(dir string) error {
 	case host != self:
 		return fmt.Errorf("the browser profile %s is in use by a browser on host %s (process %d) according to its SingletonLock; remove %s if no browser uses it",
 			dir, host, pid, filepath.Join(dir, "SingletonLock"))
-	case rundir.ProcessExists(pid):
+	case holdsProfile(pid):
 		return fmt.Errorf("the browser profile %s is in use by another browser (process %d); close it, or give another --user-data-dir", dir, pid)
 	}
 	return nil // stale: Chromium takes it over
+}
+
+// holdsProfile reports whether process pid can be the Chromium of a
+// SingletonLock: it runs and, where /proc tells, its program is a
+// Chromium, not another that got the pid of one gone, as Chromium checks
+// too.
+func holdsProfile(pid int) bool {
+	if !rundir.ProcessExists(pid) {
+		return false
+	}
+	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	if err != nil {
+		return true
+	}
+	return strings.Contains(strings.ToLower(filepath.Base(exe)), "chrom")
 }
 
 // checkProfile checks the options of a session on the persistent
