@@ -103,7 +103,8 @@ func hasSwitch(t *testing.T, pid int, name string) bool {
 // TestUserDataDir runs the default session on a persistent profile: a
 // cookie and localStorage set in it are there again after the browser
 // stopped for idleness, and after the server restarted, while a session
-// created beside it stays isolated. A profile in use, by another server or
+// created beside it stays isolated. Its cookies and tabs are the
+// session's own. A profile in use, by another server or
 // by another Chromium (its SingletonLock), is refused at startup, naming
 // the directory. waitGone looks for the browser's switch, as the server's
 // own command line names the profile too.
@@ -119,9 +120,25 @@ func TestUserDataDir(t *testing.T) {
 	}
 	const want = "k=v|stored"
 
-	s := startBinaryIn(t, tmp, "--user-data-dir", profile, "--idle-timeout", "100")
+	s := startBinaryIn(t, tmp, "--user-data-dir", profile, "--idle-timeout", "100", "--caps", "state")
 	s.ok("navigate", map[string]any{"url": page})
 	s.ok("evaluate", map[string]any{"script": "document.cookie = 'k=v; max-age=3600; path=/'; localStorage.setItem('k', 'stored'); true"})
+	cookies, _ := s.ok("get_cookies", nil)["cookies"].([]any)
+	if len(cookies) != 1 || cookies[0].(map[string]any)["name"] != "k" {
+		t.Errorf("get_cookies of the profile's session = %v", cookies)
+	}
+	// The session's tabs are its pages in the browser's own context: one
+	// at first (not the tab the browser started with), then the popup.
+	s.ok("navigate", map[string]any{"url": site.URL + "/report.html"})
+	if tabs := s.ok("tabs", map[string]any{"action": "list"})["tabs"].([]any); len(tabs) != 1 {
+		t.Errorf("tabs of the profile's session = %v, want its one page", tabs)
+	}
+	if opened, _ := s.ok("click", map[string]any{"selector": "#popup"})["newTabs"].([]any); len(opened) != 1 {
+		t.Errorf("a popup of the profile's session: newTabs = %v", opened)
+	}
+	if tabs := s.ok("tabs", map[string]any{"action": "list"})["tabs"].([]any); len(tabs) != 2 {
+		t.Errorf("tabs after the popup = %v", tabs)
+	}
 	other := s.ok("create_session", nil)["sessionId"].(string)
 	s.ok("navigate", map[string]any{"sessionId": other, "url": page})
 	if got := s.ok("evaluate", map[string]any{"sessionId": other, "script": "document.cookie + '|' + localStorage.getItem('k')"})["result"]; got != "|null" {
