@@ -50,7 +50,10 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 		fmt.Fprintln(stderr, "browsermcp:", err)
 		return 1
 	}
-	logs, err := logbridge.New(cfg.LogOptions(), stderr)
+	if note := cfg.LogNote(); note != "" {
+		fmt.Fprintln(stderr, note)
+	}
+	logs, err := logbridge.New(cfg.LogOptions(), stdout, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "browsermcp:", err)
 		return 1
@@ -72,7 +75,7 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	// for it; the first session does.
 	eng.Start()
 	mgr := engine.NewManager(eng, cfg.ManagerConfig())
-	srv := tools.NewServer(mgr, cfg.ToolOptions(version, log))
+	srv := tools.NewServer(mgr, cfg.ToolOptions(log))
 	logs.Attach(srv)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

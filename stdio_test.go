@@ -54,6 +54,7 @@ type proc struct {
 	tmp    string
 	stderr *bytes.Buffer
 	cmd    *exec.Cmd
+	init   *mcp.InitializeResult
 }
 
 func startBinary(t *testing.T, args ...string) *proc {
@@ -91,7 +92,7 @@ func startBinaryIn(t *testing.T, tmp string, args ...string) *proc {
 	s.c = mcpcheck.Wrap(t, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+	if s.init, err = c.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
 	t.Cleanup(func() { c.Close() })

@@ -192,6 +192,12 @@ type SessionOptions struct {
 	// BlockServiceWorkers keeps pages from registering service workers,
 	// and their requests from going through one.
 	BlockServiceWorkers bool
+	// Profile runs the session in the browser's persistent profile (its
+	// own browser context, over --user-data-dir) instead of a new isolated
+	// one, so that its cookies and storage outlive the server. Only an
+	// engine launched with a user data directory takes it; the Manager
+	// sets it for the session named default.
+	Profile bool
 }
 
 // PermissionNames are the permissions a session can be granted, by

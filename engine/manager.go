@@ -35,6 +35,13 @@ type ManagerConfig struct {
 	// session's downloads go to OutputDir/<sessionId>/downloads, which is
 	// removed with the session. Empty: browsermcp under os.TempDir().
 	OutputDir string
+	// DownloadDir, when set, takes the downloads instead of OutputDir:
+	// DownloadDir/<sessionId>, also removed with the session.
+	DownloadDir string
+	// ProfileDefault gives the session named default the browser's
+	// persistent profile (SessionOptions.Profile): the engine was launched
+	// with a user data directory. One session holds it at a time.
+	ProfileDefault bool
 	// Timeouts are the default waits of calls whose request names none.
 	Timeouts Timeouts
 	// IdleTimeout, when positive and the engine is an Idler, stops the
@@ -67,6 +74,11 @@ type Manager struct {
 	// active is each owner's active context: the session its calls
 	// without a sessionId use. An owner not here uses DefaultSessionName.
 	active map[string]activeContext
+	// profile is the session that holds the persistent profile
+	// (ProfileDefault); profileGate (capacity 1) lets one create of such
+	// a session run at a time, so that a second finds the first's name.
+	profile     *managed
+	profileGate chan struct{}
 }
 
 // activeContext is an owner's active context: its name (or id when it has
@@ -116,13 +128,14 @@ func NewManager(eng Engine, cfg ManagerConfig) *Manager {
 		cfg.OutputDir = filepath.Join(os.TempDir(), "browsermcp")
 	}
 	m := &Manager{
-		eng:      eng,
-		cfg:      cfg,
-		sessions: map[string]*managed{},
-		names:    map[ownerName]*managed{},
-		expired:  map[string]string{},
-		crashed:  map[ownerName]*managed{},
-		active:   map[string]activeContext{},
+		eng:         eng,
+		cfg:         cfg,
+		sessions:    map[string]*managed{},
+		names:       map[ownerName]*managed{},
+		expired:     map[string]string{},
+		crashed:     map[ownerName]*managed{},
+		active:      map[string]activeContext{},
+		profileGate: make(chan struct{}, 1),
 	}
 	m.mu.Lock()
 	m.idleLocked()
@@ -198,6 +211,16 @@ func ownerOf(ctx context.Context) string {
 // and can then be used wherever the id is.
 func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) (Info, error) {
 	owner := ownerOf(ctx)
+	profile := m.cfg.ProfileDefault && name == DefaultSessionName
+	if profile {
+		select {
+		case m.profileGate <- struct{}{}:
+			defer func() { <-m.profileGate }()
+		case <-ctx.Done():
+			return Info{}, Wrap(BrowserError, ctx.Err(), "waiting for the persistent profile: "+ctx.Err().Error())
+		}
+		opts.Profile = true
+	}
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -214,6 +237,11 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 			return Info{}, Errorf(InvalidParameters, "a session named %q already exists", name).With("field", "name")
 		}
 	}
+	if profile && m.profile != nil {
+		m.mu.Unlock()
+		return Info{}, Errorf(BrowserError, "the persistent browser profile (--user-data-dir) is held by another client's %q session; one session at a time can use it", name).
+			Suggest("Call create_session without a name for an isolated session, or close the other client's default session.")
+	}
 	m.pending++
 	m.busyLocked()
 	m.mu.Unlock()
@@ -223,6 +251,9 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 	// session carries it as a capability.
 	id := uuid.NewString()
 	opts.DownloadDir = filepath.Join(m.outputDir(id), "downloads")
+	if m.cfg.DownloadDir != "" {
+		opts.DownloadDir = filepath.Join(m.cfg.DownloadDir, id)
+	}
 	ctx = context.WithValue(context.WithValue(ctx, sessionIDKey{}, id), sessionNameKey{}, name)
 	sess, err := within(ctx, "create_session", NewSessionTimeout, func(ctx context.Context) (s Session, err error) {
 		// A panicking engine must not leak the pending slot.
@@ -251,6 +282,9 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 	}
 	s := m.holdLocked(id, name, owner, sess, time.Now())
 	s.proxy = m.withDefaults(opts).Proxy
+	if profile {
+		m.profile = s
+	}
 	return s.info(), nil
 }
 
@@ -634,6 +668,9 @@ func (m *Manager) removeLocked(s *managed, expired bool) bool {
 	}
 	delete(m.sessions, s.id)
 	defer m.idleLocked()
+	if m.profile == s {
+		m.profile = nil
+	}
 	if s.name != "" {
 		delete(m.names, ownerName{s.owner, s.name})
 	}

@@ -23,17 +23,19 @@ type fakeEngine struct {
 	created int
 	block   chan struct{} // when set, NewSession waits for it
 	made    []*fakeSession
+	profile []bool // SessionOptions.Profile of each NewSession
 }
 
 func (f *fakeEngine) Name() string { return "fake" }
 func (f *fakeEngine) Start()       {}
 func (f *fakeEngine) Close() error { return nil }
-func (f *fakeEngine) NewSession(ctx context.Context, _ engine.SessionOptions) (engine.Session, error) {
+func (f *fakeEngine) NewSession(ctx context.Context, opts engine.SessionOptions) (engine.Session, error) {
 	if f.block != nil {
 		<-f.block
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.profile = append(f.profile, opts.Profile)
 	f.open++
 	f.created++
 	s := &fakeSession{f: f}
@@ -370,6 +372,50 @@ func TestOwnersAreIsolated(t *testing.T) {
 		ib, _ := m.Use(bob, "", nav(0))
 		if ia.ID == ib.ID {
 			t.Fatal("owners share a default session")
+		}
+	})
+}
+
+// TestProfileDefault: with ProfileDefault, the session named default runs
+// on the persistent profile, one at a time: calls racing to create it get
+// the same session, and another owner's default is refused until the
+// first one closes.
+func TestProfileDefault(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeEngine{block: make(chan struct{})}
+		m := engine.NewManager(f, engine.ManagerConfig{Timeout: time.Hour, MaxSessions: 10, ProfileDefault: true})
+		alice := engine.WithOwner(t.Context(), "alice")
+		bob := engine.WithOwner(t.Context(), "bob")
+		ids := make(chan string, 2)
+		noop := func(context.Context, engine.Session) error { return nil }
+		for range 2 {
+			go func() {
+				info, err := m.Use(alice, "", noop)
+				if err != nil {
+					t.Error(err)
+				}
+				ids <- info.ID
+			}()
+		}
+		synctest.Wait()
+		close(f.block)
+		if a, b := <-ids, <-ids; a != b || f.created != 1 {
+			t.Fatalf("racing calls got sessions %s and %s (%d created), want one", a, b, f.created)
+		}
+		if _, err := m.Create(alice, "work", engine.SessionOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if len(f.profile) != 2 || !f.profile[0] || f.profile[1] {
+			t.Fatalf("Profile of the default session and of a named one: %v", f.profile)
+		}
+		if _, err := m.Use(bob, "", noop); code(err) != engine.BrowserError {
+			t.Fatalf("another owner's default session while the profile is held: %v", err)
+		}
+		if _, err := m.Close(alice, engine.DefaultSessionName); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.Use(bob, "", noop); err != nil {
+			t.Fatalf("another owner's default session once the profile is free: %v", err)
 		}
 	})
 }

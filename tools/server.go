@@ -93,6 +93,9 @@ const instructions = `Drive real browsers in isolated sessions.
 
 // Options configure the MCP server.
 type Options struct {
+	// Name and Version are the server's serverInfo in initialize; Name
+	// defaults to browsermcp.
+	Name    string
 	Version string
 	Log     *slog.Logger
 	// DisabledTools are left out of the server by name, e.g. "evaluate"
@@ -136,7 +139,11 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 	secrets := newSecrets()
 	d := &Deps{}
 	comp := completions{d}
-	s := server.NewMCPServer("browsermcp", o.Version,
+	name := o.Name
+	if name == "" {
+		name = "browsermcp"
+	}
+	s := server.NewMCPServer(name, o.Version,
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(true, false),
 		server.WithPromptCapabilities(false),

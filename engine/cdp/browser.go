@@ -8,6 +8,7 @@ package cdp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -53,6 +54,12 @@ type Config struct {
 	// Pool spreads sessions over several browsers this engine launches;
 	// nil is DefaultPool, one browser. An Endpoint is one browser.
 	Pool *Pool
+	// UserDataDir is a persistent profile directory for the browser this
+	// engine launches (not for Endpoint): the sessions created with
+	// SessionOptions.Profile use its own browser context, whose cookies
+	// and storage are kept there. Never removed. LockProfile claims it.
+	// Only for a pool of one browser (New keeps it so).
+	UserDataDir string
 	// Shared keeps the sessions' pages and browser contexts when the
 	// connection to the browser ends, so that another server can attach
 	// to them again (Adopt): engine/grid's sessions outlive the server.
@@ -94,6 +101,7 @@ type Engine struct {
 	log  *slog.Logger
 	pool *pool
 	last atomic.Pointer[browserProc] // the latest launch, for Lost
+	lock *profileLock                // LockProfile's, released by Close
 }
 
 // browserProc is one browser launch or attachment; its LaunchState makes
@@ -106,8 +114,14 @@ type browserProc struct {
 	attached bool // the browser is the user's (--cdp-endpoint), not launched
 	shared   bool // Config.Shared
 	// profile is the browser's user data directory under rundir, removed
-	// once the browser exited; empty when chromedp made its own.
+	// once the browser exited; empty when chromedp made its own, or for a
+	// persistent one (Config.UserDataDir), which is never removed.
 	profile string
+	// persistent is Config.UserDataDir: the browser is closed gracefully
+	// so that it writes its profile, and the next launch waits for it.
+	persistent string
+	// stopped is closed once stop returned: the process exited.
+	stopped chan struct{}
 	log     *slog.Logger
 
 	gateMu sync.Mutex
@@ -129,7 +143,7 @@ func New(cfg Config) *Engine {
 		limit = DefaultLaunchTimeout
 	}
 	pc := DefaultPool
-	if cfg.Pool != nil && cfg.Endpoint == "" {
+	if cfg.Pool != nil && cfg.Endpoint == "" && cfg.UserDataDir == "" {
 		pc = cfg.Pool.normal()
 	}
 	e.pool = &pool{cfg: pc, log: l, shut: e.shutBrowser, newKeep: func() *engine.Keeper[*browserProc] {
@@ -165,7 +179,19 @@ func (e *Engine) browser(ctx context.Context) (b *browserProc, release func(), e
 const DefaultLaunchTimeout = 60 * time.Second
 
 // stop kills the browser, waits for it to exit, and removes its profile.
+// A browser on a persistent profile is asked to close first, so that it
+// writes its cookies and storage.
 func (b *browserProc) stop() {
+	defer close(b.stopped)
+	if b.persistent != "" {
+		select {
+		case <-b.Ready():
+			if b.Err() == nil && !b.Lost() {
+				b.closeGracefully()
+			}
+		default:
+		}
+	}
 	b.cancel()
 	if b.profile != "" {
 		if err := rundir.RemoveAll(b.profile); err != nil {
@@ -174,12 +200,22 @@ func (b *browserProc) stop() {
 	}
 }
 
+// closeGracefully asks the browser to close, and lets it flush and exit
+// for up to closeTimeout.
+func (b *browserProc) closeGracefully() {
+	tctx, cancel := context.WithTimeout(b.ctx, closeTimeout)
+	defer cancel()
+	if err := chromedp.Cancel(tctx); err != nil && !errors.Is(err, context.Canceled) {
+		b.log.Debug("browser close", "err", err)
+	}
+}
+
 // launch starts the browser in the background. The first call on the root
 // context starts it; that call has no timeout, because its context bounds the
 // browser's life.
 func (e *Engine) launch() *browserProc {
-	b := &browserProc{attached: e.cfg.Endpoint != "", shared: e.cfg.Shared, log: e.log}
-	e.last.Store(b)
+	b := &browserProc{attached: e.cfg.Endpoint != "", shared: e.cfg.Shared, log: e.log, stopped: make(chan struct{})}
+	prev := e.last.Swap(b)
 	var alloc context.Context
 	var cancelAlloc context.CancelFunc
 	if e.cfg.Endpoint != "" {
@@ -191,8 +227,14 @@ func (e *Engine) launch() *browserProc {
 		// The profile lives under our runtime directory, so that the next
 		// server removes it if this one is killed before it can (chromedp
 		// removes its own temporary profile only when it outlives the
-		// browser).
-		if dir, err := rundir.MkdirTemp("chromium"); err == nil {
+		// browser). A persistent one is the user's, and stays.
+		if e.cfg.UserDataDir != "" {
+			b.persistent = e.cfg.UserDataDir
+			opts = append(opts, chromedp.UserDataDir(e.cfg.UserDataDir),
+				// A profile that a killed browser left shows no "restore
+				// pages" bubble in a window.
+				chromedp.Flag("hide-crash-restore-bubble", true))
+		} else if dir, err := rundir.MkdirTemp("chromium"); err == nil {
 			b.profile = dir
 			opts = append(opts, chromedp.UserDataDir(dir))
 		} else {
@@ -207,12 +249,23 @@ func (e *Engine) launch() *browserProc {
 	b.ctx = root
 	b.cancel = func() { cancelRoot(); cancelAlloc() }
 	go func() {
+		if b.persistent != "" && prev != nil {
+			// Chromium refuses a profile that another of its processes
+			// holds: the last browser must be gone first.
+			select {
+			case <-prev.stopped:
+			case <-root.Done():
+			}
+		}
 		// Connects to, or starts, the browser without opening a tab.
 		_, err := chromedp.CallBrowser(root, browser.GetVersion, cdp.Empty{})
 		if err != nil {
 			what := "launch " + e.cfg.ExecPath
 			if e.cfg.Endpoint != "" {
 				what = "attach to " + e.cfg.Endpoint
+			}
+			if b.persistent != "" {
+				what += " on the profile " + b.persistent
 			}
 			b.Failed(engine.Wrap(engine.BrowserError, err, fmt.Sprintf("could not %s: %v", what, err)))
 			return
@@ -259,6 +312,12 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 		if relay, err = startRelay(e.cfg.Policy, opts.Proxy); err != nil {
 			stopAuth()
 			release()
+			return nil, err
+		}
+	}
+	if opts.Profile {
+		if err := e.checkProfile(opts, relay); err != nil {
+			relay.close()
 			return nil, err
 		}
 	}
@@ -340,6 +399,7 @@ func (e *Engine) finishTabs(ctx context.Context, b *browserProc, s *session, opt
 // Close closes the browsers we launched, or only detaches from one we
 // attached to; sessions' contexts close with them.
 func (e *Engine) Close() error {
+	defer e.lock.release()
 	e.pool.close()
 	return nil
 }

@@ -64,7 +64,7 @@ var refusedArgs = map[string]string{
 	"remote-debugging-port":    "the server drives the browser over its own DevTools connection",
 	"remote-debugging-pipe":    "the server drives the browser over its own DevTools connection",
 	"remote-debugging-address": "the server drives the browser over its own DevTools connection",
-	"user-data-dir":            "each browser gets its own profile, removed when it exits",
+	"user-data-dir":            "each browser gets its own profile, removed when it exits; use the server's --user-data-dir for a persistent one",
 	"headless":                 "use --headless",
 }
 

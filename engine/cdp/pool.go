@@ -2,13 +2,10 @@ package cdp
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"slices"
 	"sync"
 	"time"
-
-	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -237,14 +234,10 @@ func (e *Engine) shutBrowser(k *engine.Keeper[*browserProc]) {
 	if !ok {
 		return
 	}
-	if b.Err() == nil && e.cfg.Endpoint == "" {
+	if b.Err() == nil && e.cfg.Endpoint == "" && b.persistent == "" {
 		// A graceful close lets Chromium flush and exit; cancel kills it if
-		// that does not happen in time.
-		tctx, cancel := context.WithTimeout(b.ctx, closeTimeout)
-		defer cancel()
-		if err := chromedp.Cancel(tctx); err != nil && !errors.Is(err, context.Canceled) {
-			e.log.Debug("browser close", "err", err)
-		}
+		// that does not happen in time. stop does it for a persistent one.
+		b.closeGracefully()
 	}
 	b.stop()
 }

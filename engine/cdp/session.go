@@ -33,7 +33,11 @@ type session struct {
 	// Refs and frames (see refs.go and frames.go); only the goroutine
 	// running the session's call uses them. refs is shared by every tab of
 	// the session, worlds are this tab's.
-	refs         *refSpace
+	refs *refSpace
+	// ownContext is, for a session in the browser's own context (the
+	// persistent profile), the id the browser reports for that context;
+	// chromedp knows it as "".
+	ownContext   cdp.BrowserContextID
 	worlds       map[string]*world
 	ftMu         sync.Mutex // guards frameTargets against the dialog policy
 	frameTargets map[target.ID]*frameTarget
@@ -49,9 +53,21 @@ func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions,
 	if err != nil {
 		return nil, err
 	}
-	s, err := openTab(ctx, b, b.ctx, newRefSpace(), opts, dialogs, chromedp.WithNewBrowserContext(bctx))
+	how := chromedp.WithNewBrowserContext(bctx)
+	if opts.Profile {
+		// The browser's own context, on its persistent profile: closing
+		// the session closes its tabs and keeps the context.
+		how = func(*chromedp.Context) {}
+	}
+	s, err := openTab(ctx, b, b.ctx, newRefSpace(), opts, dialogs, how)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Profile {
+		if err := s.takeOwnContext(ctx); err != nil {
+			s.cancel()
+			return nil, err
+		}
 	}
 	if opts.StorageState != nil {
 		if err := engine.RestoreState(ctx, s, *opts.StorageState); err != nil {
@@ -331,4 +347,40 @@ func isContextGone(msg string) bool {
 		}
 	}
 	return false
+}
+
+// takeOwnContext learns the id of the browser's own context, where the
+// session's first page opened, and closes the other pages there (the tab
+// the browser starts with), so that the session's tabs are its pages.
+func (s *session) takeOwnContext(ctx context.Context) error {
+	c, cancel := context.WithTimeout(s.b.ctx, answerTimeout)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	res, err := chromedp.CallBrowser(c, target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return s.classify(err, "list the pages of the persistent profile")
+	}
+	for _, info := range res.TargetInfos {
+		if info.TargetID == s.id {
+			s.ownContext = info.BrowserContextID
+		}
+	}
+	for _, info := range res.TargetInfos {
+		if info.Type == "page" && info.TargetID != s.id && info.BrowserContextID == s.ownContext {
+			if _, err := chromedp.CallBrowser(c, target.CloseTarget, target.CloseTargetParams{TargetID: info.TargetID}); err != nil {
+				return s.classify(err, "close the other pages of the persistent profile")
+			}
+		}
+	}
+	return nil
+}
+
+// targetContext is the browser context id the browser reports for the
+// session's pages.
+func (s *session) targetContext() cdp.BrowserContextID {
+	if s.ownContext != "" {
+		return s.ownContext
+	}
+	return s.contextID()
 }

@@ -143,7 +143,7 @@ func (t *tabbed) sync(ctx context.Context) error {
 	if err != nil {
 		return t.classify(err, "list the session's pages")
 	}
-	bc := t.first.contextID()
+	bc := t.first.targetContext()
 	tabs := t.tabs.All()
 	live := map[target.ID]bool{}
 	var adopt []target.ID

@@ -137,6 +137,9 @@ func (e *Engine) Check(ctx context.Context) (Status, error) {
 
 // NewSession asks the Grid for a browser and opens the session in it.
 func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (engine.Session, error) {
+	if opts.Profile {
+		return nil, engine.Errorf(engine.BrowserError, "a persistent browser profile (--user-data-dir) needs --engine cdp on a browser it launches")
+	}
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}

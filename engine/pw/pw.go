@@ -250,6 +250,9 @@ const closeTimeout = 5 * time.Second
 
 // NewSession creates a browser context with one page.
 func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (engine.Session, error) {
+	if opts.Profile {
+		return nil, engine.Errorf(engine.BrowserError, "a persistent browser profile (--user-data-dir) needs --engine cdp on a browser it launches")
+	}
 	b, err := e.browser(ctx)
 	if err != nil {
 		return nil, err

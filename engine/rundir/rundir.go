@@ -148,3 +148,25 @@ func RemoveAll(dir string) error {
 
 // removeFor bounds RemoveAll's retries.
 const removeFor = 5 * time.Second
+
+// ProcessExists reports whether a process with this id runs; where the
+// system cannot tell, it reports true.
+func ProcessExists(pid int) bool { return processExists(pid) }
+
+// Contains reports whether dir lies in Root, where the sweep may remove
+// it: a directory a user names (a persistent profile) must not.
+func Contains(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	root := Root()
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	rel, err := filepath.Rel(root, abs)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

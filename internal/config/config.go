@@ -33,9 +33,13 @@ import (
 )
 
 // Config is the effective configuration. Its JSON shape is the one of the
-// --config file (seed 002 §7, minus what this server does not implement) and
-// of --print-config.
+// --config file (seed 002 §7.1, whose every key it accepts, plus ours) and of
+// --print-config.
 type Config struct {
+	// Name and Version are what the server calls itself in initialize's
+	// serverInfo; Version defaults to the binary's version.
+	Name         string   `json:"name"`
+	Version      string   `json:"version"`
 	Transport    string   `json:"transport"` // stdio or http
 	Host         string   `json:"host"`
 	Port         int      `json:"port"` // -1: not set (stdio); 0: any free port
@@ -104,6 +108,12 @@ type BrowserConfig struct {
 	BlockServiceWorkers bool `json:"blockServiceWorkers"`
 	// TestIDAttribute is the attribute testid= selectors match.
 	TestIDAttribute string `json:"testIdAttribute"`
+	// DownloadPath is where sessions save what their pages download, one
+	// directory per session under it; empty: under OutputDir.
+	DownloadPath string `json:"downloadPath"`
+	// UserDataDir is a persistent browser profile for the session named
+	// default: its cookies and storage outlive the server. Engine cdp only.
+	UserDataDir string `json:"userDataDir"`
 }
 
 // PoolConfig is how many browser processes the cdp engine spreads its
@@ -132,6 +142,10 @@ type SessionConfig struct {
 	// IdleTimeout (ms) stops the browser once no session has existed for
 	// this long; the next session starts it again. 0: never.
 	IdleTimeout int `json:"idleTimeout"`
+	// PersistentSessions saves the sessions (ids, cookies, storage, open
+	// URLs) under a state directory and restores them when the server
+	// starts again; their expiry still holds.
+	PersistentSessions bool `json:"persistentSessions"`
 }
 
 // SecurityConfig is what pages may load and which risky tools are offered.
@@ -153,12 +167,17 @@ type SecurityConfig struct {
 type LoggingConfig struct {
 	Level  string `json:"level"`
 	Format string `json:"format"`
-	File   string `json:"file"`
+	// Destination is stderr, stdout or file (File; when unset,
+	// browsermcp.log in the output directory). Over stdio, stdout carries
+	// the protocol, so stdout means stderr there. Empty when loaded: file
+	// if File is set, else stderr.
+	Destination string `json:"destination"`
+	File        string `json:"file"`
 }
 
 func defaultConfig() Config {
 	return Config{
-		Transport: "stdio", Host: "127.0.0.1", Port: -1,
+		Name: "browsermcp", Transport: "stdio", Host: "127.0.0.1", Port: -1,
 		APIKeys: []string{}, AllowedHosts: []string{}, ImageResponses: "allow",
 		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000, Args: []string{}, InitScripts: []string{}, GrantPermissions: []string{},
 			TestIDAttribute: engine.DefaultTestIDAttribute},
@@ -241,6 +260,15 @@ var options = []option{
 		field: func(c *Config) any { return &c.Browser.BlockServiceWorkers }},
 	{flags: []string{"test-id-attribute"}, env: "BROWSERMCP_TEST_ID_ATTRIBUTE", key: "browser.testIdAttribute", usage: "`attribute` that testid=VALUE selectors match",
 		field: func(c *Config) any { return &c.Browser.TestIDAttribute }, check: func(c *Config) error { return engine.CheckTestIDAttribute(c.Browser.TestIDAttribute) }},
+	{flags: []string{"download-path"}, env: "BROWSERMCP_DOWNLOAD_PATH", key: "browser.downloadPath", usage: "`directory` where sessions save downloads, one subdirectory per session (default: under --output-dir)",
+		field: func(c *Config) any { return &c.Browser.DownloadPath }, check: func(c *Config) error { return notAFile(c.Browser.DownloadPath) }},
+	{flags: []string{"user-data-dir"}, env: "BROWSERMCP_USER_DATA_DIR", key: "browser.userDataDir", usage: "persistent browser profile `directory` of the session named default: its cookies and storage survive a restart (engine cdp)",
+		field: func(c *Config) any { return &c.Browser.UserDataDir }, check: func(c *Config) error {
+			if err := notAFile(c.Browser.UserDataDir); err != nil {
+				return err
+			}
+			return engines.CheckUserDataDir(c.EngineConfig())
+		}},
 	{flags: []string{"pool-min-browsers"}, env: "BROWSERMCP_POOL_MIN_BROWSERS", key: "pool.minBrowsers", usage: "`n` browser processes started at startup and kept running (engine cdp)",
 		field: func(c *Config) any { return &c.Pool.MinBrowsers }, check: func(c *Config) error {
 			if c.Pool.MinBrowsers < 0 || c.Pool.MinBrowsers > c.Pool.MaxBrowsers {
@@ -280,6 +308,12 @@ var options = []option{
 			}
 			return nil
 		}},
+	{flags: []string{"persistent-sessions"}, env: "BROWSERMCP_PERSISTENT_SESSIONS", key: "session.persistentSessions", usage: "save the sessions (ids, cookies, storage, open URLs) and restore them when the server starts again",
+		field: func(c *Config) any { return &c.Session.PersistentSessions }},
+	{flags: []string{"server-name"}, env: "BROWSERMCP_SERVER_NAME", key: "name", usage: "the server's `name` in initialize's serverInfo",
+		field: func(c *Config) any { return &c.Name }, check: func(c *Config) error { return nonEmpty(c.Name) }},
+	{flags: []string{"server-version"}, env: "BROWSERMCP_SERVER_VERSION", key: "version", usage: "the server's `version` in initialize's serverInfo",
+		field: func(c *Config) any { return &c.Version }, check: func(c *Config) error { return nonEmpty(c.Version) }},
 	{flags: []string{"transport"}, env: "BROWSERMCP_TRANSPORT", key: "transport", usage: "stdio or http (--port implies http)",
 		field: func(c *Config) any { return &c.Transport }, check: func(c *Config) error { return oneOf(c.Transport, "stdio", "http") }},
 	{flags: []string{"port"}, env: "BROWSERMCP_PORT", key: "port", usage: "serve MCP over HTTP on this `port` (0: any free port) instead of stdio",
@@ -335,6 +369,16 @@ var options = []option{
 		field: func(c *Config) any { return &c.Logging.Format }, check: func(c *Config) error { return oneOf(c.Logging.Format, "text", "json") }},
 	{flags: []string{"log-file"}, env: "BROWSERMCP_LOG_FILE", key: "logging.file", usage: "write logs to this `file` instead of stderr",
 		field: func(c *Config) any { return &c.Logging.File }},
+	{flags: []string{"log-destination"}, env: "BROWSERMCP_LOG_DESTINATION", key: "logging.destination", usage: "`where` logs go: stderr, stdout (stderr over stdio, where stdout is the protocol's) or file (--log-file, else browsermcp.log in --output-dir)",
+		field: func(c *Config) any { return &c.Logging.Destination }, check: func(c *Config) error {
+			switch d := c.Logging.Destination; {
+			case oneOf(d, "stderr", "stdout", "file") != nil:
+				return oneOf(d, "stderr", "stdout", "file")
+			case d != "file" && c.Logging.File != "":
+				return fmt.Errorf("%s, but logging.file (--log-file) is set: use file", d)
+			}
+			return nil
+		}},
 }
 
 // envConfigFile names the config file when --config is not given.
@@ -437,6 +481,19 @@ func Load(args []string, getenv func(string) string, stdout io.Writer, version s
 		}
 		if cfg.Transport == "http" && cfg.Port < 0 {
 			cfg.Port = 0
+		}
+		if cfg.Version == "" {
+			cfg.Version = version
+		}
+		if cfg.Logging.Destination == "" {
+			cfg.Logging.Destination = "stderr"
+			if cfg.Logging.File != "" {
+				cfg.Logging.Destination = "file"
+			}
+		}
+		// The seed's schema makes the file optional.
+		if cfg.Logging.Destination == "file" && cfg.Logging.File == "" {
+			cfg.Logging.File = filepath.Join(cfg.ResolvedOutputDir(), "browsermcp.log")
 		}
 		// A minimum above the default maximum raises the maximum, unless
 		// one was given; an error about it then names the minimum.
@@ -707,6 +764,22 @@ func timeoutMs(n int) error {
 	return nil
 }
 
+// maxPoolBrowsers bounds pool.maxBrowsers: each browser is a process tree
+// of its own.
+const maxPoolBrowsers = 64
+
+// notAFile checks a directory setting: "" (unset), a directory, or a path
+// that does not exist yet.
+func notAFile(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return errors.New("is a file, not a directory")
+	}
+	return nil
+}
+
 func nonEmpty(s string) error {
 	if strings.TrimSpace(s) == "" {
 		return errors.New("must not be empty")
@@ -778,8 +851,13 @@ func dashRank(name string) string {
 func showDefault(o *option, def *Config) string {
 	switch p := o.field(def).(type) {
 	case *string:
-		if o.key == "browser.engine" {
+		switch o.key {
+		case "browser.engine":
 			return "per --browser"
+		case "version":
+			return "the binary's"
+		case "logging.destination":
+			return "file with --log-file, else stderr"
 		}
 		if *p == "" {
 			return "none"
@@ -823,6 +901,8 @@ func (c Config) EngineConfig() engines.Config {
 		Viewport: vp, Dialogs: engine.DialogPolicy(b.Dialogs),
 		AllowedDomains: sec.AllowedDomains, BlockedDomains: sec.BlockedDomains, AllowFileURLs: sec.AllowFileURLs,
 		BrowserArgs:  b.Args,
+		UserDataDir:  b.UserDataDir,
+		ProxyServer:  b.ProxyServer,
 		SessionFlags: c.sessionFlags(),
 		Pool: cdp.Pool{MinBrowsers: c.Pool.MinBrowsers, MaxBrowsers: c.Pool.MaxBrowsers,
 			IdleTimeout: time.Duration(c.Pool.IdleTimeout) * time.Millisecond},
@@ -857,7 +937,10 @@ func (c Config) ManagerConfig() engine.ManagerConfig {
 		MaxSessions: c.Session.MaxSessions,
 		Defaults:    c.sessionDefaults(vp),
 		OutputDir:   c.ResolvedOutputDir(),
-		IdleTimeout: time.Duration(c.Session.IdleTimeout) * time.Millisecond,
+		DownloadDir: c.Browser.DownloadPath,
+		// The session named default runs on the persistent profile.
+		ProfileDefault: c.Browser.UserDataDir != "",
+		IdleTimeout:    time.Duration(c.Session.IdleTimeout) * time.Millisecond,
 		Timeouts: engine.Timeouts{
 			Action:     time.Duration(c.Session.ActionTimeout) * time.Millisecond,
 			Navigation: time.Duration(c.Session.NavigationTimeout) * time.Millisecond,
@@ -888,8 +971,8 @@ func (c Config) sessionDefaults(vp engine.Viewport) engine.SessionOptions {
 }
 
 // ToolOptions are the tools on offer: the opt-in groups, less the tools the
-// security settings take away.
-func (c Config) ToolOptions(version string, log *slog.Logger) tools.Options {
+// security settings take away; and the server's name and version.
+func (c Config) ToolOptions(log *slog.Logger) tools.Options {
 	caps, _ := tools.ParseCaps(strings.Join(c.Capabilities, ","))
 	var off []string
 	if !c.Security.EnableScriptEvaluation {
@@ -899,16 +982,27 @@ func (c Config) ToolOptions(version string, log *slog.Logger) tools.Options {
 		off = append(off, "upload_file")
 	}
 	return tools.Options{
-		Version: version, Log: log,
+		Name: c.Name, Version: c.Version, Log: log,
 		DisabledTools:      off,
 		Caps:               caps,
 		MaxScreenshotBytes: c.Security.MaxScreenshotSize,
 		OutputDir:          c.ResolvedOutputDir(),
-		AllowedPaths:       c.Security.AllowedPaths,
+		AllowedPaths:       c.allowedPaths(),
 		NoFileAccess:       !c.Security.EnableFileUpload,
 		NoScriptEvaluation: !c.Security.EnableScriptEvaluation,
 		OmitImages:         c.ImageResponses == "omit",
 	}
+}
+
+// allowedPaths are the directories besides the output directory whose
+// files tools may use: security.allowedPaths, and the download directory,
+// whose files the server wrote for the agent too.
+func (c Config) allowedPaths() []string {
+	p := slices.Clone(c.Security.AllowedPaths)
+	if c.Browser.DownloadPath != "" {
+		p = append(p, c.Browser.DownloadPath)
+	}
+	return p
 }
 
 // ResolvedOutputDir is OutputDir, or its default when empty.
@@ -924,7 +1018,18 @@ func (c Config) HTTPOptions() httpserve.Options {
 	return httpserve.Options{Host: c.Host, Port: c.Port, APIKeys: c.APIKeys, AllowedHosts: c.AllowedHosts, MaxMessage: int64(c.Security.MaxMessageSize)}
 }
 
-// LogOptions are where logs go and which.
+// LogOptions are where logs go and which. stdout means stderr over stdio,
+// where stdout is the protocol's channel (LogNote).
 func (c Config) LogOptions() logbridge.Options {
-	return logbridge.Options{Level: c.Logging.Level, Format: c.Logging.Format, File: c.Logging.File}
+	return logbridge.Options{Level: c.Logging.Level, Format: c.Logging.Format, File: c.Logging.File,
+		Stdout: c.Logging.Destination == "stdout" && c.Transport != "stdio"}
+}
+
+// LogNote is the line to print on stderr when the logs cannot go where
+// logging.destination says: stdout over stdio. "" otherwise.
+func (c Config) LogNote() string {
+	if c.Logging.Destination == "stdout" && c.Transport == "stdio" {
+		return "browsermcp: logging.destination is stdout, but over stdio stdout carries the protocol: logging to stderr"
+	}
+	return ""
 }

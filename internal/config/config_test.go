@@ -102,7 +102,7 @@ func TestFileAccessReachesTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := c.ToolOptions("test", nil)
+	o := c.ToolOptions(nil)
 	if len(o.AllowedPaths) != 1 || o.AllowedPaths[0] != "/srv/a" || !o.NoFileAccess {
 		t.Fatalf("tool options: allowed %v, no file access %v", o.AllowedPaths, o.NoFileAccess)
 	}
@@ -148,7 +148,7 @@ func TestSessionFlagsFromEveryLayer(t *testing.T) {
 			if mc.Timeouts.Action != time.Second || mc.Timeouts.Navigation != 2*time.Second || mc.IdleTimeout != 3*time.Second {
 				t.Errorf("manager config = %+v", mc)
 			}
-			if cfg.Browser.TestIDAttribute != "data-qa" || !cfg.ToolOptions("test", nil).OmitImages {
+			if cfg.Browser.TestIDAttribute != "data-qa" || !cfg.ToolOptions(nil).OmitImages {
 				t.Errorf("test id attribute %q, image responses %q", cfg.Browser.TestIDAttribute, cfg.ImageResponses)
 			}
 			if got := cfg.EngineConfig().SessionFlags; len(got) != 6 {
@@ -174,5 +174,121 @@ func TestPoolReachesEngine(t *testing.T) {
 	_, err = Load([]string{"--config", file, "--browser", "firefox"}, func(string) string { return "" }, io.Discard, "test")
 	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "pool.maxBrowsers") || !strings.Contains(err.Error(), "--engine cdp") {
 		t.Fatalf("a pool with --browser firefox: %v; want a usage error naming pool.maxBrowsers and --engine cdp", err)
+	}
+}
+
+// TestSeedExample loads the seed's own example (seed 002 §7.2) as written:
+// every key of §7.1 is accepted and reaches its typed field.
+func TestSeedExample(t *testing.T) {
+	cfg, err := Load([]string{"--config", filepath.Join("..", "..", "testdata", "seed-config.json")}, func(string) string { return "" }, io.Discard, "9.9.9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Name != "playwright-mcp-server" || cfg.Version != "1.0.0" || cfg.Transport != "stdio" {
+		t.Errorf("name %q version %q transport %q", cfg.Name, cfg.Version, cfg.Transport)
+	}
+	if o := cfg.ToolOptions(nil); o.Name != "playwright-mcp-server" || o.Version != "1.0.0" {
+		t.Errorf("serverInfo from the tool options: %q %q", o.Name, o.Version)
+	}
+	if got := cfg.EngineConfig().BrowserArgs; len(got) != 2 || got[0] != "--no-sandbox" || got[1] != "--disable-dev-shm-usage" {
+		t.Errorf("browser args = %q", got)
+	}
+	if cfg.Pool != (PoolConfig{MinBrowsers: 2, MaxBrowsers: 10, IdleTimeout: 300000}) || cfg.Session.PersistentSessions {
+		t.Errorf("pool %+v, persistent sessions %v", cfg.Pool, cfg.Session.PersistentSessions)
+	}
+	if cfg.Logging.Destination != "stdout" || cfg.LogOptions().Stdout || cfg.LogNote() == "" {
+		t.Errorf("logging destination stdout over stdio: options %+v, note %q", cfg.LogOptions(), cfg.LogNote())
+	}
+	cfg.Transport = "http"
+	if !cfg.LogOptions().Stdout || cfg.LogNote() != "" {
+		t.Errorf("logging destination stdout over HTTP: options %+v, note %q", cfg.LogOptions(), cfg.LogNote())
+	}
+}
+
+// TestNewKeys sets the keys of issue 15 by flag and by variable, and
+// refuses their bad values, each named.
+func TestNewKeys(t *testing.T) {
+	dir := t.TempDir()
+	dl, profile, log := filepath.Join(dir, "dl"), filepath.Join(dir, "profile"), filepath.Join(dir, "log.txt")
+	cfg, err := Load([]string{"--download-path", dl, "--user-data-dir", profile, "--pool-idle-timeout", "0", "--persistent-sessions", "--server-name", "n", "--log-file", log}, func(string) string { return "" }, io.Discard, "9.9.9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc := cfg.ManagerConfig()
+	if mc.DownloadDir != dl || !mc.ProfileDefault || cfg.EngineConfig().UserDataDir != profile {
+		t.Errorf("manager config %+v, engine user data dir %q", mc, cfg.EngineConfig().UserDataDir)
+	}
+	if cfg.Pool != (PoolConfig{MinBrowsers: 1, MaxBrowsers: 1}) || !cfg.Session.PersistentSessions || cfg.Name != "n" || cfg.Version != "9.9.9" {
+		t.Errorf("pool %+v, persistent %v, name %q, version %q", cfg.Pool, cfg.Session.PersistentSessions, cfg.Name, cfg.Version)
+	}
+	// One browser holds a persistent profile: not a pool of several.
+	if _, err := Load([]string{"--user-data-dir", profile, "--pool-max-browsers", "2"}, func(string) string { return "" }, io.Discard, "9.9.9"); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "pool of one browser") {
+		t.Errorf("--user-data-dir with a pool of 2: %v, want a usage error", err)
+	}
+	if cfg.Logging.Destination != "file" || cfg.LogOptions().File != log {
+		t.Errorf("logging = %+v", cfg.Logging)
+	}
+	if o := cfg.ToolOptions(nil); len(o.AllowedPaths) != 1 || o.AllowedPaths[0] != dl {
+		t.Errorf("the download directory is not among the tools' allowed paths: %v", o.AllowedPaths)
+	}
+	cfg, err = Load([]string{"--log-destination", "file", "--output-dir", dir}, func(string) string { return "" }, io.Discard, "9.9.9")
+	if err != nil || cfg.LogOptions().File != filepath.Join(dir, "browsermcp.log") {
+		t.Errorf("logging.destination file without a file: %v, %+v", err, cfg.Logging)
+	}
+	env := map[string]string{"BROWSERMCP_USER_DATA_DIR": profile, "BROWSERMCP_POOL_IDLE_TIMEOUT": "4", "BROWSERMCP_LOG_DESTINATION": "stdout", "BROWSERMCP_SERVER_VERSION": "2.0"}
+	cfg, err = Load(nil, func(k string) string { return env[k] }, io.Discard, "9.9.9")
+	if err != nil || cfg.Browser.UserDataDir != profile || cfg.Pool.IdleTimeout != 4 || cfg.Logging.Destination != "stdout" || cfg.Version != "2.0" {
+		t.Errorf("from the environment: %v, %+v", err, cfg)
+	}
+
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o600)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--pool-min-browsers", "3", "--pool-max-browsers", "2"}, "flag -pool-min-browsers"},
+		{[]string{"--pool-max-browsers", "0"}, "flag -pool-max-browsers"},
+		{[]string{"--pool-idle-timeout", "-1"}, "flag -pool-idle-timeout"},
+		{[]string{"--log-destination", "syslog"}, "flag -log-destination"},
+		{[]string{"--log-destination", "stdout", "--log-file", log}, "but logging.file (--log-file) is set"},
+		{[]string{"--server-name", " "}, "flag -server-name"},
+		{[]string{"--download-path", file}, "is a file, not a directory"},
+		{[]string{"--user-data-dir", file}, "is a file, not a directory"},
+		{[]string{"--user-data-dir", profile, "--engine", "playwright"}, "a persistent profile is cdp-only"},
+		{[]string{"--user-data-dir", profile, "--browser", "firefox"}, "a persistent profile is cdp-only"},
+		{[]string{"--user-data-dir", profile, "--cdp-endpoint", "http://127.0.0.1:9222"}, "--cdp-endpoint attaches"},
+		{[]string{"--user-data-dir", profile, "--proxy-server", "http://proxy.test:3128"}, "no --proxy-server"},
+		{[]string{"--user-data-dir", profile, "--allowed-domains", "a.test"}, "allowedDomains/blockedDomains"},
+		{[]string{"--user-data-dir", filepath.Join(os.TempDir(), "browsermcp-runtime", "p")}, "whose directories the server removes"},
+	} {
+		_, err := Load(tc.args, func(string) string { return "" }, io.Discard, "test")
+		if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want a usage error with %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestREADMEListsEveryKey fails when the README's table of configuration
+// keys lacks a setting, its flag or its variable.
+func TestREADMEListsEveryKey(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	for _, o := range options {
+		row := "\n| `" + o.key + "` | "
+		i := strings.Index(readme, row)
+		if i < 0 {
+			t.Errorf("README's configuration table lacks %s", o.key)
+			continue
+		}
+		line, _, _ := strings.Cut(readme[i+1:], "\n")
+		for _, want := range []string{"`" + o.env + "`", "`--" + o.flags[len(o.flags)-1] + "`"} {
+			if !strings.Contains(line, want) {
+				t.Errorf("README's row of %s lacks %s: %s", o.key, want, line)
+			}
+		}
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine/browserpath"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
 	"github.com/seed4af8c199/browsermcp/engine/pw"
+	"github.com/seed4af8c199/browsermcp/engine/rundir"
 )
 
 // Config is what choosing and building an engine takes.
@@ -46,6 +47,12 @@ type Config struct {
 	// BrowserArgs are more switches for the browsers we start, locally or
 	// on the Grid (CheckArgs).
 	BrowserArgs []string
+	// UserDataDir is the persistent profile of the session named default
+	// (CheckUserDataDir).
+	UserDataDir string
+	// ProxyServer is every session's proxy, which the session on the
+	// persistent profile cannot take.
+	ProxyServer string
 	// SessionFlags are the flags given that set up every session (e.g.
 	// --ignore-https-errors); Check refuses those the engine cannot honour.
 	SessionFlags []string
@@ -148,6 +155,34 @@ func CheckPool(c Config) error {
 	return nil
 }
 
+// CheckUserDataDir checks c.UserDataDir: a persistent profile needs a
+// Chromium that engine cdp launches (Playwright's persistent context is
+// a browser of its own per profile, which its engine does not run), and
+// a directory outside our runtime directory, whose sweep removes what it
+// holds. Its session runs in the browser's own context, which takes no
+// proxy and whose WebSockets the domain rules cannot hold.
+func CheckUserDataDir(c Config) error {
+	switch {
+	case c.UserDataDir == "":
+		return nil
+	case Name(c) != "cdp":
+		return fmt.Errorf("a persistent profile is cdp-only: it needs --engine cdp and --browser chromium, not %s on %s", Name(c), c.Browser)
+	case c.CDPEndpoint != "":
+		return errors.New("--cdp-endpoint attaches to a browser already running on its own profile")
+	case c.GridURL != "":
+		return errors.New("--grid-url runs each session on a Grid browser, with a profile of the Grid's")
+	case rundir.Contains(c.UserDataDir):
+		return fmt.Errorf("lies under %s, whose directories the server removes", rundir.Root())
+	case c.ProxyServer != "":
+		return errors.New("the session on the persistent profile runs in the browser's own context, which takes no --proxy-server")
+	case len(c.AllowedDomains) > 0 || len(c.BlockedDomains) > 0:
+		return errors.New("allowedDomains/blockedDomains cannot hold the WebSockets of the persistent profile's session")
+	case c.Pool.MaxBrowsers > 1:
+		return errors.New("one browser holds a persistent profile: it needs a pool of one browser (pool.maxBrowsers 1)")
+	}
+	return nil
+}
+
 // New builds the engine c names, which Check has accepted. Without a
 // display it runs the browser headless, and says so on stderr.
 func New(c Config, log *slog.Logger, stderr io.Writer) (engine.Engine, error) {
@@ -181,7 +216,8 @@ func newCDP(c Config, log *slog.Logger) (engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	cc := cdp.Config{Endpoint: c.CDPEndpoint, Headless: c.Headless, Viewport: c.Viewport, Args: args, Logger: log, Policy: pol, Dialogs: c.Dialogs}
+	cc := cdp.Config{Endpoint: c.CDPEndpoint, Headless: c.Headless, Viewport: c.Viewport, Args: args, Logger: log, Policy: pol, Dialogs: c.Dialogs,
+		UserDataDir: c.UserDataDir}
 	// For tests and slow machines; not a documented flag.
 	if d, err := time.ParseDuration(os.Getenv("BROWSERMCP_LAUNCH_TIMEOUT")); err == nil && d > 0 {
 		cc.LaunchTimeout = d
@@ -208,7 +244,11 @@ func newCDP(c Config, log *slog.Logger) (engine.Engine, error) {
 		}
 		cc.ExecPath = p
 	}
-	return cdp.New(cc), nil
+	e := cdp.New(cc)
+	if err := e.LockProfile(); err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 // endpointCheckTimeout bounds the startup check of an endpoint.

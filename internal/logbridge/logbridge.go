@@ -1,5 +1,5 @@
-// Package logbridge owns the server's logger. Records go to stderr or a log
-// file, never to stdout, which carries the protocol in stdio mode. A record
+// Package logbridge owns the server's logger. Records go to stderr, a log
+// file or, over HTTP only, stdout: in stdio mode stdout carries the protocol. A record
 // logged with the context of an MCP request also goes to that request's
 // client, as notifications/message, at the level the client chose with
 // logging/setLevel: a client only ever sees records of its own requests.
@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -21,7 +22,10 @@ import (
 type Options struct {
 	Level  string // debug, info, warn or error
 	Format string // text or json
-	File   string // "": stderr
+	File   string // "": stderr, or stdout with Stdout
+	// Stdout sends records to stdout instead of stderr; never set it in
+	// stdio mode.
+	Stdout bool
 }
 
 // Bridge is the server's logger and its link to the MCP clients.
@@ -33,11 +37,17 @@ type Bridge struct {
 	file   *os.File
 }
 
-// New opens the log output: the file o names, or stderr.
-func New(o Options, stderr io.Writer) (*Bridge, error) {
+// New opens the log output: the file o names, stdout, or stderr.
+func New(o Options, stdout, stderr io.Writer) (*Bridge, error) {
 	b := &Bridge{}
 	var out io.Writer = stderr
+	if o.Stdout {
+		out = stdout
+	}
 	if o.File != "" {
+		if err := os.MkdirAll(filepath.Dir(o.File), 0o700); err != nil {
+			return nil, fmt.Errorf("opening the log file: %w", err)
+		}
 		f, err := os.OpenFile(o.File, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("opening the log file: %w", err)

@@ -26,7 +26,7 @@ import (
 func TestLoggingNotifications(t *testing.T) {
 	site := testsite.Start()
 	defer site.Close()
-	logs, err := logbridge.New(logbridge.Options{Level: "error", Format: "text"}, io.Discard)
+	logs, err := logbridge.New(logbridge.Options{Level: "error", Format: "text"}, io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
