@@ -56,19 +56,25 @@ var errBinaryFrame = errors.New("a binary frame: JSON-RPC messages travel in tex
 
 // wsConns are the open WebSocket connections, closed by CloseSessions.
 type wsConns struct {
-	mu    sync.Mutex
-	conns map[*websocket.Conn]struct{}
-	wg    sync.WaitGroup
+	mu     sync.Mutex
+	conns  map[*websocket.Conn]struct{}
+	closed bool // closeAll has run: no more connections
+	wg     sync.WaitGroup
 }
 
-func (c *wsConns) add(conn *websocket.Conn) {
+// add tracks conn; it reports false once the server is shutting down.
+func (c *wsConns) add(conn *websocket.Conn) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.closed {
+		return false
+	}
 	if c.conns == nil {
 		c.conns = map[*websocket.Conn]struct{}{}
 	}
 	c.conns[conn] = struct{}{}
 	c.wg.Add(1)
+	return true
 }
 
 func (c *wsConns) remove(conn *websocket.Conn) {
@@ -82,6 +88,7 @@ func (c *wsConns) remove(conn *websocket.Conn) {
 // their connections are served out.
 func (c *wsConns) closeAll() {
 	c.mu.Lock()
+	c.closed = true
 	for conn := range c.conns {
 		go conn.Close(websocket.StatusGoingAway, "the server is shutting down")
 	}
@@ -142,7 +149,10 @@ func (h *Handler) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 		h.log.Info("WebSocket handshake failed", "remote", r.RemoteAddr, "err", err)
 		return
 	}
-	h.ws.add(conn)
+	if !h.ws.add(conn) {
+		conn.Close(websocket.StatusGoingAway, "the server is shutting down")
+		return
+	}
 	defer h.ws.remove(conn)
 	ctx := engine.WithOwner(context.WithoutCancel(r.Context()), id)
 	h.log.Info("WebSocket client connected", "remote", r.RemoteAddr, "owner", id)
