@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -104,6 +105,29 @@ func TestWebSocketTransport(t *testing.T) {
 		t.Fatalf("key A sees %v, want only %s", got, idA)
 	}
 	a.Fail(engine.SessionNotFound, "close_session", map[string]any{"sessionId": idB})
+
+	// A browser page, which cannot set headers on a WebSocket, connects
+	// with the key as a subprotocol: here A's page on the test site (an
+	// allowed loopback origin), as key B, sees only B's session.
+	page := a.OK("evaluate", map[string]any{"sessionId": idA, "args": []any{url, httpservetest.KeyB}, "script": `(url, key) => new Promise((resolve) => {
+		const ws = new WebSocket(url, ["mcp", "bearer." + key]);
+		const send = (m) => ws.send(JSON.stringify(Object.assign({ jsonrpc: "2.0" }, m)));
+		ws.onclose = (e) => resolve({ closed: e.code });
+		ws.onopen = () => send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "page", version: "1" } } });
+		ws.onmessage = (e) => {
+			const m = JSON.parse(e.data);
+			if (m.id === 1) {
+				send({ method: "notifications/initialized" });
+				send({ id: 2, method: "tools/call", params: { name: "list_sessions", arguments: {} } });
+			} else if (m.id === 2) {
+				resolve({ protocol: ws.protocol, sessions: m.result.structuredContent.sessions.map((s) => s.sessionId) });
+				ws.close();
+			}
+		};
+	})`})["result"].(map[string]any)
+	if page["protocol"] != "mcp" || fmt.Sprint(page["sessions"]) != "["+idB+"]" {
+		t.Fatalf("the page's WebSocket as key B: %v, want protocol mcp and sessions [%s]", page, idB)
+	}
 
 	// Refused handshakes.
 	for _, c := range []struct {
