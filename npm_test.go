@@ -58,6 +58,9 @@ func TestNpx(t *testing.T) {
 	packDir := filepath.Join(tmp, "pack")
 	os.Mkdir(packDir, 0o755)
 	build.Env = npmEnv(packDir, "http://127.0.0.1:9/")
+	// Past the deadline, children that hold the pipes open do not hold
+	// the test too.
+	build.WaitDelay = 10 * time.Second
 	if b, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("npm/build.mjs: %v\n%s", err, b)
 	}
@@ -73,7 +76,7 @@ func TestNpx(t *testing.T) {
 	env := npmEnv(tmp, reg.URL+"/")
 
 	npx := exec.CommandContext(ctx, "npx", "--yes", "./"+main, "--version")
-	npx.Dir, npx.Env = out, env
+	npx.Dir, npx.Env, npx.WaitDelay = out, env, 10*time.Second
 	b, err := npx.CombinedOutput()
 	if err != nil {
 		t.Fatalf("npx --yes ./%s --version: %v\n%s", main, err, b)
@@ -92,7 +95,7 @@ func TestNpx(t *testing.T) {
 	c, err := client.NewStdioMCPClientWithOptions("npx", append(env, "TMPDIR="+tmp), []string{"--yes", "./" + main, "--headless"},
 		transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
 			cmd := exec.CommandContext(ctx, command, args...)
-			cmd.Dir, cmd.Env = out, env
+			cmd.Dir, cmd.Env, cmd.WaitDelay = out, env, 10*time.Second
 			return cmd, nil
 		}))
 	if err != nil {
