@@ -47,6 +47,10 @@ function args() {
     a[k] = v;
   }
   if (!a.out || !a.version) throw new Error("--out and --version are required");
+  // npm's versions are semver; the binary reports the same one.
+  if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/.test(a.version)) {
+    throw new Error(`--version ${JSON.stringify(a.version)} is not a semver version such as 1.2.3 or 1.2.3-rc.1`);
+  }
   a.platforms = a.platforms.split(",").filter(Boolean);
   for (const p of a.platforms) {
     if (!PLATFORMS[p]) throw new Error(`unknown platform ${p} (known: ${Object.keys(PLATFORMS).join(", ")})`);
