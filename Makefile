@@ -11,7 +11,7 @@ PW_VERSION := 1.52.0
 PWDRIVER   ?= $(CURDIR)/.cache/pwdriver
 export PLAYWRIGHT_DRIVER_PATH ?= $(PWDRIVER)
 
-.PHONY: build run test browser pwdriver gridjar gridtools grid vet bench bench-peers clean tsclient fuzz
+.PHONY: build run test browser pwdriver gridjar gridtools grid vet bench bench-peers clean tsclient fuzz npm
 
 # build is silent on stdout: `make run` may be an MCP client's command, and
 # stdout is then the protocol channel.
@@ -125,8 +125,24 @@ bench: browser pwdriver gridjar
 bench-peers: browser
 	./bench/peers.sh
 
+# npm builds the npm packages into NPM_OUT (npm/build.mjs), each packed with
+# npm pack: @browsermcp/<os>-<cpu> for linux, darwin and win32 on x64 and
+# arm64, each holding the binary cross-compiled with CGO_ENABLED=0 and
+# declaring its os and cpu, and browsermcp, whose optionalDependencies name
+# them and whose command is a small JS shim that runs the one npm
+# installed (nothing is downloaded at install; no install script).
+# Publishing them is described in README.md; it is not done from here.
+VERSION       ?= $(shell sed -n 's/^var version = "\(.*\)"/\1/p' main.go)
+NPM_OUT       ?= dist/npm
+NPM_PLATFORMS ?= linux-x64,linux-arm64,darwin-x64,darwin-arm64,win32-x64,win32-arm64
+
+npm:
+	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { \
+	  echo "npm needs node and npm: apt-get install -y nodejs npm" >&2; exit 1; }
+	node npm/build.mjs --out $(NPM_OUT) --version $(VERSION) --platforms $(NPM_PLATFORMS)
+
 clean:
-	rm -rf bin .cache
+	rm -rf bin .cache dist
 
 # tsclient installs the official TypeScript MCP SDK for internal/httpserve/ts_client_test.go
 # (the test also does it when node_modules is missing).

@@ -1,5 +1,6 @@
 // Command browsermcp is an MCP server that lets AI agents drive real
-// browsers in isolated, concurrent sessions, over stdio or HTTP. See
+// browsers in isolated, concurrent sessions, over stdio, HTTP or a
+// WebSocket. See
 // README.md. The settings come from internal/config, the engine from
 // internal/engines, the tools from tools, the HTTP transport from
 // internal/httpserve and the logger from internal/logbridge; this file wires
@@ -81,7 +82,7 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	guard := jsonrpc.Guard{MaxMessage: int64(cfg.Security.MaxMessageSize), Check: tools.ResourceCheck(mgr)}
-	if cfg.Transport == "http" {
+	if cfg.Transport == "http" || cfg.Transport == "websocket" {
 		opts := cfg.HTTPOptions()
 		opts.Check = guard.Check
 		err = httpserve.Serve(ctx, opts, srv, log, stderr)

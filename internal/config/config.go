@@ -40,7 +40,7 @@ type Config struct {
 	// serverInfo; Version defaults to the binary's version.
 	Name         string   `json:"name"`
 	Version      string   `json:"version"`
-	Transport    string   `json:"transport"` // stdio or http
+	Transport    string   `json:"transport"` // stdio, http or websocket
 	Host         string   `json:"host"`
 	Port         int      `json:"port"` // -1: not set (stdio); 0: any free port
 	APIKeys      []string `json:"apiKeys"`
@@ -314,8 +314,8 @@ var options = []option{
 		field: func(c *Config) any { return &c.Name }, check: func(c *Config) error { return nonEmpty(c.Name) }},
 	{flags: []string{"server-version"}, env: "BROWSERMCP_SERVER_VERSION", key: "version", usage: "the server's `version` in initialize's serverInfo",
 		field: func(c *Config) any { return &c.Version }, check: func(c *Config) error { return nonEmpty(c.Version) }},
-	{flags: []string{"transport"}, env: "BROWSERMCP_TRANSPORT", key: "transport", usage: "stdio or http (--port implies http)",
-		field: func(c *Config) any { return &c.Transport }, check: func(c *Config) error { return oneOf(c.Transport, "stdio", "http") }},
+	{flags: []string{"transport"}, env: "BROWSERMCP_TRANSPORT", key: "transport", usage: "stdio, http (Streamable HTTP and SSE) or websocket (MCP over a WebSocket at /ws); --port implies http",
+		field: func(c *Config) any { return &c.Transport }, check: func(c *Config) error { return oneOf(c.Transport, "stdio", "http", "websocket") }},
 	{flags: []string{"port"}, env: "BROWSERMCP_PORT", key: "port", usage: "serve MCP over HTTP on this `port` (0: any free port) instead of stdio",
 		field: func(c *Config) any { return &c.Port }, check: func(c *Config) error {
 			if c.Port < -1 || c.Port > 65535 {
@@ -479,7 +479,7 @@ func Load(args []string, getenv func(string) string, stdout io.Writer, version s
 		if cfg.Port >= 0 && source[optionByKey("transport")] == "" {
 			cfg.Transport = "http"
 		}
-		if cfg.Transport == "http" && cfg.Port < 0 {
+		if cfg.Transport != "stdio" && cfg.Port < 0 {
 			cfg.Port = 0
 		}
 		if cfg.Version == "" {
@@ -1015,7 +1015,8 @@ func (c Config) ResolvedOutputDir() string {
 
 // HTTPOptions are where the HTTP transport listens and whom it lets in.
 func (c Config) HTTPOptions() httpserve.Options {
-	return httpserve.Options{Host: c.Host, Port: c.Port, APIKeys: c.APIKeys, AllowedHosts: c.AllowedHosts, MaxMessage: int64(c.Security.MaxMessageSize)}
+	return httpserve.Options{Host: c.Host, Port: c.Port, APIKeys: c.APIKeys, AllowedHosts: c.AllowedHosts, MaxMessage: int64(c.Security.MaxMessageSize),
+		WebSocket: c.Transport == "websocket"}
 }
 
 // LogOptions are where logs go and which. stdout means stderr over stdio,

@@ -36,6 +36,7 @@ func TestConfigPrecedence(t *testing.T) {
 			map[string]any{"session.maxSessions": 9.0, "security.allowedDomains": []any{"c.test", "d.test"}, "browser.headless": false}},
 		{"old flag names", []string{"--maxSessions", "3", "--sessionTimeout", "2000"}, nil, map[string]any{"session.maxSessions": 3.0, "session.defaultTimeout": 2000.0}},
 		{"port implies http", []string{"--port", "0"}, nil, map[string]any{"transport": "http", "port": 0.0}},
+		{"websocket listens like http", []string{"--transport", "websocket"}, nil, map[string]any{"transport": "websocket", "port": 0.0}},
 		{"caps flags replace the environment", []string{"--caps", "network,pdf", "--caps", "console"}, map[string]string{"BROWSERMCP_CAPS": "state"},
 			map[string]any{"capabilities": []any{"network,pdf", "console"}}},
 		{"caps from the environment", nil, map[string]string{"BROWSERMCP_CAPS": "state, vision"}, map[string]any{"capabilities": []any{"state", "vision"}}},

@@ -1,5 +1,6 @@
 // Package httpserve serves MCP over HTTP: Streamable HTTP at /mcp, the
-// legacy SSE transport at /sse (messages at /message) and GET /healthz. Every
+// legacy SSE transport at /sse (messages at /message) and GET /healthz; or,
+// with Options.WebSocket, MCP over a WebSocket at /ws (websocket.go). Every
 // MCP route checks the Host and Origin headers (against DNS rebinding) and a
 // bearer API key. A request runs as the key's owner (engine.WithOwner), so
 // every browser session it creates or uses belongs to that key, and an SSE
@@ -48,6 +49,9 @@ type Options struct {
 	MaxMessage int64
 	// Check may refuse a request before mcp-go runs it (see jsonrpc.Check).
 	Check jsonrpc.Check
+	// WebSocket serves MCP over a WebSocket at /ws instead of Streamable
+	// HTTP and SSE (--transport websocket).
+	WebSocket bool
 }
 
 // Serve serves srv on our own http.Server until ctx ends, then shuts down
@@ -79,8 +83,13 @@ func Serve(ctx context.Context, o Options, srv *server.MCPServer, log *slog.Logg
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	port := ln.Addr().(*net.TCPAddr).Port
-	fmt.Fprintf(stderr, "Listening on http://%s/mcp\n", net.JoinHostPort(o.Host, strconv.Itoa(port)))
-	log.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "keys", len(o.APIKeys))
+	if o.WebSocket {
+		fmt.Fprintf(stderr, "Listening on ws://%s/ws\n", net.JoinHostPort(o.Host, strconv.Itoa(port)))
+		log.Info("serving MCP over WebSocket", "addr", ln.Addr().String(), "keys", len(o.APIKeys))
+	} else {
+		fmt.Fprintf(stderr, "Listening on http://%s/mcp\n", net.JoinHostPort(o.Host, strconv.Itoa(port)))
+		log.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "keys", len(o.APIKeys))
+	}
 
 	select {
 	case <-ctx.Done():
@@ -132,6 +141,7 @@ const (
 // Handler routes and guards the HTTP transport.
 type Handler struct {
 	mux   *http.ServeMux
+	srv   *server.MCPServer
 	sse   *server.SSEServer
 	keys  [][32]byte // SHA-256 of each key, compared in constant time
 	ids   []string   // identity of each key
@@ -142,16 +152,41 @@ type Handler struct {
 	// key can post messages into it.
 	mu       sync.Mutex
 	sseOwner map[string]string
+
+	// The WebSocket transport's guard and open connections.
+	wsGuard jsonrpc.Guard
+	ws      wsConns
 }
 
 type sseHolderKey struct{}
 
 // NewHandler serves srv to the holders of o.APIKeys, on the hosts o allows.
 func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
-	h := &Handler{mux: http.NewServeMux(), hosts: allowedHosts(o), log: log, sseOwner: map[string]string{}}
+	h := &Handler{mux: http.NewServeMux(), srv: srv, hosts: allowedHosts(o), log: log, sseOwner: map[string]string{}}
 	for _, k := range o.APIKeys {
 		h.keys = append(h.keys, sha256.Sum256([]byte(k)))
 		h.ids = append(h.ids, KeyIdentity(k))
+	}
+	// We take static API keys, not OAuth: a client that looks for OAuth
+	// metadata learns so at once, instead of failing to find an
+	// authorization server.
+	h.mux.HandleFunc("/.well-known/", func(w http.ResponseWriter, r *http.Request) {
+		if !h.checkHost(w, r) {
+			return
+		}
+		httpError(w, http.StatusNotFound, "no_oauth", noOAuth)
+	})
+	h.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		if !h.checkHost(w, r) {
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"ok"}` + "\n"))
+	})
+	if o.WebSocket {
+		h.wsGuard = jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check}
+		h.mux.HandleFunc("/ws", h.serveWebSocket)
+		return h
 	}
 	ids := newSessionIDs(o.APIKeys)
 	streamable := server.NewStreamableHTTPServer(srv,
@@ -183,15 +218,6 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 	// gets the protocol checks only.
 	guard := jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check}
 	h.mux.Handle("/mcp", h.guard(jsonrpc.Handler(guard, ids.requireSession((&inflight{reqs: map[string]*cancelWriter{}}).wrap(streamable)))))
-	// We take static API keys, not OAuth: a client that looks for OAuth
-	// metadata learns so at once, instead of failing to find an
-	// authorization server.
-	h.mux.HandleFunc("/.well-known/", func(w http.ResponseWriter, r *http.Request) {
-		if !h.checkHost(w, r) {
-			return
-		}
-		httpError(w, http.StatusNotFound, "no_oauth", noOAuth)
-	})
 	h.mux.Handle("/sse", h.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var id string
 		r = r.WithContext(context.WithValue(r.Context(), sseHolderKey{}, &id))
@@ -212,13 +238,6 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 		}
 		jsonrpc.Handler(jsonrpc.Guard{MaxMessage: o.MaxMessage}, h.sse.MessageHandler()).ServeHTTP(w, r)
 	})))
-	h.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		if !h.checkHost(w, r) {
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"status":"ok"}` + "\n"))
-	})
 	return h
 }
 
@@ -226,8 +245,14 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
 
 // CloseSessions ends every SSE stream, which http.Server.Shutdown would
-// otherwise wait for.
-func (h *Handler) CloseSessions() { h.sse.CloseSessions() }
+// otherwise wait for, and closes every WebSocket connection (going away),
+// waiting until each is served out.
+func (h *Handler) CloseSessions() {
+	if h.sse != nil {
+		h.sse.CloseSessions()
+	}
+	h.ws.closeAll()
+}
 
 // guard rejects requests from disallowed hosts or origins (DNS rebinding)
 // and without a valid bearer key; it runs next as the key's owner, so every
@@ -237,14 +262,13 @@ func (h *Handler) guard(next http.Handler) http.Handler {
 		if !h.checkHost(w, r) {
 			return
 		}
-		auth := r.Header.Get("Authorization")
-		scheme, key, _ := strings.Cut(auth, " ")
-		if auth == "" || !strings.EqualFold(scheme, "Bearer") {
+		key, ok := bearerHeader(r)
+		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="browsermcp", error="invalid_token", error_description="`+staticKey+`"`)
 			httpError(w, http.StatusUnauthorized, "unauthorized", staticKey+"; "+noOAuth)
 			return
 		}
-		id, ok := h.identify(strings.TrimSpace(key))
+		id, ok := h.identify(key)
 		if !ok {
 			h.log.Warn("rejected an invalid API key", "remote", r.RemoteAddr)
 			httpError(w, http.StatusForbidden, "forbidden", "the API key is not valid")
@@ -252,6 +276,16 @@ func (h *Handler) guard(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r.WithContext(engine.WithOwner(r.Context(), id)))
 	})
+}
+
+// bearerHeader is the key of an Authorization: Bearer header.
+func bearerHeader(r *http.Request) (string, bool) {
+	auth := r.Header.Get("Authorization")
+	scheme, key, _ := strings.Cut(auth, " ")
+	if auth == "" || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimSpace(key), true
 }
 
 // identify finds the key's identity, comparing digests in constant time and

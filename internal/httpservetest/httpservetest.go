@@ -1,6 +1,7 @@
 // Package httpservetest serves a tools server over the real HTTP transport
 // (internal/httpserve) for tests, with two API keys, KeyA and KeyB, and
-// connects MCP clients to it as either key over Streamable HTTP or SSE.
+// connects MCP clients to it as either key over Streamable HTTP or SSE, or
+// over a WebSocket (StartWS, WSTransport).
 // Tests that need two owners (resources, prompts, subscriptions, the
 // transport itself) use it.
 package httpservetest
@@ -9,7 +10,9 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,13 +46,24 @@ type Server struct {
 // 127.0.0.1, until the test ends.
 func Start(t testing.TB, eng engine.Engine, opts tools.Options) *Server {
 	t.Helper()
+	return start(t, eng, opts, false)
+}
+
+// StartWS is Start for the WebSocket transport (MCP at /ws).
+func StartWS(t testing.TB, eng engine.Engine, opts tools.Options) *Server {
+	t.Helper()
+	return start(t, eng, opts, true)
+}
+
+func start(t testing.TB, eng engine.Engine, opts tools.Options, ws bool) *Server {
+	t.Helper()
 	log := slog.New(slog.DiscardHandler)
 	mgr := engine.NewManager(eng, engine.ManagerConfig{Timeout: time.Minute, MaxSessions: 20,
 		Defaults: engine.SessionOptions{Viewport: engine.Viewport{Width: 800, Height: 600}}})
 	opts.Version, opts.Log = "test", log
 	srv := tools.NewServer(mgr, opts)
 	h := httpserve.NewHandler(srv, httpserve.Options{Host: "127.0.0.1", APIKeys: []string{KeyA, KeyB}, AllowedHosts: []string{AllowedHost},
-		MaxMessage: 1 << 20, Check: tools.ResourceCheck(mgr)}, log)
+		MaxMessage: 1 << 20, Check: tools.ResourceCheck(mgr), WebSocket: ws}, log)
 	hs := httptest.NewServer(h)
 	t.Cleanup(func() {
 		h.CloseSessions()
@@ -103,6 +117,15 @@ func (s *Server) SSEClient(t testing.TB, key string) *Client {
 	}
 	return Connect(t, c)
 }
+
+// WSClient connects over the WebSocket transport with key, as a header.
+func (s *Server) WSClient(t testing.TB, key string) *Client {
+	t.Helper()
+	return Connect(t, client.NewClient(NewWSTransport(WSURL(s.URL), http.Header{"Authorization": {"Bearer " + key}})))
+}
+
+// WSURL is the WebSocket address of a server at base (http://host:port).
+func WSURL(base string) string { return "ws" + strings.TrimPrefix(base, "http") + "/ws" }
 
 // Call runs a tool and decodes its structured result.
 func (c *Client) Call(name string, args map[string]any) (map[string]any, bool) {

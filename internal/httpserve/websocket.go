@@ -1,0 +1,401 @@
+package httpserve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/google/uuid"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
+)
+
+// The WebSocket transport (--transport websocket) serves MCP at /ws: one
+// JSON-RPC message per text frame, both ways, for as long as the
+// connection lasts; the connection is the MCP session. It is guarded as
+// the HTTP routes are (Host and Origin, then the API key), and a
+// connection runs as its key's owner. Browsers cannot set headers on a
+// WebSocket, so the key may also come as a subprotocol, bearer.<KEY>,
+// offered beside mcp; the server answers mcp and never echoes the key.
+//
+// Every message passes the same guard as stdio's (jsonrpc.Reader): the
+// frames are fed to it as lines, so the size limit, the protocol checks,
+// batches, cancellations and progress behave as they do on stdio. A frame
+// over --max-message-size is answered with a JSON-RPC error and skipped
+// as it streams in; the connection stays open.
+
+const (
+	// wsSubprotocol is the subprotocol the server answers with.
+	wsSubprotocol = "mcp"
+	// wsBearerPrefix marks the subprotocol that carries the API key.
+	wsBearerPrefix = "bearer."
+	// wsWriteTimeout bounds the sending of one frame: a client that stops
+	// reading loses its connection rather than holding answers forever.
+	wsWriteTimeout = 30 * time.Second
+	// wsMaxInflight bounds the requests of one connection served at once;
+	// past it the connection is not read until one ends.
+	wsMaxInflight = 64
+)
+
+// errBinaryFrame ends a connection that sent a binary frame.
+var errBinaryFrame = errors.New("a binary frame: JSON-RPC messages travel in text frames")
+
+// wsConns are the open WebSocket connections, closed by CloseSessions.
+type wsConns struct {
+	mu     sync.Mutex
+	conns  map[*websocket.Conn]struct{}
+	closed bool // closeAll has run: no more connections
+	wg     sync.WaitGroup
+}
+
+// add tracks conn; it reports false once the server is shutting down.
+func (c *wsConns) add(conn *websocket.Conn) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return false
+	}
+	if c.conns == nil {
+		c.conns = map[*websocket.Conn]struct{}{}
+	}
+	c.conns[conn] = struct{}{}
+	c.wg.Add(1)
+	return true
+}
+
+func (c *wsConns) remove(conn *websocket.Conn) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.conns, conn)
+	c.wg.Done()
+}
+
+// closeAll tells every client the server is going away and waits until
+// their connections are served out.
+func (c *wsConns) closeAll() {
+	c.mu.Lock()
+	c.closed = true
+	for conn := range c.conns {
+		go conn.Close(websocket.StatusGoingAway, "the server is shutting down")
+	}
+	c.mu.Unlock()
+	c.wg.Wait()
+}
+
+// offeredProtocols lists the subprotocols of the handshake.
+func offeredProtocols(r *http.Request) []string {
+	var ps []string
+	for _, v := range r.Header.Values("Sec-WebSocket-Protocol") {
+		for p := range strings.SplitSeq(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				ps = append(ps, p)
+			}
+		}
+	}
+	return ps
+}
+
+// serveWebSocket checks a handshake to /ws, accepts it and serves MCP on
+// the connection until either side closes it.
+func (h *Handler) serveWebSocket(w http.ResponseWriter, r *http.Request) {
+	if !h.checkHost(w, r) {
+		return
+	}
+	offered := offeredProtocols(r)
+	key, ok := bearerHeader(r)
+	if !ok {
+		for _, p := range offered {
+			if k, found := strings.CutPrefix(p, wsBearerPrefix); found {
+				key, ok = k, true
+				break
+			}
+		}
+	}
+	if !ok {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="browsermcp", error="invalid_token", error_description="`+staticKey+`"`)
+		httpError(w, http.StatusUnauthorized, "unauthorized", staticKey+", or the subprotocols mcp, bearer.<key>; "+noOAuth)
+		return
+	}
+	id, ok := h.identify(key)
+	if !ok {
+		h.log.Warn("rejected an invalid API key", "remote", r.RemoteAddr, "transport", "websocket")
+		httpError(w, http.StatusForbidden, "forbidden", "the API key is not valid")
+		return
+	}
+	// A client that offers subprotocols must get one of them back, and
+	// bearer.<key> is never echoed: mcp must be among them.
+	if len(offered) > 0 && !containsFold(offered, wsSubprotocol) {
+		httpError(w, http.StatusBadRequest, "bad_subprotocol", "offer the subprotocol mcp (beside bearer.<key>): Sec-WebSocket-Protocol: mcp, bearer.<key>")
+		return
+	}
+	// Host and Origin were checked above, against --allowed-hosts; the
+	// library's own same-origin check would refuse allowed origins.
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{wsSubprotocol}, InsecureSkipVerify: true})
+	if err != nil {
+		h.log.Info("WebSocket handshake failed", "remote", r.RemoteAddr, "err", err)
+		return
+	}
+	if !h.ws.add(conn) {
+		conn.Close(websocket.StatusGoingAway, "the server is shutting down")
+		return
+	}
+	defer h.ws.remove(conn)
+	ctx := engine.WithOwner(context.WithoutCancel(r.Context()), id)
+	h.log.Info("WebSocket client connected", "remote", r.RemoteAddr, "owner", id)
+	err = (&wsServer{srv: h.srv, guard: h.wsGuard, conn: conn, log: h.log}).serve(ctx)
+	h.log.Info("WebSocket client disconnected", "remote", r.RemoteAddr, "owner", id, "reason", err)
+}
+
+func containsFold(list []string, s string) bool {
+	for _, v := range list {
+		if strings.EqualFold(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// wsServer serves MCP on one connection.
+type wsServer struct {
+	srv   *server.MCPServer
+	guard jsonrpc.Guard
+	conn  *websocket.Conn
+	log   *slog.Logger
+	out   *jsonrpc.LockedWriter
+}
+
+// serve reads frames until the connection ends, and returns why it did.
+// Requests run at once, each on its own goroutine (at most wsMaxInflight);
+// notifications run in order. Every request has ended when serve returns.
+func (s *wsServer) serve(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The library's own limit would close the connection; the guard
+	// answers an oversized message instead, skipping it as it streams.
+	s.conn.SetReadLimit(-1)
+	s.out = jsonrpc.NewLockedWriter(&frameWriter{ctx: ctx, conn: s.conn})
+
+	pr, pw := io.Pipe()
+	read := make(chan error, 1)
+	go func() {
+		err := readFrames(ctx, s.conn, pw)
+		pw.CloseWithError(err)
+		read <- err
+	}()
+	in := bufio.NewReader(jsonrpc.Reader(ctx, s.guard, pr, s.out))
+
+	sess := &wsSession{id: "ws-" + uuid.NewString(), notifications: make(chan mcp.JSONRPCNotification, 100)}
+	if err := s.srv.RegisterSession(ctx, sess); err != nil {
+		cancel()
+		pr.Close()
+		<-read
+		return err
+	}
+	defer s.srv.UnregisterSession(ctx, sess.id)
+	mctx := s.srv.WithContext(ctx, sess)
+
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			select {
+			case n := <-sess.notifications:
+				s.write(n)
+			case <-ctx.Done():
+				return
+			}
+		}
+	})
+	slots := make(chan struct{}, wsMaxInflight)
+	for {
+		line, err := in.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			s.dispatch(mctx, &wg, slots, line)
+		}
+		if err != nil {
+			break
+		}
+	}
+	cancel()
+	wg.Wait()
+	pr.Close()
+	err := <-read
+	s.conn.Close(websocket.StatusNormalClosure, "")
+	return err
+}
+
+// dispatch runs one message: a request on a goroutine of its own, a
+// notification at once. A response from the client is dropped: this
+// server sends no requests.
+func (s *wsServer) dispatch(ctx context.Context, wg *sync.WaitGroup, slots chan struct{}, line []byte) {
+	m, ok := jsonrpc.Parse(line)
+	switch {
+	case ok && m.Method == "" && m.HasID:
+		return
+	case ok && m.Method != "" && m.HasID:
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			s.handle(ctx, m.ID, line)
+		})
+	default:
+		s.handle(ctx, m.ID, line)
+	}
+}
+
+// handle runs one message through mcp-go and sends its answer, if any.
+func (s *wsServer) handle(ctx context.Context, id any, msg []byte) {
+	var resp mcp.JSONRPCMessage
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("panic serving a WebSocket message", "panic", r)
+				if id != nil {
+					resp = mcp.JSONRPCError{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(id),
+						Error: mcp.NewJSONRPCErrorDetails(mcp.INTERNAL_ERROR, fmt.Sprintf("internal panic: %v", r), nil)}
+				}
+			}
+		}()
+		resp = s.srv.HandleMessage(ctx, msg)
+	}()
+	if resp != nil {
+		s.write(resp)
+	}
+}
+
+func (s *wsServer) write(msg any) {
+	b, err := json.Marshal(msg)
+	if err != nil {
+		s.log.Error("encoding a WebSocket message", "err", err)
+		return
+	}
+	// A failed write closes the connection, which ends serve.
+	_, _ = s.out.Write(append(b, '\n'))
+}
+
+// readFrames feeds each text frame to w as one line: a newline inside a
+// frame (whitespace, in valid JSON) becomes a space, so one frame is one
+// message however it is formatted.
+func readFrames(ctx context.Context, conn *websocket.Conn, w io.Writer) error {
+	buf := make([]byte, 32<<10)
+	for {
+		typ, r, err := conn.Reader(ctx)
+		if err != nil {
+			return err
+		}
+		if typ != websocket.MessageText {
+			conn.Close(websocket.StatusUnsupportedData, "send JSON-RPC messages as text frames")
+			return errBinaryFrame
+		}
+		for {
+			n, err := r.Read(buf)
+			if n > 0 {
+				chunk := buf[:n]
+				for i, c := range chunk {
+					if c == '\n' {
+						chunk[i] = ' '
+					}
+				}
+				if _, werr := w.Write(chunk); werr != nil {
+					return werr
+				}
+			}
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if _, err := w.Write([]byte{'\n'}); err != nil {
+			return err
+		}
+	}
+}
+
+// frameWriter sends each line written to it as one text frame.
+type frameWriter struct {
+	ctx  context.Context
+	conn *websocket.Conn
+}
+
+func (f *frameWriter) Write(p []byte) (int, error) {
+	for line := range bytes.SplitSeq(p, []byte{'\n'}) {
+		if len(line) == 0 {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(f.ctx, wsWriteTimeout)
+		err := f.conn.Write(ctx, websocket.MessageText, line)
+		cancel()
+		if err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// wsSession is the MCP session of one connection.
+type wsSession struct {
+	id            string
+	notifications chan mcp.JSONRPCNotification
+	initialized   atomic.Bool
+	level         atomic.Value // mcp.LoggingLevel
+	info          atomic.Value // mcp.Implementation
+	caps          atomic.Value // mcp.ClientCapabilities
+}
+
+var (
+	_ server.SessionWithLogging    = (*wsSession)(nil)
+	_ server.SessionWithClientInfo = (*wsSession)(nil)
+)
+
+func (s *wsSession) SessionID() string { return s.id }
+
+func (s *wsSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return s.notifications }
+
+func (s *wsSession) Initialize() {
+	s.level.CompareAndSwap(nil, mcp.LoggingLevelError)
+	s.initialized.Store(true)
+}
+
+func (s *wsSession) Initialized() bool { return s.initialized.Load() }
+
+func (s *wsSession) SetLogLevel(level mcp.LoggingLevel) { s.level.Store(level) }
+
+func (s *wsSession) GetLogLevel() mcp.LoggingLevel {
+	if l, ok := s.level.Load().(mcp.LoggingLevel); ok {
+		return l
+	}
+	return mcp.LoggingLevelError
+}
+
+func (s *wsSession) GetClientInfo() mcp.Implementation {
+	v, _ := s.info.Load().(mcp.Implementation)
+	return v
+}
+
+func (s *wsSession) SetClientInfo(v mcp.Implementation) { s.info.Store(v) }
+
+func (s *wsSession) GetClientCapabilities() mcp.ClientCapabilities {
+	v, _ := s.caps.Load().(mcp.ClientCapabilities)
+	return v
+}
+
+func (s *wsSession) SetClientCapabilities(v mcp.ClientCapabilities) { s.caps.Store(v) }
