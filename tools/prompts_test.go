@@ -2,7 +2,11 @@ package tools_test
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -110,4 +114,97 @@ func titleOf(t *testing.T, c interface {
 		}
 	}
 	return ""
+}
+
+// A secret typed from the authenticate prompt does not come back in the
+// forms a page or script commonly puts it in: encoded, reversed, changed
+// in case, or with a few characters cut off; ordinary text that shares a
+// few characters with it stays as it is.
+func TestSecretTransformsRedacted(t *testing.T) {
+	s := startHTTP(t, tools.Options{})
+	c := s.HTTPClient(t, httpservetest.KeyA)
+	const password = `s3cret-Pa"ss&w0rd<`
+	res, err := c.GetPrompt(context.Background(), mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "authenticate", Arguments: map[string]string{
+		"url": site.URL + "/form.html", "username": "ada", "password": password, "username_selector": "#user", "password_selector": "#notes"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Messages[0].Content.(mcp.TextContent).Text
+	i := strings.Index(text, "{{secret:")
+	handle := text[i : i+strings.Index(text[i:], "}}")+2]
+	id := c.OK("create_session", nil)["sessionId"].(string)
+	c.OK("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
+	c.OK("type", map[string]any{"sessionId": id, "selector": "#notes", "text": handle})
+
+	// Each script's result, computed here in Go, must not be in the
+	// evaluate result.
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	rev := func(s string) string { r := []rune(s); slices.Reverse(r); return string(r) }
+	const v = "document.querySelector('#notes').value"
+	for script, leak := range map[string]string{
+		v:                                     password,
+		"btoa(" + v + ")":                     b64(password),
+		"btoa('ada:' + " + v + ")":            b64("ada:" + password),
+		"'Basic ' + btoa('ada:' + " + v + ")": b64("ada:" + password)[8:],
+		v + ".split('').reverse().join('')":   rev(password),
+		v + ".slice(1)":                       password[1:],
+		v + ".slice(0, -2)":                   password[:len(password)-2],
+		v + ".slice(3, -3)":                   password[3 : len(password)-3],
+		v + ".toUpperCase()":                  strings.ToUpper(password),
+		"Array.from(" + v + ", c => c.charCodeAt(0).toString(16).padStart(2, '0')).join('')": hex.EncodeToString([]byte(password)),
+		"Array.from(" + v + ", c => c.charCodeAt(0))":                                        "115,51,99,114,101,116",
+		"({nested: {list: [" + v + "]}})":                                                    password,
+	} {
+		out := c.OK("evaluate", map[string]any{"sessionId": id, "script": script})
+		b, _ := json.Marshal(out)
+		got := string(b)
+		if strings.Contains(got, leak) || !strings.Contains(got, "{{secret:") {
+			t.Errorf("evaluate %s shows the secret (%q) or no placeholder: %s", script, leak, got)
+		}
+	}
+	// encodeURIComponent's exact text, computed by the page, is redacted.
+	enc := c.OK("evaluate", map[string]any{"sessionId": id, "script": "encodeURIComponent(" + v + ") === " + jsString(encodeURIComponentGo(password))})
+	if b, _ := json.Marshal(enc); !strings.Contains(string(b), "true") {
+		t.Fatalf("the page's encodeURIComponent differs from the one this test expects: %s", b)
+	}
+	if b, _ := json.Marshal(c.OK("evaluate", map[string]any{"sessionId": id, "script": "encodeURIComponent(" + v + ")"})); strings.Contains(string(b), encodeURIComponentGo(password)) {
+		t.Errorf("encodeURIComponent shows the secret: %s", b)
+	}
+	// Text that shares only a few characters with the secret is not
+	// touched: the field's label, and a short slice.
+	for script, want := range map[string]string{
+		"'Password: s3cret'":        "Password: s3cret",
+		"document.title.length > 0": "true",
+		v + ".length":               "18",
+	} {
+		b, _ := json.Marshal(c.OK("evaluate", map[string]any{"sessionId": id, "script": script}))
+		if !strings.Contains(string(b), want) || strings.Contains(string(b), "{{secret:") {
+			t.Errorf("evaluate %s = %s, want %q untouched", script, b, want)
+		}
+	}
+	// The snapshot and get_value show the placeholder.
+	for tool, args := range map[string]map[string]any{
+		"get_value": {"sessionId": id, "selector": "#notes"},
+		"snapshot":  {"sessionId": id},
+	} {
+		b, _ := json.Marshal(c.OK(tool, args))
+		if strings.Contains(string(b), "w0rd") || !strings.Contains(string(b), handle) {
+			t.Errorf("%s shows the secret, or not its placeholder: %s", tool, b)
+		}
+	}
+}
+
+func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// encodeURIComponentGo is JavaScript's encodeURIComponent, for ASCII.
+func encodeURIComponentGo(s string) string {
+	var b strings.Builder
+	for _, c := range []byte(s) {
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_.!~*'()", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
 }

@@ -71,7 +71,7 @@ func addResources(s *server.MCPServer, hooks *server.Hooks, d *Deps) {
 			}
 			text := string(b)
 			if red := d.secrets.redactor(engine.OwnerOf(ctx)); red != nil {
-				text = red.Replace(text)
+				text = redactJSON(red, text)
 			}
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: v.uri, MIMEType: r.mime, Text: text}}, nil
 		})

@@ -2,6 +2,7 @@ package enginetest
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"testing"
 
@@ -139,6 +140,17 @@ func Benchmark(b *testing.B, newEngine func(tb testing.TB) engine.Engine) {
 		}
 		for range b.N {
 			if _, err := warm.Type(bg, engine.TypeRequest{Target: engine.Target{Selector: "#user"}, Text: "ada", Clear: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// As peerbench's type step: "bench<i>" into an empty field.
+	b.Run("type_bench", func(b *testing.B) {
+		if _, err := warm.Navigate(bg, engine.NavigateRequest{URL: site.URL + "/form.html"}); err != nil {
+			b.Fatal(err)
+		}
+		for i := range b.N {
+			if _, err := warm.Type(bg, engine.TypeRequest{Target: engine.Target{Selector: "#user"}, Text: fmt.Sprintf("bench%d", i%100), Clear: true}); err != nil {
 				b.Fatal(err)
 			}
 		}

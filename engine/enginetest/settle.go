@@ -1,12 +1,14 @@
 package enginetest
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
 // testSettle checks that an action returns after the page work it set off
@@ -43,6 +45,25 @@ func (h *harness) testSettle(t *testing.T) {
 		typeText(t, s, engine.TypeRequest{Target: sel("#search"), Text: "ada"})
 		if got := evaluate(t, s, engine.EvalRequest{Expression: `document.getElementById("results").textContent`}); got != `"results for ada"` {
 			t.Fatalf("#results after typing = %s, want \"results for ada\"", got)
+		}
+	})
+	t.Run("InFrame", func(t *testing.T) {
+		// The same wizard in a same-origin iframe: a click on its Next
+		// waits for the frame's 300 ms timer, typing in its search box for
+		// the frame's debounce.
+		s := h.open(t, "/settle-frame.html")
+		var text string
+		testenv.Eventually(t, "the frame's wizard", func() (bool, error) {
+			text = snap(t, s).Text
+			return strings.Contains(text, `button "Next"`), fmt.Errorf("no Next button in the snapshot:\n%s", text)
+		})
+		click(t, s, engine.ClickRequest{Target: engine.Target{Ref: refOf(t, text, "button", "Next")}})
+		if after := snap(t, s).Text; !strings.Contains(after, "Step 2") || strings.Contains(after, "Step 1") {
+			t.Fatalf("the snapshot after the click in the frame shows step 1, not step 2:\n%s", after)
+		}
+		typeText(t, s, engine.TypeRequest{Target: engine.Target{Ref: refOf(t, text, "textbox", "Search")}, Text: "ada"})
+		if after := snap(t, s).Text; !strings.Contains(after, "results for ada") {
+			t.Fatalf("the snapshot after typing in the frame shows no results:\n%s", after)
 		}
 	})
 	t.Run("ClickThatStartsNothing", func(t *testing.T) {

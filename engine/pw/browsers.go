@@ -28,6 +28,19 @@ const (
 // for Playwright 1.52's BiDi backend.
 const minFirefox = 138
 
+// minFirefoxDownloads is the oldest Firefox whose WebDriver BiDi saves
+// downloads where it is told (browser.setDownloadBehavior) and reports them
+// (browsingContext.downloadWillBegin, downloadEnd); launch_server.js wires
+// them into Playwright.
+const minFirefoxDownloads = 142
+
+// firefoxMajor is the major version in a browser version such as
+// "153.7.0", or 0.
+func firefoxMajor(version string) int {
+	n, _ := strconv.Atoi(strings.SplitN(version, ".", 2)[0])
+	return n
+}
+
 // firefoxCandidates are searched in PATH, in order. Debian ships firefox-esr.
 var firefoxCandidates = []string{"firefox-esr", "firefox"}
 

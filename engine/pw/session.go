@@ -57,8 +57,8 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 	}
 	console := &consoleLog{}
 	rep := newReport(opts.DownloadDir)
-	if e.cfg.Browser == Firefox {
-		rep.noDownloads = unsupported(Firefox, "downloads", "Playwright's WebDriver BiDi backend does not report them; the action ran, its download was not saved")
+	if e.cfg.Browser == Firefox && firefoxMajor(b.browser.Version()) < minFirefoxDownloads {
+		rep.noDownloads = unsupported(Firefox, "downloads", fmt.Sprintf("this Firefox's WebDriver BiDi cannot save them (Firefox %d or newer can); the action ran, its download was not saved", minFirefoxDownloads))
 	}
 	opts, stopAuth, err := engine.AuthProxy(opts)
 	if err != nil {

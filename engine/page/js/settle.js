@@ -306,5 +306,46 @@
     });
   };
 
-  defineProperty(w, KEY, { value: Object.freeze({ begin, settle }), enumerable: false });
+  // The same-origin frames below this document have trackers of their
+  // own (the init script runs in every document): an action inside one
+  // (a click on a ref in an iframe) begins its generation there, so
+  // beginning and settling go down the tree. A cross-origin frame cannot
+  // be reached from here and is not waited for.
+  const framesGet = (getDescriptor(w, "frames") || {}).get;
+  const all = Promise.all, promise = w.Promise;
+  const children = () => {
+    const out = [];
+    try {
+      const f = framesGet ? apply(framesGet, w, []) : w;
+      for (let i = 0; i < f.length; i++) {
+        try {
+          const t = f[i][KEY];
+          if (t && t.tree) out.push(t);
+        } catch (e) { /* cross-origin */ }
+      }
+    } catch (e) { /* detached */ }
+    return out;
+  };
+  const merge = (rs) => {
+    const o = { waited: 0, capped: false, pending: 0 };
+    for (const r of rs) {
+      o.waited = Math.max(o.waited, r.waited || 0);
+      o.capped = o.capped || !!r.capped;
+      o.pending += r.pending || 0;
+    }
+    return o;
+  };
+  const tree = {
+    begin: (frame) => {
+      begin(frame);
+      for (const t of children()) t.tree.begin(frame);
+    },
+    settle: (a) => {
+      const own = settle(a), kids = children();
+      if (!kids.length) return own;
+      return apply(then, apply(all, promise, [[own, ...kids.map((t) => t.tree.settle(a))]]), [merge]);
+    },
+  };
+
+  defineProperty(w, KEY, { value: Object.freeze({ begin: tree.begin, settle: tree.settle, tree: Object.freeze(tree) }), enumerable: false });
 }
