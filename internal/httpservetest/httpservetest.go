@@ -48,7 +48,7 @@ func Start(t testing.TB, eng engine.Engine, opts tools.Options) *Server {
 	opts.Version, opts.Log = "test", log
 	srv := tools.NewServer(mgr, opts)
 	h := httpserve.NewHandler(srv, httpserve.Options{Host: "127.0.0.1", APIKeys: []string{KeyA, KeyB}, AllowedHosts: []string{AllowedHost},
-		MaxMessage: 1 << 20, Check: tools.ResourceCheck(mgr)}, log)
+		MaxMessage: 1 << 20, Check: tools.Check(mgr, srv)}, log)
 	hs := httptest.NewServer(h)
 	t.Cleanup(func() {
 		h.CloseSessions()
