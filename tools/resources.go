@@ -161,7 +161,7 @@ func readScreenshot(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 		return nil, err
 	}
 	if d.MaxScreenshotBytes > 0 && len(png) > d.MaxScreenshotBytes {
-		return nil, engine.Errorf(engine.InvalidParameters, "the screenshot is %d bytes, over the server's maxScreenshotSize of %d", len(png), d.MaxScreenshotBytes).
+		return nil, engine.Errorf(engine.ResourceExhausted, "the screenshot is %d bytes, over the server's maxScreenshotSize of %d", len(png), d.MaxScreenshotBytes).With("reason", "size_cap").
 			Suggest("Use a smaller viewport, or raise security.maxScreenshotSize.")
 	}
 	return png, nil
