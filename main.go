@@ -71,7 +71,9 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	// The browser starts now, in the background: initialize does not wait
 	// for it; the first session does.
 	eng.Start()
-	mgr := engine.NewManager(eng, cfg.ManagerConfig())
+	mcfg := cfg.ManagerConfig()
+	mcfg.Log = log
+	mgr := engine.NewManager(eng, mcfg)
 	srv := tools.NewServer(mgr, cfg.ToolOptions(version, log))
 	logs.Attach(srv)
 
