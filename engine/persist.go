@@ -247,7 +247,7 @@ func (m *Manager) restore() {
 	}
 	var wg sync.WaitGroup
 	for _, saved := range f.Sessions {
-		left := saved.LastUsed.Add(m.cfg.Timeout).Sub(time.Now())
+		left := time.Until(saved.LastUsed.Add(m.cfg.Timeout))
 		if left <= 0 {
 			m.mu.Lock()
 			m.rememberExpiredLocked(saved.ID, saved.Owner)
