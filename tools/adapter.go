@@ -38,6 +38,8 @@ type Deps struct {
 	secrets *secrets
 	// refs are those of each session's last snapshot, for completions.
 	refs lastRefs
+	// shots are the screenshots kept for the screenshot resources.
+	shots shotLog
 }
 
 // Tool is one MCP tool: its definition, its handler and the capability group

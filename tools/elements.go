@@ -300,7 +300,11 @@ func screenshot(d *Deps) Tool {
 			if f == "" {
 				f = "png"
 			}
-			return capture(ctx, s, engine.ScreenshotRequest{FullPage: in.FullPage, Format: f, Quality: in.Quality}, d.MaxScreenshotBytes)
+			img, mime, note, err := capture(ctx, s, engine.ScreenshotRequest{FullPage: in.FullPage, Format: f, Quality: in.Quality}, d.MaxScreenshotBytes)
+			if err == nil {
+				d.shots.add(engine.SessionIDFrom(ctx), mime, img, in.FullPage)
+			}
+			return img, mime, note, err
 		})
 }
 
