@@ -58,7 +58,9 @@ type store struct {
 	done     chan struct{}
 	stopOnce sync.Once
 
-	mu sync.Mutex
+	// wmu serialises writes of the file.
+	wmu sync.Mutex
+	mu  sync.Mutex
 	// saved holds the last snapshot of each session, by id.
 	saved map[string]savedSession
 	// frozen is set at Shutdown once the last file is written: sessions
@@ -186,15 +188,20 @@ func (m *Manager) snapshot(s *managed, wait bool) {
 // the user only.
 func (m *Manager) writeState() {
 	st := m.store
+	// One write at a time, and not under mu, which forget takes while
+	// the Manager's own lock is held.
+	st.wmu.Lock()
+	defer st.wmu.Unlock()
 	st.mu.Lock()
-	defer st.mu.Unlock()
 	if st.frozen {
+		st.mu.Unlock()
 		return
 	}
 	f := savedSessions{Version: 1, Sessions: []savedSession{}}
 	for _, s := range st.saved {
 		f.Sessions = append(f.Sessions, s)
 	}
+	st.mu.Unlock()
 	if err := writeFileAtomic(st.path, f); err != nil {
 		st.log.Error("could not save the sessions", "file", st.path, "err", err)
 	}
