@@ -165,8 +165,15 @@ func (m *Manager) snapshot(s *managed, wait bool) {
 			return
 		}
 	}
-	state, err := s.sess.SaveState(ctx)
-	url := s.sess.Info(ctx).URL
+	state, url, err := func() (st StorageState, url string, err error) {
+		defer func() {
+			if e := Recovered(recover()); e != nil {
+				err = e
+			}
+		}()
+		st, err = s.sess.SaveState(ctx)
+		return st, s.sess.Info(ctx).URL, err
+	}()
 	<-s.lock
 	if err != nil {
 		m.store.log.Warn("could not read a session's state to keep it", "session", s.id, "err", err)
