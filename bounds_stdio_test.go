@@ -272,6 +272,13 @@ func TestProtocolErrorCodes(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}`, nil, -32600, "id must be a string or a number"},
 		{`{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"browser:///session/someone-elses"}}`, 5.0, -32002, "resource not found"},
 		{`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"type","arguments":{"text":"` + strings.Repeat("x", 2<<20) + `"}}}`, 6.0, -32600, "1048576 bytes"},
+		// Seed 004: an unknown tool is -32601, method not found (mcp-go says
+		// -32602), and a prompt without a required argument is -32602, not
+		// mcp-go's -32603.
+		{`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`, 7.0, -32601, `tool "no_such_tool" not found`},
+		{`{"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"scrape_website","arguments":{"url":"https://example.com"}}}`, 8.0, -32602, `INVALID_PARAMETERS: missing required argument "selectors"`},
+		{`{"jsonrpc":"2.0","id":9,"method":"prompts/get","params":{"name":"e2e_test","arguments":{"start_url":"https://example.com","test_scenario":"x","extra":"1"}}}`, 9.0, -32602, `unknown argument "extra"`},
+		{`{"jsonrpc":"2.0","id":10,"method":"prompts/get","params":{"name":"fill_form","arguments":{"url":"https://example.com","form_data":"[1]"}}}`, 10.0, -32602, "form_data must be a JSON object"},
 	} {
 		r.send(c.line)
 		m := r.read()

@@ -75,13 +75,15 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	// The browser starts now, in the background: initialize does not wait
 	// for it; the first session does.
 	eng.Start()
-	mgr := engine.NewManager(eng, cfg.ManagerConfig())
+	mcfg := cfg.ManagerConfig()
+	mcfg.Log = log
+	mgr := engine.NewManager(eng, mcfg)
 	srv := tools.NewServer(mgr, cfg.ToolOptions(log))
 	logs.Attach(srv)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	guard := jsonrpc.Guard{MaxMessage: int64(cfg.Security.MaxMessageSize), Check: tools.ResourceCheck(mgr)}
+	guard := jsonrpc.Guard{MaxMessage: int64(cfg.Security.MaxMessageSize), Check: tools.Check(mgr, srv)}
 	if cfg.Transport == "http" || cfg.Transport == "websocket" {
 		opts := cfg.HTTPOptions()
 		opts.Check = guard.Check

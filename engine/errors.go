@@ -22,13 +22,22 @@ const (
 	ElementNotEditable  Code = "ELEMENT_NOT_EDITABLE"
 	InvalidParameters   Code = "INVALID_PARAMETERS"
 	InvalidURL          Code = "INVALID_URL"
-	DialogOpen          Code = "DIALOG_OPEN"
-	NoDialog            Code = "NO_DIALOG"
-	Unsupported         Code = "UNSUPPORTED"
-	ScriptError         Code = "SCRIPT_ERROR"
-	Timeout             Code = "TIMEOUT"
-	BrowserCrashed      Code = "BROWSER_CRASHED"
-	BrowserError        Code = "BROWSER_ERROR"
+	// InvalidSelector is a selector that does not parse as CSS or XPath.
+	InvalidSelector Code = "INVALID_SELECTOR"
+	// NetworkError is a page the browser could not reach: the host did
+	// not resolve, the connection was refused, reset or timed out, or the
+	// browser is offline.
+	NetworkError Code = "NETWORK_ERROR"
+	// ResourceExhausted is a limit of the machine, not of the call: the
+	// disk is full, or a file would pass the size the server allows.
+	ResourceExhausted Code = "RESOURCE_EXHAUSTED"
+	DialogOpen        Code = "DIALOG_OPEN"
+	NoDialog          Code = "NO_DIALOG"
+	Unsupported       Code = "UNSUPPORTED"
+	ScriptError       Code = "SCRIPT_ERROR"
+	Timeout           Code = "TIMEOUT"
+	BrowserCrashed    Code = "BROWSER_CRASHED"
+	BrowserError      Code = "BROWSER_ERROR"
 	// InternalError is a bug of the server's own (a recovered panic): the
 	// one call failed, and the server runs on.
 	InternalError Code = "INTERNAL_ERROR"
@@ -52,6 +61,9 @@ var codeInfo = map[Code]codeDefaults{
 	ElementNotEditable:  {false, "Target an input, textarea, select or contenteditable element that is enabled and not read-only."},
 	InvalidParameters:   {false, "Fix the named parameter and call again."},
 	InvalidURL:          {false, "Give an http(s), file (if allowed), data or about URL; run scripts with evaluate."},
+	InvalidSelector:     {false, "Check the selector's syntax: CSS, or XPath starting with / or ( or xpath=."},
+	NetworkError:        {true, "Check that the host name is right and the site is up and reachable from the server, then retry."},
+	ResourceExhausted:   {true, "Free space or memory on the server (close sessions, delete files in the output directory), or ask for less."},
 	DialogOpen:          {false, "Call handle_dialog to accept or dismiss the dialog first."},
 	ScriptError:         {false, "Fix the script: it threw, or returned something that is not JSON (a DOM node, a function, a cycle)."},
 	NoDialog:            {false, "No dialog is open; the page or the --dialogs policy may have closed it. Continue without handle_dialog."},
@@ -60,6 +72,58 @@ var codeInfo = map[Code]codeDefaults{
 	BrowserCrashed:      {true, "The browser or tab crashed; call create_session to start a fresh session."},
 	BrowserError:        {true, "Retry; if it persists, create a new session."},
 	InternalError:       {false, "The server hit a bug on this call and runs on; try another way, and report the call to its maintainers."},
+}
+
+// NavigationFailure classifies a navigation the browser refused or could
+// not load, by the browser's error text netErr (Chromium's net::ERR_*,
+// Firefox's NS_ERROR_*): a host that does not resolve or a connection that
+// fails is NETWORK_ERROR, a URL the browser cannot parse INVALID_URL, and
+// anything else NAVIGATION_FAILED. Each carries the url and netError.
+func NavigationFailure(url, netErr string, cause error) *Error {
+	msg := fmt.Sprintf("navigation to %s failed: %s", url, netErr)
+	var e *Error
+	switch reason := networkReasons[netErr]; {
+	case reason != "":
+		e = Wrap(NetworkError, cause, msg).With("reason", reason)
+	case netErr == "Cannot navigate to invalid URL" || netErr == "NS_ERROR_MALFORMED_URI" ||
+		strings.Contains(netErr, "invalid URL") || strings.Contains(netErr, "Invalid url"):
+		e = Wrap(InvalidURL, cause, msg).With("field", "url").Suggest("Give an absolute URL such as https://example.com/.")
+	default:
+		e = Wrap(NavigationFailed, cause, msg)
+	}
+	return e.With("url", url).With("netError", netErr)
+}
+
+// networkReasons are the browsers' errors of a DNS or connection failure,
+// each with the reason NETWORK_ERROR gives: dns, connection or offline.
+var networkReasons = map[string]string{
+	"net::ERR_NAME_NOT_RESOLVED":                 "dns",
+	"net::ERR_NAME_RESOLUTION_FAILED":            "dns",
+	"net::ERR_ADDRESS_INVALID":                   "dns",
+	"net::ERR_CONNECTION_REFUSED":                "connection",
+	"net::ERR_CONNECTION_RESET":                  "connection",
+	"net::ERR_CONNECTION_CLOSED":                 "connection",
+	"net::ERR_CONNECTION_ABORTED":                "connection",
+	"net::ERR_CONNECTION_FAILED":                 "connection",
+	"net::ERR_CONNECTION_TIMED_OUT":              "connection",
+	"net::ERR_TIMED_OUT":                         "connection",
+	"net::ERR_ADDRESS_UNREACHABLE":               "connection",
+	"net::ERR_EMPTY_RESPONSE":                    "connection",
+	"net::ERR_NETWORK_CHANGED":                   "connection",
+	"net::ERR_PROXY_CONNECTION_FAILED":           "connection",
+	"net::ERR_TUNNEL_CONNECTION_FAILED":          "connection",
+	"net::ERR_SOCKS_CONNECTION_FAILED":           "connection",
+	"net::ERR_SOCKS_CONNECTION_HOST_UNREACHABLE": "connection",
+	"net::ERR_INTERNET_DISCONNECTED":             "offline",
+	"NS_ERROR_UNKNOWN_HOST":                      "dns",
+	"NS_ERROR_UNKNOWN_PROXY_HOST":                "dns",
+	"NS_ERROR_CONNECTION_REFUSED":                "connection",
+	"NS_ERROR_PROXY_CONNECTION_REFUSED":          "connection",
+	"NS_ERROR_NET_RESET":                         "connection",
+	"NS_ERROR_NET_INTERRUPT":                     "connection",
+	"NS_ERROR_NET_TIMEOUT":                       "connection",
+	"NS_ERROR_NET_EMPTY_RESPONSE":                "connection",
+	"NS_ERROR_OFFLINE":                           "offline",
 }
 
 // Recovered turns a panic recovered from a call (recover's value) into an
@@ -198,4 +262,14 @@ func AsError(err error) *Error {
 func DialogBlocked(d Dialog, tg Target) *Error {
 	return Errorf(DialogOpen, "a %s dialog (%q) opened before the action on %s was done; nothing was done", d.Type, d.Message, tg).
 		With("dialog", &d).Suggest("Answer it with handle_dialog, then try again.")
+}
+
+// FileError classifies a failure to write a file the server keeps for the
+// agent: a full disk or an exhausted quota is RESOURCE_EXHAUSTED, anything
+// else code. msg says what could not be written.
+func FileError(code Code, err error, msg string) *Error {
+	if diskFull(err) {
+		return Wrap(ResourceExhausted, err, msg+": the disk is full: "+err.Error()).With("reason", "disk_full")
+	}
+	return Wrap(code, err, msg+": "+err.Error())
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -48,6 +49,12 @@ type ManagerConfig struct {
 	// browser once no session has existed for this long; the next session
 	// starts it again.
 	IdleTimeout time.Duration
+	// StateDir, when set, keeps the sessions across restarts of the
+	// server (persist.go).
+	StateDir string
+	// Log gets what the Manager does on its own (persistent sessions);
+	// nil: nothing is logged.
+	Log *slog.Logger
 }
 
 // Manager gives sessions their ids, expiry and limits, and runs the calls on
@@ -79,6 +86,8 @@ type Manager struct {
 	// a session run at a time, so that a second finds the first's name.
 	profile     *managed
 	profileGate chan struct{}
+	// store keeps the sessions across restarts; nil without StateDir.
+	store *store
 }
 
 // activeContext is an owner's active context: its name (or id when it has
@@ -104,6 +113,12 @@ type managed struct {
 	runningSince time.Time
 	ctx          context.Context
 	cancel       context.CancelFunc
+	// opts are the options it was created with, lastUsed the end of its
+	// last successful call, and dirty says it may have changed since the
+	// store last read it: for persistent sessions.
+	opts     SessionOptions
+	lastUsed time.Time
+	dirty    bool
 }
 
 // Info describes one session.
@@ -140,6 +155,14 @@ func NewManager(eng Engine, cfg ManagerConfig) *Manager {
 	m.mu.Lock()
 	m.idleLocked()
 	m.mu.Unlock()
+	if cfg.StateDir != "" {
+		log := cfg.Log
+		if log == nil {
+			log = slog.New(slog.DiscardHandler)
+		}
+		m.store = newStore(cfg.StateDir, log)
+		go m.persist()
+	}
 	return m
 }
 
@@ -250,6 +273,8 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 	// can label what it creates with it (SessionIDFrom); e.g. the Grid's
 	// session carries it as a capability.
 	id := uuid.NewString()
+	given := opts
+	given.StorageState, given.DownloadDir = nil, ""
 	opts.DownloadDir = filepath.Join(m.outputDir(id), "downloads")
 	if m.cfg.DownloadDir != "" {
 		opts.DownloadDir = filepath.Join(m.cfg.DownloadDir, id)
@@ -284,6 +309,11 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 	s.proxy = m.withDefaults(opts).Proxy
 	if profile {
 		m.profile = s
+	}
+	s.opts, s.lastUsed = given, s.created
+	if m.store != nil {
+		s.dirty = true
+		m.store.wake()
 	}
 	return s.info(), nil
 }
@@ -348,6 +378,15 @@ func (s *managed) info() Info {
 // Manager holds, or else one its engine (an Adopter) finds elsewhere.
 func (m *Manager) lookup(ctx context.Context, ref string) (*managed, error) {
 	s, err := m.lookupLocal(ctx, ref)
+	if err != nil && m.store != nil {
+		// A saved session may still be opening again.
+		select {
+		case <-m.store.restored:
+		default:
+			m.awaitRestore(ctx)
+			s, err = m.lookupLocal(ctx, ref)
+		}
+	}
 	a, shared := m.eng.(Adopter)
 	if err == nil || !shared || ref == "" {
 		return s, err
@@ -466,13 +505,19 @@ func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Conte
 
 	m.mu.Lock()
 	s.busy--
-	if err == nil && m.sessions[s.id] == s {
+	live := m.sessions[s.id] == s
+	if err == nil && live {
 		s.expires = time.Now().Add(m.cfg.Timeout)
+		s.lastUsed = time.Now()
 		s.timer.Reset(m.cfg.Timeout)
 	}
 	info := s.info()
 	m.mu.Unlock()
 	<-s.lock
+	if live {
+		// Even a failed call may have changed the page or its cookies.
+		m.changed(s)
+	}
 
 	if err != nil {
 		if s.ctx.Err() != nil && ctx.Err() != nil {
@@ -676,14 +721,21 @@ func (m *Manager) removeLocked(s *managed, expired bool) bool {
 	}
 	s.timer.Stop()
 	if expired {
-		m.expired[s.id] = s.owner
-		m.expOrder = append(m.expOrder, s.id)
-		if len(m.expOrder) > rememberExpired {
-			delete(m.expired, m.expOrder[0])
-			m.expOrder = m.expOrder[1:]
-		}
+		m.rememberExpiredLocked(s.id, s.owner)
 	}
+	m.forget(s)
 	return true
+}
+
+// rememberExpiredLocked keeps id as expired, so that it answers
+// SESSION_EXPIRED rather than SESSION_NOT_FOUND.
+func (m *Manager) rememberExpiredLocked(id, owner string) {
+	m.expired[id] = owner
+	m.expOrder = append(m.expOrder, id)
+	if len(m.expOrder) > rememberExpired {
+		delete(m.expired, m.expOrder[0])
+		m.expOrder = m.expOrder[1:]
+	}
 }
 
 // closeSession aborts any running call, waits for it, and frees the browser
@@ -819,6 +871,9 @@ func (m *Manager) Len() int {
 // Shutdown closes every session; later calls fail. It does not close the
 // engine.
 func (m *Manager) Shutdown(ctx context.Context) {
+	if m.store != nil {
+		m.flushState(ctx)
+	}
 	m.mu.Lock()
 	m.closed = true
 	m.busyLocked()

@@ -106,6 +106,10 @@ func (p *Policy) HasHostRules() bool {
 	return p != nil && (len(p.allowed) > 0 || len(p.blocked) > 0)
 }
 
+// unparsable is Check's reason for a URL that does not parse, which
+// Refused makes INVALID_URL: the URL is at fault, not a rule.
+const unparsable = "the URL cannot be parsed"
+
 // Check tells whether the policy lets a page load rawURL. When it does not,
 // reason names the rule that refused it.
 func (p *Policy) Check(rawURL string) (ok bool, reason string) {
@@ -114,7 +118,7 @@ func (p *Policy) Check(rawURL string) (ok bool, reason string) {
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return false, "the URL cannot be parsed"
+		return false, unparsable
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "file":
@@ -155,6 +159,9 @@ func (p *Policy) Check(rawURL string) (ok bool, reason string) {
 // Refused is the NAVIGATION_BLOCKED error for a navigation the policy
 // refuses.
 func Refused(rawURL, reason string) *Error {
+	if reason == unparsable {
+		return Errorf(InvalidURL, "%s is not a URL: %s", rawURL, reason).With("url", rawURL).With("field", "url")
+	}
 	return Errorf(NavigationBlocked, "navigation to %s is blocked: %s", rawURL, reason).
 		With("url", rawURL).With("reason", reason)
 }

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"errors"
 	"maps"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -17,7 +19,7 @@ import (
 // Validate refuses a URL the server never navigates to, and a timeout no
 // call may take.
 func (r NavigateRequest) Validate() error {
-	if err := CheckURL(r.URL, "url"); err != nil {
+	if err := checkNavURL(r.URL, "url"); err != nil {
 		return err
 	}
 	return checkTimeouts(map[string]time.Duration{"timeout": r.Timeout})
@@ -44,6 +46,30 @@ func CheckURL(raw, field string) error {
 		return Errorf(InvalidURL, "javascript: URLs are refused: they run script instead of loading a page").With("field", field)
 	}
 	return nil
+}
+
+// checkNavURL is CheckURL for a URL to load, which must also parse: one
+// that does not is INVALID_URL, as the security policy would refuse it
+// anyway, before any browser reads it.
+func checkNavURL(raw, field string) error {
+	if err := CheckURL(raw, field); err != nil {
+		return err
+	}
+	if _, err := url.Parse(raw); err != nil {
+		return Errorf(InvalidURL, "%s is not a URL: %s", raw, unwrapURLError(err)).With("field", field).With("url", raw).
+			Suggest("Give an absolute URL such as https://example.com/.")
+	}
+	return nil
+}
+
+// unwrapURLError is the reason of a url.Parse error, without the URL it
+// quotes.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
 
 // WithDefaults returns r with its zero fields set to their defaults.

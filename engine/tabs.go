@@ -41,7 +41,7 @@ func (r TabsRequest) Validate() error {
 	case "", "list", "select", "close":
 		return nil
 	case "new":
-		return CheckURL(r.URL, "url")
+		return checkNavURL(r.URL, "url")
 	}
 	return Errorf(InvalidParameters, "action must be list, new, select or close, not %q", r.Action).With("field", "action")
 }

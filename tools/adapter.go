@@ -38,6 +38,8 @@ type Deps struct {
 	secrets *secrets
 	// refs are those of each session's last snapshot, for completions.
 	refs lastRefs
+	// shots are the screenshots kept for the screenshot resources.
+	shots shotLog
 }
 
 // Tool is one MCP tool: its definition, its handler and the capability group
@@ -133,7 +135,7 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		in, err := bind[In](req, shape)
 		if err != nil {
-			return errorResult(err), nil
+			return errorResult(withSessionID(err, req)), nil
 		}
 		var out R
 		info, err := d.Sessions.Use(engine.WithOp(ctx, name), in.sessionRef(), func(ctx context.Context, s engine.Session) (err error) {
@@ -152,6 +154,20 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 		return render(out, info), nil
 	}
 }
+
+// withSessionID gives an error of the arguments the sessionId the call
+// named, when it named one that is a string of sensible size: the
+// arguments did not bind, so no session was looked up to set it.
+func withSessionID(err error, req mcp.CallToolRequest) error {
+	e := engine.AsError(err)
+	if id, ok := req.GetArguments()["sessionId"].(string); ok && e.SessionID == "" && id != "" && len(id) <= maxQuotedID {
+		e.SessionID = id
+	}
+	return e
+}
+
+// maxQuotedID is the longest sessionId an error repeats back.
+const maxQuotedID = 128
 
 // recoverCall turns a panic of the call into an INTERNAL_ERROR in *err and
 // logs it with its stack: one bad call fails alone, and the server lives on.
@@ -185,7 +201,7 @@ func serverTool[In, Out any](name, desc string, h hints, fn func(ctx context.Con
 	return Tool{Def: def, Group: Core, in: reflect.TypeFor[In](), Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		in, err := bind[In](req, shape)
 		if err != nil {
-			return errorResult(err), nil
+			return errorResult(withSessionID(err, req)), nil
 		}
 		out, err := fn(ctx, in)
 		if err != nil {

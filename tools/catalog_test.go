@@ -163,7 +163,7 @@ func TestElementTools(t *testing.T) {
 		t.Fatalf("wait timeout: %v", body)
 	}
 	e.fail(engine.InvalidParameters, "wait_for_selector", map[string]any{"sessionId": id, "selector": "#x", "state": "gone"})
-	e.fail(engine.InvalidParameters, "get_text", map[string]any{"sessionId": id, "selector": "[[["})
+	e.fail(engine.InvalidSelector, "get_text", map[string]any{"sessionId": id, "selector": "[[["})
 }
 
 func TestFormTools(t *testing.T) {

@@ -129,19 +129,25 @@ func TestNavigateErrors(t *testing.T) {
 	id := e.session()
 	cases := []struct {
 		url, netError string
+		code          engine.Code
 	}{
-		{"http://" + closedPort(t) + "/", "net::ERR_CONNECTION_REFUSED"},
-		{"http://nonexistent.invalid/", "net::ERR_NAME_NOT_RESOLVED"},
-		{"ht!tp://bad url", "Cannot navigate to invalid URL"},
+		{"http://" + closedPort(t) + "/", "net::ERR_CONNECTION_REFUSED", engine.NetworkError},
+		{"http://nonexistent.invalid/", "net::ERR_NAME_NOT_RESOLVED", engine.NetworkError},
+		{"notaurl", "Cannot navigate to invalid URL", engine.InvalidURL},
 	}
 	for _, c := range cases {
-		body := e.fail(engine.NavigationFailed, "navigate", map[string]any{"sessionId": id, "url": c.url})
+		body := e.fail(c.code, "navigate", map[string]any{"sessionId": id, "url": c.url})
 		d := body["details"].(map[string]any)
 		if d["url"] != c.url || d["netError"] != c.netError || body["sessionId"] != id {
 			t.Errorf("navigate %s: %v", c.url, body)
 		}
 	}
-	body := e.fail(engine.NavigationFailed, "navigate", map[string]any{"sessionId": id, "url": site.URL + "/hang", "timeout": 500})
+	// A URL that does not parse is refused before the browser sees it.
+	body := e.fail(engine.InvalidURL, "navigate", map[string]any{"sessionId": id, "url": "ht!tp://bad url"})
+	if d := body["details"].(map[string]any); d["field"] != "url" || body["retryable"] != false {
+		t.Errorf("an unparsable URL: %v", body)
+	}
+	body = e.fail(engine.NavigationFailed, "navigate", map[string]any{"sessionId": id, "url": site.URL + "/hang", "timeout": 500})
 	if d := body["details"].(map[string]any); d["reason"] != "timeout" || body["retryable"] != true {
 		t.Fatalf("timeout: %v", body)
 	}
@@ -175,12 +181,16 @@ func TestInvalidParameters(t *testing.T) {
 		if d, _ := body["details"].(map[string]any); d["field"] != c.field {
 			t.Errorf("%s %v: details %v, want field %s", c.tool, c.args, body["details"], c.field)
 		}
+		// The error carries the sessionId the call gave (a string one).
+		if want, _ := c.args["sessionId"].(string); body["sessionId"] != want && (want != "" || body["sessionId"] != nil) {
+			t.Errorf("%s %v: sessionId %v, want %q", c.tool, c.args, body["sessionId"], want)
+		}
 	}
-	// Bad selector syntax names the selector.
+	// Bad selector syntax is INVALID_SELECTOR, naming the selector.
 	e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
 	for _, sel := range []string{"##bad[", "//div[", "xpath=(((", "css=>>>"} {
-		body := e.fail(engine.InvalidParameters, "click", map[string]any{"sessionId": id, "selector": sel})
-		if d := body["details"].(map[string]any); d["field"] != "selector" || d["selector"] != sel {
+		body := e.fail(engine.InvalidSelector, "click", map[string]any{"sessionId": id, "selector": sel})
+		if d := body["details"].(map[string]any); d["field"] != "selector" || d["selector"] != sel || body["sessionId"] != id {
 			t.Errorf("selector %q: %v", sel, body)
 		}
 	}

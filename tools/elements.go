@@ -258,7 +258,8 @@ func capture(ctx context.Context, s engine.Session, req engine.ScreenshotRequest
 			return img, mime, fmt.Sprintf("%d-byte image exceeded the %d-byte cap; re-encoded as JPEG quality %d at scale %.2f", orig, max, step.q, step.scale), nil
 		}
 	}
-	return nil, "", "", engine.Errorf(engine.BrowserError, "the screenshot stays over the %d-byte cap even shrunk", max)
+	return nil, "", "", engine.Errorf(engine.ResourceExhausted, "the screenshot stays over the server's %d-byte cap even shrunk", max).
+		With("reason", "size_cap").Suggest("Capture a smaller area (an element, not fullPage), or raise security.maxScreenshotSize.")
 }
 
 // imageResult returns the image as image content, or, when omitted
@@ -287,7 +288,7 @@ func saveImage(dir, sessionID, mime string, img []byte) (string, error) {
 	ext := strings.TrimPrefix(mime, "image/")
 	path := filepath.Join(dir, fmt.Sprintf("%s-%d.%s", sessionID, shotCount.Add(1), ext))
 	if err := os.WriteFile(path, img, 0o600); err != nil {
-		return "", engine.Wrap(engine.BrowserError, err, "cannot save the screenshot: "+err.Error())
+		return "", engine.FileError(engine.BrowserError, err, "cannot save the screenshot")
 	}
 	return "image omitted (--image-responses omit); saved to " + path, nil
 }
@@ -299,7 +300,11 @@ func screenshot(d *Deps) Tool {
 			if f == "" {
 				f = "png"
 			}
-			return capture(ctx, s, engine.ScreenshotRequest{FullPage: in.FullPage, Format: f, Quality: in.Quality}, d.MaxScreenshotBytes)
+			img, mime, note, err := capture(ctx, s, engine.ScreenshotRequest{FullPage: in.FullPage, Format: f, Quality: in.Quality}, d.MaxScreenshotBytes)
+			if err == nil {
+				d.shots.add(engine.SessionIDFrom(ctx), mime, img, in.FullPage)
+			}
+			return img, mime, note, err
 		})
 }
 

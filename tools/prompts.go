@@ -81,21 +81,9 @@ func addPrompts(s *server.MCPServer, sec *secrets) {
 			opts = append(opts, mcp.WithArgument(a.name, ao...))
 		}
 		s.AddPrompt(mcp.NewPrompt(p.name, opts...), func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-			args := map[string]string{}
-			for _, a := range p.args {
-				v := strings.TrimSpace(req.Params.Arguments[a.name])
-				if v == "" {
-					if a.required {
-						return nil, invalid(a.name, "missing required argument %q", a.name)
-					}
-					v = a.def
-				}
-				args[a.name] = v
-			}
-			for k := range req.Params.Arguments {
-				if !slices.ContainsFunc(p.args, func(a promptArg) bool { return a.name == k }) {
-					return nil, invalid(k, "unknown argument %q", k)
-				}
+			args, err := p.bind(req.Params.Arguments)
+			if err != nil {
+				return nil, err
 			}
 			text, err := p.render(args, sec, engine.OwnerOf(ctx))
 			if err != nil {
@@ -104,6 +92,38 @@ func addPrompts(s *server.MCPServer, sec *secrets) {
 			return mcp.NewGetPromptResult(p.desc, []mcp.PromptMessage{mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(text))}), nil
 		})
 	}
+}
+
+// jsonArgs are the prompt arguments that hold a JSON object.
+var jsonArgs = map[string]bool{"selectors": true, "form_data": true}
+
+// bind checks a prompts/get's arguments against p and returns them with
+// the defaults filled in: a missing required argument, an unknown one or a
+// JSON argument that is not an object is INVALID_PARAMETERS. PromptCheck
+// runs it before mcp-go does, to answer with -32602.
+func (p prompt) bind(raw map[string]string) (map[string]string, error) {
+	args := map[string]string{}
+	for _, a := range p.args {
+		v := strings.TrimSpace(raw[a.name])
+		if v == "" {
+			if a.required {
+				return nil, invalid(a.name, "missing required argument %q", a.name)
+			}
+			v = a.def
+		}
+		if jsonArgs[a.name] {
+			if _, err := jsonObject(a.name, v); err != nil {
+				return nil, err
+			}
+		}
+		args[a.name] = v
+	}
+	for k := range raw {
+		if !slices.ContainsFunc(p.args, func(a promptArg) bool { return a.name == k }) {
+			return nil, invalid(k, "unknown argument %q", k)
+		}
+	}
+	return args, nil
 }
 
 // jsonObject parses a JSON object argument into ordered key/value lines.

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -27,6 +28,18 @@ import (
 // ResourceScheme prefixes every resource URI.
 const ResourceScheme = "browser:///"
 
+// SeedScheme is the design's own scheme (seed 002 §3.1), an alias of
+// ResourceScheme: every template is served under both.
+const SeedScheme = "playwright:///"
+
+// cutScheme returns uri without either scheme, and whether it had one.
+func cutScheme(uri string) (string, bool) {
+	if rest, ok := strings.CutPrefix(uri, ResourceScheme); ok {
+		return rest, true
+	}
+	return strings.CutPrefix(uri, SeedScheme)
+}
+
 // resource is one resource template and its reader.
 type resource struct {
 	uri, name, desc, mime string
@@ -34,47 +47,26 @@ type resource struct {
 }
 
 type resourceVars struct {
-	uri, session, page, ref string
+	uri, session, page, ref, stamp, selector string
 }
 
 func resources() []resource {
 	return []resource{
 		{"session/{sessionId}", "session", "A session: its page URL, title and expiry.", "application/json", readSession},
-		{"page/{sessionId}/{pageId}", "page", "A page of a session (pageId 0 is the current page): URL and title.", "application/json", readPage},
-		{"screenshot/{sessionId}/{pageId}/latest", "screenshot", "A PNG of the page's viewport, taken when read.", "image/png", readScreenshot},
+		{"page/{sessionId}/{pageId}", "page", "A page of a session (pageId 0 is the current page): URL, title, viewport, createdAt.", "application/json", readPage},
+		{"screenshot/{sessionId}/{pageId}", "screenshots", "The page's screenshots the screenshot tool took (the last 10), each with its URI and capturedAt.", "application/json", readShots},
+		{"screenshot/{sessionId}/{pageId}/{+timestamp}", "screenshot", "A screenshot: latest is a PNG of the viewport taken when read; a timestamp from the list is that screenshot.", "image/png", readScreenshot},
 		{"network-log/{sessionId}/{pageId}", "network-log", "The session's recent requests (the get_request_log record, newest 200) and those the security policy blocked.", "application/json", readNetworkLog},
 		{"element/{sessionId}/{pageId}/{ref}", "element", "An element by snapshot ref: tag, text, attributes, visibility, box.", "application/json", readElement},
+		{"elements/{sessionId}/{pageId}/{+selector}", "elements", "The elements a selector (CSS or XPath, percent-encoded) matches, the first 50: tag, text, attributes, visibility, box.", "application/json", readElements},
 	}
 }
 
 func addResources(s *server.MCPServer, hooks *server.Hooks, d *Deps) {
-	for _, r := range resources() {
-		tmpl := mcp.NewResourceTemplate(ResourceScheme+r.uri, r.name, mcp.WithTemplateDescription(r.desc), mcp.WithTemplateMIMEType(r.mime))
-		s.AddResourceTemplate(tmpl, func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-			v := resourceVars{uri: req.Params.URI, session: arg(req, "sessionId"), page: arg(req, "pageId"), ref: arg(req, "ref")}
-			if v.session == "" {
-				return nil, invalid("sessionId", "the resource URI names no session")
-			}
-			if v.page != "" && v.page != "0" {
-				return nil, invalid("pageId", "pageId %q does not exist; sessions have one page, 0", v.page)
-			}
-			out, err := r.read(ctx, d, v)
-			if err != nil {
-				return nil, engine.AsError(err).Clipped()
-			}
-			if png, ok := out.([]byte); ok {
-				return []mcp.ResourceContents{mcp.BlobResourceContents{URI: v.uri, MIMEType: r.mime, Blob: base64.StdEncoding.EncodeToString(png)}}, nil
-			}
-			b, err := json.Marshal(out)
-			if err != nil {
-				return nil, err
-			}
-			text := string(b)
-			if red := d.secrets.redactor(engine.OwnerOf(ctx)); red != nil {
-				text = redactJSON(red, text)
-			}
-			return []mcp.ResourceContents{mcp.TextResourceContents{URI: v.uri, MIMEType: r.mime, Text: text}}, nil
-		})
+	for _, scheme := range []string{ResourceScheme, SeedScheme} {
+		for _, r := range resources() {
+			addResource(s, d, scheme, r)
+		}
 	}
 	// resources/list shows the caller's own sessions and their pages.
 	hooks.AddAfterListResources(func(ctx context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
@@ -84,6 +76,44 @@ func addResources(s *server.MCPServer, hooks *server.Hooks, d *Deps) {
 				mcp.NewResource(ResourceScheme+"page/"+i.ID+"/0", i.Title, mcp.WithMIMEType("application/json"), mcp.WithResourceDescription(i.URL)),
 			)
 		}
+	})
+}
+
+// addResource serves one template under scheme.
+func addResource(s *server.MCPServer, d *Deps, scheme string, r resource) {
+	name, desc := r.name, r.desc
+	if scheme != ResourceScheme {
+		name, desc = r.name+" ("+scheme+")", "Alias of "+ResourceScheme+r.uri+"."
+	}
+	tmpl := mcp.NewResourceTemplate(scheme+r.uri, name, mcp.WithTemplateDescription(desc), mcp.WithTemplateMIMEType(r.mime))
+	s.AddResourceTemplate(tmpl, func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+		v := resourceVars{uri: req.Params.URI, session: arg(req, "sessionId"), page: arg(req, "pageId"), ref: arg(req, "ref"),
+			stamp: arg(req, "timestamp"), selector: arg(req, "selector")}
+		if v.session == "" {
+			return nil, invalid("sessionId", "the resource URI names no session")
+		}
+		if v.page != "" && v.page != "0" {
+			return nil, invalid("pageId", "pageId %q does not exist; sessions have one page, 0", v.page)
+		}
+		out, err := r.read(ctx, d, v)
+		if err != nil {
+			return nil, engine.AsError(err).Clipped()
+		}
+		if png, ok := out.([]byte); ok {
+			return []mcp.ResourceContents{mcp.BlobResourceContents{URI: v.uri, MIMEType: r.mime, Blob: base64.StdEncoding.EncodeToString(png)}}, nil
+		}
+		if sh, ok := out.(*shot); ok {
+			return []mcp.ResourceContents{mcp.BlobResourceContents{URI: v.uri, MIMEType: sh.mime, Blob: base64.StdEncoding.EncodeToString(sh.img)}}, nil
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			return nil, err
+		}
+		text := string(b)
+		if red := d.secrets.redactor(engine.OwnerOf(ctx)); red != nil {
+			text = redactJSON(red, text)
+		}
+		return []mcp.ResourceContents{mcp.TextResourceContents{URI: v.uri, MIMEType: r.mime, Text: text}}, nil
 	})
 }
 
@@ -135,6 +165,13 @@ type PageResource struct {
 	PageID    string `json:"pageId"`
 	URL       string `json:"url"`
 	Title     string `json:"title"`
+	// Viewport is the page's layout viewport in CSS pixels, as the page
+	// reads it (innerWidth, innerHeight); absent when the page cannot
+	// answer (a dialog blocks it).
+	Viewport *PageViewport `json:"viewport,omitempty"`
+	// CreatedAt is when the session, and with it its page, was created
+	// (Unix ms).
+	CreatedAt int64 `json:"createdAt"`
 }
 
 func readPage(ctx context.Context, d *Deps, v resourceVars) (any, error) {
@@ -142,15 +179,72 @@ func readPage(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return PageResource{SessionID: i.ID, PageID: "0", URL: i.URL, Title: i.Title}, nil
+	out := PageResource{SessionID: i.ID, PageID: "0", URL: i.URL, Title: i.Title, CreatedAt: i.CreatedAt.UnixMilli()}
+	_, err = d.Sessions.Use(ctx, i.ID, func(ctx context.Context, s engine.Session) error {
+		vp, err := evalInto[struct{ Width, Height int }](ctx, s, engine.EvalRequest{Expression: "({Width: innerWidth, Height: innerHeight})"})
+		if err == nil {
+			out.Viewport = &PageViewport{Width: vp.Width, Height: vp.Height}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// PageViewport is a page's viewport in CSS pixels.
+type PageViewport struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+// ShotsResource is the JSON of browser:///screenshot/{sessionId}/{pageId}.
+type ShotsResource struct {
+	SessionID   string     `json:"sessionId"`
+	PageID      string     `json:"pageId"`
+	Screenshots []ShotInfo `json:"screenshots"`
+}
+
+// ShotInfo describes one kept screenshot (seed 002 §3.4).
+type ShotInfo struct {
+	URI        string `json:"uri"`
+	MimeType   string `json:"mimeType"`
+	Width      int    `json:"width"`
+	Height     int    `json:"height"`
+	FullPage   bool   `json:"fullPage"`
+	CapturedAt int64  `json:"capturedAt"` // Unix ms
+	Bytes      int    `json:"bytes"`
+}
+
+func readShots(ctx context.Context, d *Deps, v resourceVars) (any, error) {
+	i, err := findSession(ctx, d, v.session)
+	if err != nil {
+		return nil, err
+	}
+	scheme := ResourceScheme
+	if strings.HasPrefix(v.uri, SeedScheme) {
+		scheme = SeedScheme
+	}
+	out := ShotsResource{SessionID: i.ID, PageID: "0", Screenshots: []ShotInfo{}}
+	for _, s := range d.shots.list(i.ID) {
+		out.Screenshots = append(out.Screenshots, ShotInfo{URI: scheme + "screenshot/" + i.ID + "/0/" + s.stamp, MimeType: s.mime,
+			Width: s.width, Height: s.height, FullPage: s.fullPage, CapturedAt: s.at.UnixMilli(), Bytes: len(s.img)})
+	}
+	return out, nil
 }
 
 func readScreenshot(ctx context.Context, d *Deps, v resourceVars) (any, error) {
-	if _, err := findSession(ctx, d, v.session); err != nil {
+	i, err := findSession(ctx, d, v.session)
+	if err != nil {
 		return nil, err // never create the default session from a read
 	}
+	if v.stamp != "latest" {
+		if s := d.shots.find(i.ID, v.stamp); s != nil {
+			return s, nil
+		}
+		return nil, engine.Errorf(engine.InvalidParameters, "session %s has no screenshot of %q; the screenshot list names those it has", i.ID, engine.Clip(v.stamp, 64)).
+			With("field", "timestamp")
+	}
 	var png []byte
-	_, err := d.Sessions.Use(ctx, v.session, func(ctx context.Context, s engine.Session) error {
+	_, err = d.Sessions.Use(ctx, v.session, func(ctx context.Context, s engine.Session) error {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		var err error
@@ -161,7 +255,7 @@ func readScreenshot(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 		return nil, err
 	}
 	if d.MaxScreenshotBytes > 0 && len(png) > d.MaxScreenshotBytes {
-		return nil, engine.Errorf(engine.InvalidParameters, "the screenshot is %d bytes, over the server's maxScreenshotSize of %d", len(png), d.MaxScreenshotBytes).
+		return nil, engine.Errorf(engine.ResourceExhausted, "the screenshot is %d bytes, over the server's maxScreenshotSize of %d", len(png), d.MaxScreenshotBytes).With("reason", "size_cap").
 			Suggest("Use a smaller viewport, or raise security.maxScreenshotSize.")
 	}
 	return png, nil
@@ -198,6 +292,36 @@ func readNetworkLog(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 	return out, err
 }
 
+// ElementsResource is the JSON of browser:///elements/{sessionId}/{pageId}/{selector}.
+type ElementsResource struct {
+	SessionID string        `json:"sessionId"`
+	PageID    string        `json:"pageId"`
+	Selector  string        `json:"selector"`
+	Elements  []ElementInfo `json:"elements"`
+	Total     int           `json:"total"` // matches before the first 50
+}
+
+func readElements(ctx context.Context, d *Deps, v resourceVars) (any, error) {
+	i, err := findSession(ctx, d, v.session)
+	if err != nil {
+		return nil, err
+	}
+	sel := v.selector
+	if u, err := url.PathUnescape(sel); err == nil {
+		sel = u
+	}
+	out := ElementsResource{SessionID: i.ID, PageID: "0", Selector: sel}
+	_, err = d.Sessions.Use(ctx, i.ID, func(ctx context.Context, s engine.Session) error {
+		found, err := evalInto[FindElementsOut](ctx, s, engine.EvalRequest{Target: &engine.Target{Selector: sel}, All: true, Args: []any{50}, Function: describeAllJS})
+		out.Elements, out.Total = found.Elements, found.Total
+		return err
+	})
+	if out.Elements == nil {
+		out.Elements = []ElementInfo{}
+	}
+	return out, err
+}
+
 func readElement(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 	if _, err := findSession(ctx, d, v.session); err != nil {
 		return nil, err
@@ -226,7 +350,7 @@ func ResourceCheck(m *engine.Manager) jsonrpc.Check {
 		if json.Unmarshal(params, &p) != nil {
 			return nil
 		}
-		rest, ok := strings.CutPrefix(p.URI, ResourceScheme)
+		rest, ok := cutScheme(p.URI)
 		if !ok {
 			return nil
 		}

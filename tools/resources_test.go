@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -31,7 +32,7 @@ func TestResources(t *testing.T) {
 	c.OK("navigate", map[string]any{"sessionId": id, "url": site.URL + "/welcome.html?user=ada"})
 
 	tmpls, err := c.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
-	if err != nil || len(tmpls.ResourceTemplates) != 5 {
+	if err != nil || len(tmpls.ResourceTemplates) != 14 { // 7, under browser:/// and playwright:///
 		t.Fatalf("templates = %v, %v", tmpls, err)
 	}
 	list, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
@@ -101,5 +102,99 @@ func TestResources(t *testing.T) {
 	// Reading a resource never creates the default session.
 	if n := len(c.SessionIDs()); n != 1 {
 		t.Fatalf("%d sessions after reads, want 1", n)
+	}
+}
+
+// TestSeedResources (issue 15 item 8, seed 002 §3): the page resource
+// gives its viewport and createdAt; the screenshots the screenshot tool
+// took are listed per page and read by their timestamp, beside latest;
+// elements are read by selector, beside by ref; and the seed's
+// playwright:/// scheme reads the same resources as browser:///.
+func TestSeedResources(t *testing.T) {
+	s := startHTTP(t, tools.Options{})
+	c := s.HTTPClient(t, httpservetest.KeyA)
+	ctx := context.Background()
+	id := c.OK("create_session", map[string]any{"viewport": map[string]any{"width": 640, "height": 480}})["sessionId"].(string)
+	c.OK("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
+	read := func(uri string) (mcp.ResourceContents, error) {
+		res, err := c.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: uri}})
+		if err != nil {
+			return nil, err
+		}
+		return res.Contents[0], nil
+	}
+	readJSON := func(uri string, v any) {
+		t.Helper()
+		r, err := read(uri)
+		if err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		if err := json.Unmarshal([]byte(r.(mcp.TextResourceContents).Text), v); err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+	}
+
+	var sess tools.SessionResource
+	readJSON("browser:///session/"+id, &sess)
+	for _, scheme := range []string{"browser:///", "playwright:///"} {
+		var page tools.PageResource
+		readJSON(scheme+"page/"+id+"/0", &page)
+		if page.Viewport == nil || *page.Viewport != (tools.PageViewport{Width: 640, Height: 480}) || page.CreatedAt != sess.CreatedAt || page.Title != "Sign in" {
+			t.Errorf("%s page = %+v (viewport %v), want 640x480 and createdAt %d", scheme, page, page.Viewport, sess.CreatedAt)
+		}
+	}
+
+	// No screenshot yet; then two, one of the full page.
+	var shots tools.ShotsResource
+	readJSON("browser:///screenshot/"+id+"/0", &shots)
+	if len(shots.Screenshots) != 0 {
+		t.Fatalf("screenshots before any: %+v", shots)
+	}
+	c.OK("screenshot", map[string]any{"sessionId": id})
+	c.OK("screenshot", map[string]any{"sessionId": id, "fullPage": true, "type": "jpeg"})
+	readJSON("playwright:///screenshot/"+id+"/0", &shots)
+	if len(shots.Screenshots) != 2 || shots.Screenshots[0].FullPage || !shots.Screenshots[1].FullPage {
+		t.Fatalf("screenshots = %+v", shots)
+	}
+	for _, sh := range shots.Screenshots {
+		if !strings.HasPrefix(sh.URI, "playwright:///screenshot/"+id+"/0/") || sh.Width != 640 || sh.CapturedAt == 0 {
+			t.Errorf("screenshot %+v", sh)
+		}
+		r, err := read(sh.URI)
+		if err != nil {
+			t.Fatalf("%s: %v", sh.URI, err)
+		}
+		blob := r.(mcp.BlobResourceContents)
+		img, _ := base64.StdEncoding.DecodeString(blob.Blob)
+		if blob.MIMEType != sh.MimeType || len(img) != sh.Bytes {
+			t.Errorf("%s: %s, %d bytes; listed %+v", sh.URI, blob.MIMEType, len(img), sh)
+		}
+	}
+	if _, err := read("browser:///screenshot/" + id + "/0/2001-01-01T00:00:00.000Z"); err == nil || !strings.Contains(err.Error(), "INVALID_PARAMETERS") {
+		t.Errorf("a screenshot never taken: %v", err)
+	}
+
+	// Elements by selector, CSS or XPath, percent-encoded in the URI.
+	for sel, want := range map[string]string{"#user": "input", "//button[@id='go']": "button"} {
+		var els tools.ElementsResource
+		readJSON("browser:///elements/"+id+"/0/"+url.PathEscape(sel), &els)
+		if els.Selector != sel || els.Total != 1 || len(els.Elements) != 1 || els.Elements[0].Tag != want {
+			t.Errorf("elements %s = %+v", sel, els)
+		}
+	}
+	var inputs tools.ElementsResource
+	readJSON("browser:///elements/"+id+"/0/input", &inputs)
+	if inputs.Total < 2 || len(inputs.Elements) != inputs.Total {
+		t.Errorf("elements input = %+v", inputs)
+	}
+	if _, err := read("browser:///elements/" + id + "/0/" + url.PathEscape("##")); err == nil || !strings.Contains(err.Error(), "INVALID_SELECTOR") {
+		t.Errorf("a bad selector: %v", err)
+	}
+	// Another key's session is not found under either scheme.
+	b := s.HTTPClient(t, httpservetest.KeyB)
+	for _, uri := range []string{"browser:///elements/" + id + "/0/input", "playwright:///screenshot/" + id + "/0"} {
+		if _, err := b.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: uri}}); err == nil || !strings.Contains(err.Error(), "SESSION_NOT_FOUND") {
+			t.Errorf("key B reads %s: %v", uri, err)
+		}
 	}
 }

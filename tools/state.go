@@ -90,7 +90,7 @@ func saveState(d *Deps) Tool {
 			if path != "" {
 				b, _ := json.MarshalIndent(st, "", "  ")
 				if err := os.WriteFile(path, b, 0o600); err != nil {
-					return SavedStateOut{}, engine.Wrap(engine.InvalidParameters, err, "cannot write "+path+": "+err.Error()).With("field", "path")
+					return SavedStateOut{}, engine.FileError(engine.InvalidParameters, err, "cannot write "+path).With("field", "path")
 				}
 			}
 			var m map[string]any

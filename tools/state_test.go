@@ -167,3 +167,22 @@ func TestFileAccessOff(t *testing.T) {
 	st := e.ok("save_state", map[string]any{"sessionId": id})["state"]
 	e.ok("restore_state", map[string]any{"sessionId": id, "state": st})
 }
+
+// TestResourceExhausted (issue 15 item 7): a full disk and the server's
+// size cap are RESOURCE_EXHAUSTED, retryable, with the reason. /dev/full
+// is a device whose every write fails with "no space left on device".
+func TestResourceExhausted(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full:", err)
+	}
+	e := newEnvWith(t, engine.ManagerConfig{}, tools.Options{Caps: []tools.Group{tools.All}, AllowedPaths: []string{"/dev"}, MaxScreenshotBytes: 64})
+	id := e.open("/form.html")
+	body := e.fail(engine.ResourceExhausted, "save_state", map[string]any{"sessionId": id, "path": "/dev/full"})
+	if d, _ := body["details"].(map[string]any); d["reason"] != "disk_full" || body["retryable"] != true || body["sessionId"] != id {
+		t.Errorf("save_state to a full disk: %v", body)
+	}
+	body = e.fail(engine.ResourceExhausted, "screenshot", map[string]any{"sessionId": id})
+	if d, _ := body["details"].(map[string]any); d["reason"] != "size_cap" {
+		t.Errorf("a screenshot over the cap: %v", body)
+	}
+}

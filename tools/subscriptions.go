@@ -129,7 +129,7 @@ func (s *subscriptions) drop(match func(subscriber) bool) {
 
 // sessionOfURI is the session id in browser:///KIND/{sessionId}[/...].
 func sessionOfURI(uri string) string {
-	rest, ok := strings.CutPrefix(uri, ResourceScheme)
+	rest, ok := cutScheme(uri)
 	if !ok {
 		return ""
 	}

@@ -46,7 +46,7 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 		if err != nil {
 			var ce *cdproto.Error
 			if errors.As(err, &ce) {
-				return navFailed(req.URL, ce.Message, err).Suggest("Give an absolute URL such as https://example.com/.")
+				return engine.NavigationFailure(req.URL, ce.Message, err)
 			}
 			return s.navErr(req, err)
 		}
@@ -54,7 +54,7 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 			if err := s.blockedNavigation(req.URL, nav.ErrorText); err != nil {
 				return err
 			}
-			return navFailed(req.URL, nav.ErrorText, nil)
+			return engine.NavigationFailure(req.URL, nav.ErrorText, nil)
 		}
 		if nav.LoaderID != "" {
 			if err := s.waitLoaded(ctx, m, lifecycleName[string(req.WaitUntil)]); err != nil {
@@ -85,12 +85,6 @@ func pageTitle(ctx context.Context, t *chromedp.Target) (string, error) {
 	var title string
 	err := evalJSON(ctx, t, "document.title", &title)
 	return title, err
-}
-
-func navFailed(url, netErr string, cause error) *engine.Error {
-	e := engine.Wrap(engine.NavigationFailed, cause, fmt.Sprintf("navigation to %s failed: %s", url, netErr))
-	e.Retryable = netErr != "Cannot navigate to invalid URL"
-	return e.With("url", url).With("netError", netErr)
 }
 
 // navErr explains a navigation that did not finish.

@@ -81,7 +81,7 @@ func (h *harness) testEvaluate(t *testing.T) {
 		_, err := s.Evaluate(ctx(t), engine.EvalRequest{Target: &engine.Target{Selector: "#none"}, Function: "el => 1", Timeout: short})
 		wantError(t, err, engine.ElementNotFound, map[string]any{"selector": "#none"})
 		_, err = s.Evaluate(ctx(t), engine.EvalRequest{Target: &engine.Target{Selector: "[[["}, Function: "el => 1"})
-		wantError(t, err, engine.InvalidParameters, map[string]any{"field": "selector", "selector": "[[["})
+		wantError(t, err, engine.InvalidSelector, map[string]any{"field": "selector", "selector": "[[["})
 	})
 	t.Run("WaitsForTarget", func(t *testing.T) {
 		s := h.open(t, "/catalog.html")

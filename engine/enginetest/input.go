@@ -177,7 +177,7 @@ func (h *harness) testClick(t *testing.T) {
 		s := h.open(t, "/form.html")
 		for _, bad := range []string{"##", "//button[", "xpath=)("} {
 			_, err := s.Click(ctx(t), engine.ClickRequest{Target: sel(bad), Timeout: short})
-			wantError(t, err, engine.InvalidParameters, map[string]any{"field": "selector", "selector": bad})
+			wantError(t, err, engine.InvalidSelector, map[string]any{"field": "selector", "selector": bad})
 		}
 	})
 }

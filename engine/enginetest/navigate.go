@@ -65,20 +65,35 @@ func (h *harness) testNavigate(t *testing.T) {
 		}
 	})
 	t.Run("NetworkError", func(t *testing.T) {
-		// A port nobody listens on: the connection is refused.
+		// A port nobody listens on (the connection is refused) and a host
+		// that cannot resolve (.invalid never does, RFC 2606) are
+		// NETWORK_ERROR with the browser's own error, and retryable.
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}
-		url := "http://" + l.Addr().String() + "/"
+		closed := "http://" + l.Addr().String() + "/"
 		l.Close()
-		_, err = s.Navigate(ctx(t), engine.NavigateRequest{URL: url})
-		e := wantError(t, err, engine.NavigationFailed, map[string]any{"url": url})
-		if ne, _ := e.Details["netError"].(string); ne == "" {
-			t.Errorf("details.netError is empty: %v", e.Details)
+		for _, c := range []struct{ url, reason string }{
+			{closed, "connection"},
+			{"http://nonexistent.invalid/", "dns"},
+		} {
+			_, err = s.Navigate(ctx(t), engine.NavigateRequest{URL: c.url})
+			e := wantError(t, err, engine.NetworkError, map[string]any{"url": c.url, "reason": c.reason})
+			if ne, _ := e.Details["netError"].(string); ne == "" {
+				t.Errorf("details.netError is empty: %v", e.Details)
+			}
+			if !e.Retryable {
+				t.Errorf("%s: a network error is not retryable", c.url)
+			}
 		}
-		if !e.Retryable {
-			t.Error("a refused connection is not retryable")
+	})
+	t.Run("InvalidURL", func(t *testing.T) {
+		// A URL the browser cannot parse is INVALID_URL, not retryable.
+		const bad = "ht!tp://bad url"
+		_, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: bad})
+		if e := wantError(t, err, engine.InvalidURL, map[string]any{"url": bad, "field": "url"}); e.Retryable {
+			t.Error("an invalid URL is retryable")
 		}
 	})
 	t.Run("Timeout", func(t *testing.T) {

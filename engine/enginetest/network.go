@@ -71,7 +71,7 @@ func (h *harness) testNetwork(t *testing.T) {
 			t.Errorf("navigator.onLine while offline = %s", got)
 		}
 		_, err = s.Navigate(ctx(t), engine.NavigateRequest{URL: h.site.url("/form.html")})
-		wantError(t, err, engine.NavigationFailed, map[string]any{"url": h.site.url("/form.html")})
+		wantError(t, err, engine.NetworkError, map[string]any{"url": h.site.url("/form.html"), "reason": "offline"})
 		failed, err := s.RequestLog(ctx(t), engine.RequestLogQuery{FailedOnly: true, Filter: "/api/data"})
 		if err != nil || failed.Total != 1 || failed.Requests[0].Error == "" {
 			t.Errorf("failed requests = %+v, %v", failed, err)

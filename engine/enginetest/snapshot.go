@@ -121,5 +121,5 @@ func (h *harness) testSnapshotOptions(t *testing.T) {
 	_, err = s.Snapshot(ctx(t), engine.SnapshotRequest{Target: sel("#nothing")})
 	wantError(t, err, engine.ElementNotFound, map[string]any{"selector": "#nothing"})
 	_, err = s.Snapshot(ctx(t), engine.SnapshotRequest{Target: sel("div[")})
-	wantError(t, err, engine.InvalidParameters, map[string]any{"field": "selector"})
+	wantError(t, err, engine.InvalidSelector, map[string]any{"field": "selector"})
 }

@@ -83,7 +83,7 @@ func ElementError(r ElementCheck, tg engine.Target, timeout time.Duration) error
 		e = engine.Errorf(engine.ElementNotFound, "no element matches %s (waited %d ms)", tg, timeout.Milliseconds()).
 			With("timeout", timeout.Milliseconds())
 	case "invalid_selector":
-		e = engine.Errorf(engine.InvalidParameters, "invalid selector %q: %s", tg.Selector, r.Message).
+		e = engine.Errorf(engine.InvalidSelector, "invalid selector %q: %s", tg.Selector, r.Message).
 			With("field", "selector").With("reason", r.Message).
 			Suggest("Use a valid CSS selector, or XPath starting with / or ( or xpath=.")
 	case "not_clickable":

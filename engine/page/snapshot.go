@@ -64,7 +64,7 @@ func SnapshotError(out SnapshotOutcome, tg engine.Target) error {
 	case "not_found":
 		return engine.Errorf(engine.ElementNotFound, "no element matches %s", tg).With("selector", tg.Selector)
 	case "invalid_selector":
-		return engine.Errorf(engine.InvalidParameters, "invalid selector %q: %s", tg.Selector, out.Message).
+		return engine.Errorf(engine.InvalidSelector, "invalid selector %q: %s", tg.Selector, out.Message).
 			With("field", "selector").With("reason", out.Message)
 	}
 	return engine.Errorf(engine.BrowserError, "snapshot failed: %s %s", out.Error, out.Message)

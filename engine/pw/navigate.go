@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"strings"
+	"time"
 
 	"github.com/playwright-community/playwright-go"
 
@@ -33,11 +33,12 @@ func (s *session) navigateAction(ctx context.Context, req engine.NavigateRequest
 	}
 	ctx, cancel := context.WithTimeout(ctx, req.Timeout)
 	defer cancel()
+	start := time.Now()
 	resp, err := call(ctx, func() (playwright.Response, error) {
 		return s.page.Goto(req.URL, playwright.PageGotoOptions{WaitUntil: state, Timeout: ms(remaining(ctx, req.Timeout))})
 	}, nil)
 	if err != nil {
-		return engine.NavigateResult{}, s.navErr(req, err)
+		return engine.NavigateResult{}, s.navErr(req, start, err)
 	}
 	res := engine.NavigateResult{URL: s.page.URL()}
 	if resp != nil {
@@ -58,10 +59,10 @@ func (s *session) navigateAction(ctx context.Context, req engine.NavigateRequest
 // Chromium's net::ERR_* or Firefox's NS_ERROR_* / NS_BINDING_*.
 var netErrorRE = regexp.MustCompile(`net::ERR_[A-Z_]+|NS_ERROR_[A-Z_]+|NS_BINDING_[A-Z_]+`)
 
-// navErr classifies a navigation failure as engine/cdp does: a timeout or a
-// network error is NAVIGATION_FAILED with the URL, anything else keeps its
-// class.
-func (s *session) navErr(req engine.NavigateRequest, err error) error {
+// navErr classifies a navigation failure as engine/cdp does: a timeout is
+// NAVIGATION_FAILED with the URL, a browser's error engine.NavigationFailure
+// decides, anything else keeps its class.
+func (s *session) navErr(req engine.NavigateRequest, start time.Time, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, playwright.ErrTimeout) {
 		return engine.Wrap(engine.NavigationFailed, err,
 			fmt.Sprintf("navigation to %s did not reach %q within %d ms", req.URL, req.WaitUntil, req.Timeout.Milliseconds())).
@@ -74,12 +75,12 @@ func (s *session) navErr(req engine.NavigateRequest, err error) error {
 	msg := firstLine(err)
 	netErr := netErrorRE.FindString(msg)
 	if netErr == "" {
+		// Firefox over BiDi answers "unknown error"; the request's own
+		// failure, in the log, names it (NS_ERROR_UNKNOWN_HOST).
+		netErr = netErrorRE.FindString(s.net.failure(req.URL, start))
+	}
+	if netErr == "" {
 		netErr = msg
 	}
-	e := engine.Wrap(engine.NavigationFailed, err, fmt.Sprintf("navigation to %s failed: %s", req.URL, netErr))
-	if strings.Contains(msg, "invalid URL") || strings.Contains(msg, "Invalid url") {
-		e.Retryable = false
-		e.Suggest("Give an absolute URL such as https://example.com/.")
-	}
-	return e.With("url", req.URL).With("netError", netErr)
+	return engine.NavigationFailure(req.URL, netErr, err)
 }

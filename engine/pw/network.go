@@ -83,6 +83,23 @@ func (l *netLog) watch(p playwright.Page) {
 	})
 }
 
+// failure is the error of the last request for url (a trailing slash
+// aside) that started at or after since and failed, or "".
+func (l *netLog) failure(url string, since time.Time) string {
+	url = strings.TrimSuffix(url, "/")
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, e := range slices.Backward(l.entries) {
+		if e.started.Before(since) {
+			break
+		}
+		if e.State == "failed" && strings.TrimSuffix(e.URL, "/") == url {
+			return e.Error
+		}
+	}
+	return ""
+}
+
 // fetchDests maps the Sec-Fetch-Dest header to resource types.
 var fetchDests = map[string]string{
 	"document": "document", "iframe": "document", "frame": "document", "image": "image", "script": "script",

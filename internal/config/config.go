@@ -142,10 +142,12 @@ type SessionConfig struct {
 	// IdleTimeout (ms) stops the browser once no session has existed for
 	// this long; the next session starts it again. 0: never.
 	IdleTimeout int `json:"idleTimeout"`
-	// PersistentSessions saves the sessions (ids, cookies, storage, open
-	// URLs) under a state directory and restores them when the server
-	// starts again; their expiry still holds.
+	// PersistentSessions keeps the sessions (ids, owners, cookies,
+	// localStorage, open URLs) in StateDir across a restart of the server.
 	PersistentSessions bool `json:"persistentSessions"`
+	// StateDir is where persistent sessions are saved; empty: browsermcp
+	// under the user's state directory (StateDirDefault).
+	StateDir string `json:"stateDir"`
 }
 
 // SecurityConfig is what pages may load and which risky tools are offered.
@@ -308,8 +310,15 @@ var options = []option{
 			}
 			return nil
 		}},
-	{flags: []string{"persistent-sessions"}, env: "BROWSERMCP_PERSISTENT_SESSIONS", key: "session.persistentSessions", usage: "save the sessions (ids, cookies, storage, open URLs) and restore them when the server starts again",
-		field: func(c *Config) any { return &c.Session.PersistentSessions }},
+	{flags: []string{"persistent-sessions"}, env: "BROWSERMCP_PERSISTENT_SESSIONS", key: "session.persistentSessions", usage: "keep sessions (ids, cookies, localStorage, open URLs) across a restart of the server, in --state-dir",
+		field: func(c *Config) any { return &c.Session.PersistentSessions }, check: func(c *Config) error {
+			if c.Session.PersistentSessions && (c.Browser.GridURL != "" || c.Browser.CDPEndpoint != "") {
+				return errors.New("needs a browser of our own: not with --grid-url or --cdp-endpoint")
+			}
+			return nil
+		}},
+	{flags: []string{"state-dir"}, env: "BROWSERMCP_STATE_DIR", key: "session.stateDir", usage: "`directory` where --persistent-sessions are saved (default: browsermcp under $XDG_STATE_HOME, ~/.local/state)",
+		field: func(c *Config) any { return &c.Session.StateDir }},
 	{flags: []string{"server-name"}, env: "BROWSERMCP_SERVER_NAME", key: "name", usage: "the server's `name` in initialize's serverInfo",
 		field: func(c *Config) any { return &c.Name }, check: func(c *Config) error { return nonEmpty(c.Name) }},
 	{flags: []string{"server-version"}, env: "BROWSERMCP_SERVER_VERSION", key: "version", usage: "the server's `version` in initialize's serverInfo",
@@ -941,11 +950,39 @@ func (c Config) ManagerConfig() engine.ManagerConfig {
 		// The session named default runs on the persistent profile.
 		ProfileDefault: c.Browser.UserDataDir != "",
 		IdleTimeout:    time.Duration(c.Session.IdleTimeout) * time.Millisecond,
+		StateDir:       c.ResolvedStateDir(),
 		Timeouts: engine.Timeouts{
 			Action:     time.Duration(c.Session.ActionTimeout) * time.Millisecond,
 			Navigation: time.Duration(c.Session.NavigationTimeout) * time.Millisecond,
 		},
 	}
+}
+
+// ResolvedStateDir is where persistent sessions are saved, or "" when
+// they are off: --state-dir, else browsermcp under $XDG_STATE_HOME, else
+// ~/.local/state, else the user's cache directory.
+func (c Config) ResolvedStateDir() string {
+	if !c.Session.PersistentSessions {
+		return ""
+	}
+	if c.Session.StateDir != "" {
+		return c.Session.StateDir
+	}
+	return StateDirDefault(os.Getenv)
+}
+
+// StateDirDefault is the default --state-dir.
+func StateDirDefault(getenv func(string) string) string {
+	if d := getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "browsermcp")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".local", "state", "browsermcp")
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "browsermcp", "state")
+	}
+	return filepath.Join(os.TempDir(), "browsermcp-state")
 }
 
 // sessionDefaults are the options every session gets where create_session

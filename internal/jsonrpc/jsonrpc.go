@@ -18,6 +18,7 @@ import (
 const (
 	ParseError       = -32700
 	InvalidRequest   = -32600
+	MethodNotFound   = -32601
 	InvalidParams    = -32602
 	ResourceNotFound = -32002
 )
@@ -31,6 +32,18 @@ type Error struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
 	Data    any    `json:"data,omitempty"`
+}
+
+// Checks runs each check in turn; the first to refuse a request answers.
+func Checks(cs ...Check) Check {
+	return func(ctx context.Context, method string, params json.RawMessage) *Error {
+		for _, c := range cs {
+			if e := c(ctx, method, params); e != nil {
+				return e
+			}
+		}
+		return nil
+	}
 }
 
 // Check may refuse a request before it runs; it returns nil to let it pass.

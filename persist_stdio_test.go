@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testsite"
+)
+
+// TestPersistentSessions (issue 15 item 3, session.persistentSessions):
+// with --persistent-sessions, a session keeps its id, its page, its
+// cookies and its localStorage across a restart of the server, after a
+// SIGTERM (saved at shutdown) and after a SIGKILL (saved on the last
+// change); the state file is the user's alone.
+func TestPersistentSessions(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	dir := t.TempDir()
+	args := []string{"--persistent-sessions", "--state-dir", dir, "--caps", "state"}
+	url := site.URL + "/storage.html"
+
+	s := startBinary(t, args...)
+	id := s.ok("create_session", map[string]any{"name": "keep"})["sessionId"].(string)
+	s.ok("navigate", map[string]any{"sessionId": id, "url": url})
+	s.ok("set_cookies", map[string]any{"sessionId": id, "cookies": []any{map[string]any{"name": "flavour", "value": "oat", "url": site.URL}}})
+	s.ok("evaluate", map[string]any{"sessionId": id, "script": `localStorage.setItem("note", "kept")`})
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, s.tmp, "SIGTERM")
+	if fi, err := os.Stat(filepath.Join(dir, "sessions.json")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the state file: %v, %v; want mode 0600", fi, err)
+	}
+
+	s = startBinary(t, args...)
+	check := func(wantNote string) {
+		t.Helper()
+		meta := s.ok("get_page_metadata", map[string]any{"sessionId": id})
+		if meta["url"] != url {
+			t.Errorf("the restored session shows %v, want %s", meta["url"], url)
+		}
+		cookies, _ := json.Marshal(s.ok("get_cookies", map[string]any{"sessionId": id}))
+		if !strings.Contains(string(cookies), `"oat"`) {
+			t.Errorf("the restored session's cookies: %s", cookies)
+		}
+		if got := s.ok("evaluate", map[string]any{"sessionId": id, "script": `localStorage.getItem("note")`})["result"]; got != wantNote {
+			t.Errorf("localStorage note = %v, want %q", got, wantNote)
+		}
+		// Its name still finds it.
+		if got := s.ok("get_page_metadata", map[string]any{"sessionId": "keep"})["sessionId"]; got != id {
+			t.Errorf("the name keep finds %v, want %s", got, id)
+		}
+	}
+	check("kept")
+
+	// A change, then a SIGKILL: what was saved on the change comes back.
+	s.ok("evaluate", map[string]any{"sessionId": id, "script": `localStorage.setItem("note", "after kill")`})
+	testenv.Eventually(t, "the change to reach the state file", func() (bool, error) {
+		b, err := os.ReadFile(filepath.Join(dir, "sessions.json"))
+		return strings.Contains(string(b), "after kill"), err
+	})
+	tmp := s.tmp
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, tmp, "the server was SIGKILLed")
+	s = startBinaryIn(t, killedTempDir(t), args...)
+	check("after kill")
+
+	// Expiry still holds: a session whose idle time ran out while the
+	// server was down (its lastUsed set back by a day) is not restored.
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, s.tmp, "SIGTERM")
+	path := filepath.Join(dir, "sessions.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f map[string]any
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	ss := f["sessions"].([]any)
+	if len(ss) != 1 {
+		t.Fatalf("saved sessions: %s", b)
+	}
+	ss[0].(map[string]any)["lastUsed"] = time.Now().Add(-24 * time.Hour).Format(time.RFC3339)
+	b, _ = json.Marshal(f)
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s = startBinary(t, args...)
+	if out, isErr := s.call("get_page_metadata", map[string]any{"sessionId": id}); !isErr || out["errorCode"] != "SESSION_EXPIRED" {
+		t.Fatalf("a session that expired while the server was down: %v", out)
+	}
+}
