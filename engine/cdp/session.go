@@ -37,6 +37,9 @@ type session struct {
 	worlds       map[string]*world
 	ftMu         sync.Mutex // guards frameTargets against the dialog policy
 	frameTargets map[target.ID]*frameTarget
+	// axDoc is 1 + the pageState.commits of the document whose
+	// accessibility tree keepAX already holds; 0 for none.
+	axDoc int
 
 	closeOnce sync.Once
 }
