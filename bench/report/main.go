@@ -99,6 +99,9 @@ func main() {
 	// TestChurn), not from this run: they are kept in their own file so
 	// that regenerating this report keeps them.
 	churn := flag.String("churn", "bench/churn.md", "markdown of the churn test to append")
+	// Why our ref counts are lower than the peers': a role-by-role reading
+	// of their snapshots, kept by hand.
+	refsDoc := flag.String("refs", "bench/refs.md", "markdown on ref counts to append")
 	flag.Parse()
 	rs := map[string]*report{} // server -> merged report
 	files, _ := filepath.Glob(filepath.Join(*dir, "*.json"))
@@ -295,9 +298,11 @@ func main() {
 			fmt.Println(string(b))
 		}
 	}
-	if b, err := os.ReadFile(*churn); err == nil {
-		fmt.Println()
-		fmt.Print(string(b))
+	for _, f := range []string{*refsDoc, *churn} {
+		if b, err := os.ReadFile(f); err == nil {
+			fmt.Println()
+			fmt.Print(string(b))
+		}
 	}
 }
 
