@@ -376,7 +376,7 @@ func (r row) markdown() string {
 	}
 	tgt := "—"
 	if r.target > 0 {
-		tgt = fmt.Sprintf("%s %.1f×", sign, r.target)
+		tgt = fmt.Sprintf("%s %g×", sign, r.target)
 	}
 	if r.missing {
 		return fmt.Sprintf("| %s | not measured | | | %s | no |", r.name, tgt)
