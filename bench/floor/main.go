@@ -5,7 +5,9 @@
 //   - coldstart: launch the browser, create a browser context with a page in
 //     it, and navigate to the peerbench login page, until its load event;
 //   - click: Input.dispatchMouseEvent press and release on a known point of
-//     that page (its "Sign in" button), on a warm page.
+//     that page (its "Sign in" button), on a warm page; and, as a user's
+//     click, a move there first (a mouseMoved is dispatched with the next
+//     animation frame, so this floor holds a frame).
 //
 // It launches the browser browsermcp launches by default (the headless
 // shell when installed), with chromedp's default switches, and serves
@@ -58,6 +60,7 @@ type result struct {
 	Started   time.Time `json:"started"`
 	Coldstart *stat     `json:"coldstart_ms,omitempty"`
 	Click     *stat     `json:"click_ms,omitempty"`
+	ClickMove *stat     `json:"click_move_ms,omitempty"`
 }
 
 // callTimeout bounds every step; a floor that hangs is no floor.
@@ -94,12 +97,12 @@ func main() {
 		s := summarize(ms)
 		res.Coldstart = &s
 	case "click":
-		ms, err := clicks(path, url, *n)
+		ms, moved, err := clicks(path, url, *n)
 		if err != nil {
 			fatal(err)
 		}
-		s := summarize(ms)
-		res.Click = &s
+		s, sm := summarize(ms), summarize(moved)
+		res.Click, res.ClickMove = &s, &sm
 	default:
 		fatal(fmt.Errorf("unknown scenario %q", *scenario))
 	}
@@ -142,8 +145,9 @@ func coldstart(path, url string) (float64, error) {
 	return float64(d.Microseconds()) / 1000, nil
 }
 
-// clicks times n press+release pairs on the login page's button, in ms.
-func clicks(path, url string, n int) ([]float64, error) {
+// clicks times n press+release pairs on the login page's button, and n
+// move+press+release, in ms, alternating.
+func clicks(path, url string, n int) (ms, moved []float64, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout+time.Duration(n)*time.Second)
 	defer cancel()
 	alloc, cancelAlloc := allocator(path)
@@ -153,25 +157,33 @@ func clicks(path, url string, n int) ([]float64, error) {
 	stop := context.AfterFunc(ctx, cancelRoot)
 	defer stop()
 	if _, err := chromedp.CallBrowser(root, browser.GetVersion, cdp.Empty{}); err != nil {
-		return nil, fmt.Errorf("launch %s: %w", path, err)
+		return nil, nil, fmt.Errorf("launch %s: %w", path, err)
 	}
 	tab, cancelTab := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
 	defer cancelTab()
 	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	box, err := chromedp.Run(tab, chromedp.Evaluate[[]float64](
 		`(() => { const r = document.getElementById("submit").getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	x, y := box[0], box[1]
-	var ms []float64
-	for range n {
+	for i := range 2 * n {
 		var d time.Duration
 		err := chromedp.Do(tab, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 			t0 := time.Now()
-			for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
+			types := []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased}
+			if i%2 == 1 {
+				// Away and back, so that each move moves.
+				if _, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: 1, Y: 1}); err != nil {
+					return err
+				}
+				t0 = time.Now()
+				types = append([]input.DispatchMouseEventType{input.DispatchMouseEventTypeMouseMoved}, types...)
+			}
+			for _, typ := range types {
 				if _, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{
 					Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, ClickCount: 1,
 				}); err != nil {
@@ -182,16 +194,20 @@ func clicks(path, url string, n int) ([]float64, error) {
 			return nil
 		}))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		ms = append(ms, float64(d.Microseconds())/1000)
+		if i%2 == 1 {
+			moved = append(moved, float64(d.Microseconds())/1000)
+		} else {
+			ms = append(ms, float64(d.Microseconds())/1000)
+		}
 	}
 	// The clicks reached the page: the form's submit handler wrote its line.
 	text, err := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById("result").textContent`))
 	if err != nil || text == "" {
-		return nil, fmt.Errorf("the clicks did not reach the page (result %q, %v)", text, err)
+		return nil, nil, fmt.Errorf("the clicks did not reach the page (result %q, %v)", text, err)
 	}
-	return ms, nil
+	return ms, moved, nil
 }
 
 func fatal(err error) {
