@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Runs the side-by-side harness for browsermcp and both peers in one run,
-# interleaving the servers scenario by scenario, and writes BENCHMARKS.md.
-# PEERBENCH points at the harness (default ../shared/peerbench); N sets the
-# iterations of the steps scenario.
+# Runs the side-by-side harness for browsermcp and the three peers
+# (playwright-mcp, chrome-devtools-mcp, agent-browser) in one run,
+# interleaving the servers scenario by scenario, with the raw-CDP floors of
+# bench/floor (cold start, click) measured in the same run, and writes
+# BENCHMARKS.md. PEERBENCH points at the harness (default
+# ../shared/peerbench); PEERS at an npm install of its peers/package.json
+# (default .cache/peers, installed on first use); N sets the iterations of
+# the steps scenario.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PEERBENCH=${PEERBENCH:-../shared/peerbench}
@@ -13,29 +17,44 @@ if [ ! -f "$PEERBENCH/main.go" ]; then
 fi
 CACHE=$PWD/.cache
 OUT=$CACHE/bench
-mkdir -p "$CACHE/peers" "$OUT"
+PEERS=${PEERS:-$CACHE/peers}
+mkdir -p "$PEERS" "$OUT"
 rm -f "$OUT"/*.json
 (cd "$PEERBENCH" && go build -o "$CACHE/peerbench" .)
-if [ ! -d "$CACHE/peers/node_modules/@playwright/mcp" ] || [ ! -d "$CACHE/peers/node_modules/chrome-devtools-mcp" ]; then
-  cp "$PEERBENCH/peers/package.json" "$CACHE/peers/"
-  (cd "$CACHE/peers" && npm install --no-audit --no-fund >&2)
+if [ ! -d "$PEERS/node_modules/@playwright/mcp" ] || [ ! -d "$PEERS/node_modules/chrome-devtools-mcp" ] || [ ! -d "$PEERS/node_modules/agent-browser" ]; then
+  cp "$PEERBENCH/peers/package.json" "$PEERS/"
+  (cd "$PEERS" && npm install --no-audit --no-fund >&2)
 fi
 go build -o bin/browsermcp .
-PB=("$CACHE/peerbench" -peers "$CACHE/peers" -ours-cmd "$PWD/bin/browsermcp --headless --maxSessions 60")
-SERVERS="ours playwright-mcp chrome-devtools-mcp"
+go build -o "$CACHE/floor" ./bench/floor
+PB=("$CACHE/peerbench" -peers "$PEERS" -ours-cmd "$PWD/bin/browsermcp --headless --maxSessions 60")
+SERVERS="ours playwright-mcp chrome-devtools-mcp agent-browser"
 log() { echo "[$(date +%T)] $*" >&2; }
 run() { # server scenario extra-args...
   local s=$1 sc=$2; shift 2
   log "$sc $s"
   "${PB[@]}" -server "$s" -scenario "$sc" "$@" -json "$OUT/$s.$sc.json" > "$OUT/$s.$sc.md" 2> "$OUT/$s.$sc.err" || log "  $s $sc failed: $(tail -1 "$OUT/$s.$sc.err")"
 }
+floor() { # scenario extra-args...
+  local sc=$1; shift
+  log "$sc floor"
+  "$CACHE/floor" -scenario "$sc" "$@" -json "$OUT/floor.$sc.json" 2> "$OUT/floor.$sc.err" || log "  floor $sc failed: $(tail -1 "$OUT/floor.$sc.err")"
+}
 for s in $SERVERS; do run "$s" coldstart -n 8; done
+floor coldstart -n 8
 for s in $SERVERS; do run "$s" tokens; done
 for s in $SERVERS; do run "$s" steps -n "$N" -warmup 2; done
+floor click -n "$N"
 for s in $SERVERS; do run "$s" memory; done
 for s in $SERVERS; do run "$s" compat; done
-for s in $SERVERS; do run "$s" concurrent -k 5,10 -m 5 -modes shared; done
-files=$(ls "$OUT"/*.json | paste -sd, -)
+# Ten agents for every server; fifty in ours only, for the cost of an op as
+# sessions grow (issue 17). agent-browser starts a browser per session.
+for s in $SERVERS; do
+  k=5,10
+  if [ "$s" = ours ]; then k=5,10,50; fi
+  run "$s" concurrent -k "$k" -m 3 -modes shared
+done
+files=$(ls "$OUT"/*.json | grep -v '/floor\.' | paste -sd, -)
 "$CACHE/peerbench" -compare "$files" > "$OUT/compare.md" 2>/dev/null || true
 go run ./bench/report -dir "$OUT" -compare "$OUT/compare.md" > BENCHMARKS.md
 # The Grid figures come from BenchmarkGrid (tools/grid_bench_test.go), not

@@ -115,6 +115,35 @@ func p50(b *testing.B, ds []time.Duration) {
 	}
 }
 
+// BenchmarkSnapshotSmall times the snapshot of peerbench's small page
+// (login.html, 28 elements) through MCP: warm, and first after a
+// navigation (a new document: its world, accessibility tree and walk
+// function are made on the way), as peerbench's steps take it.
+func BenchmarkSnapshotSmall(b *testing.B) {
+	for _, fresh := range []bool{false, true} {
+		name := "warm"
+		if fresh {
+			name = "after-navigate"
+		}
+		b.Run(name, func(b *testing.B) {
+			e := newBench(b)
+			id := e.open("/peerbench/login.html")
+			var ds []time.Duration
+			for b.Loop() {
+				if fresh {
+					b.StopTimer()
+					e.call("navigate", map[string]any{"sessionId": id, "url": site.URL + "/peerbench/login.html"})
+					b.StartTimer()
+				}
+				t0 := time.Now()
+				e.call("snapshot", map[string]any{"sessionId": id})
+				ds = append(ds, time.Since(t0))
+			}
+			p50(b, ds)
+		})
+	}
+}
+
 // BenchmarkSnapshotLatency times the Wikipedia snapshot through MCP: warm
 // (the page's accessibility tree exists) and first after a navigation
 // (Chromium builds the tree).

@@ -67,11 +67,13 @@ type report struct {
 		AfterIdle mem `json:"after_warmup_idle_3s"`
 	} `json:"memory"`
 	Concurrent []struct {
-		Mode      string  `json:"mode"`
-		K         int     `json:"k"`
-		OpsPerSec float64 `json:"ops_per_sec"`
-		Errors    int     `json:"errors"`
-		MemPeak   mem     `json:"mem_peak"`
+		Mode       string          `json:"mode"`
+		K          int             `json:"k"`
+		OpsPerSec  float64         `json:"ops_per_sec"`
+		Errors     int             `json:"errors"`
+		MemPeak    mem             `json:"mem_peak"`
+		CPUPerOpMs float64         `json:"cpu_per_op_ms"`
+		OpLatency  map[string]stat `json:"op_latency_ms"`
 	} `json:"concurrent"`
 	Compat []struct {
 		Name string  `json:"name"`
@@ -80,7 +82,16 @@ type report struct {
 	} `json:"compat"`
 }
 
-var peers = []string{"playwright-mcp", "chrome-devtools-mcp"}
+var peers = []string{"playwright-mcp", "chrome-devtools-mcp", "agent-browser"}
+
+// floors is what bench/floor measured in the same run (floor.*.json): the
+// raw-CDP cost of a cold start and of a click, nothing of ours in between.
+type floors struct {
+	Browser   string `json:"browser"`
+	Coldstart *stat  `json:"coldstart_ms"`
+	Click     *stat  `json:"click_ms"`
+	ClickMove *stat  `json:"click_move_ms"`
+}
 
 func main() {
 	dir := flag.String("dir", ".cache/bench", "directory with <server>.<scenario>.json files")
@@ -89,11 +100,33 @@ func main() {
 	// TestChurn), not from this run: they are kept in their own file so
 	// that regenerating this report keeps them.
 	churn := flag.String("churn", "bench/churn.md", "markdown of the churn test to append")
+	// Why our ref counts are lower than the peers': a role-by-role reading
+	// of their snapshots, kept by hand.
+	refsDoc := flag.String("refs", "bench/refs.md", "markdown on ref counts to append")
 	flag.Parse()
 	rs := map[string]*report{} // server -> merged report
 	files, _ := filepath.Glob(filepath.Join(*dir, "*.json"))
 	sort.Strings(files)
+	var fl floors
 	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), "floor.") {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				fatal(err)
+			}
+			var one floors
+			if err := json.Unmarshal(b, &one); err != nil {
+				fatal(fmt.Errorf("%s: %w", f, err))
+			}
+			fl.Browser = one.Browser
+			if one.Coldstart != nil {
+				fl.Coldstart = one.Coldstart
+			}
+			if one.Click != nil {
+				fl.Click, fl.ClickMove = one.Click, one.ClickMove
+			}
+			continue
+		}
 		b, err := os.ReadFile(f)
 		if err != nil {
 			fatal(err)
@@ -109,6 +142,15 @@ func main() {
 		fatal(fmt.Errorf("no ours.*.json in %s", *dir))
 	}
 	var rows []row
+	// vsFloor compares ours with a floor of bench/floor.
+	vsFloor := func(name string, get func(*report) (float64, bool), f *stat, target float64) {
+		ours, ok := get(rs["ours"])
+		if !ok || f == nil {
+			rows = append(rows, row{name: name, missing: true, target: target})
+			return
+		}
+		rows = append(rows, row{name: name, ours: ours, best: f.Median, bestName: "floor", target: target})
+	}
 	add := func(name string, better lowerOrHigher, target float64, get func(*report) (float64, bool), onlyPeer string) {
 		ours, ok := get(rs["ours"])
 		if !ok {
@@ -136,7 +178,7 @@ func main() {
 			return r.Steps.Steps[name].Latency.Median, true
 		}
 	}
-	add("whole 7-step iteration (sum of step medians, ms)", lower, 0.4, func(r *report) (float64, bool) {
+	add("whole 7-step iteration (sum of step medians, ms)", lower, 0.3, func(r *report) (float64, bool) {
 		if r.Steps == nil || len(r.Steps.Steps) == 0 {
 			return 0, false
 		}
@@ -146,14 +188,20 @@ func main() {
 		}
 		return sum, true
 	}, "")
+	add("snapshot, small page (median ms)", lower, 0.8, step("snapshot_small"), "")
+	add("screenshot (median ms)", lower, 0.5, step("screenshot"), "")
 	add("click (median ms)", lower, 0.1, step("click"), "")
+	vsFloor("click (median ms) vs raw CDP press+release", step("click"), fl.Click, 1.3)
+	vsFloor("click (median ms) vs raw CDP move+press+release", step("click"), fl.ClickMove, 1.3)
 	add("type (median ms)", lower, 0, step("type"), "")
-	add("cold start to end of first navigate (median ms)", lower, 0.6, func(r *report) (float64, bool) {
+	coldstart := func(r *report) (float64, bool) {
 		if r.Coldstart == nil {
 			return 0, false
 		}
 		return r.Coldstart.Total.Median, true
-	}, "")
+	}
+	add("cold start to end of first navigate (median ms)", lower, 0.25, coldstart, "")
+	vsFloor("cold start (median ms) vs raw launch + context + navigate", coldstart, fl.Coldstart, 1.5)
 	add("Wikipedia snapshot latency (median ms)", lower, 0.5, step("snapshot_large"), "")
 	for _, page := range []string{"large", "large-gen"} {
 		add("snapshot tokens, "+page+" (o200k)", lower, 0.6, func(r *report) (float64, bool) {
@@ -209,12 +257,13 @@ func main() {
 		return 0, false
 	}, "playwright-mcp")
 
-	fmt.Println("# Benchmarks: browsermcp next to playwright-mcp and chrome-devtools-mcp")
+	fmt.Println("# Benchmarks: browsermcp next to playwright-mcp, chrome-devtools-mcp and agent-browser")
 	fmt.Println()
 	fmt.Println("Generated by `make bench-peers`, which runs the side-by-side harness ([peerbench](../shared/peerbench))")
-	fmt.Println("for browsermcp and both peers in one run, interleaving the servers scenario by scenario, on the same")
-	fmt.Println("machine, browser and test site. Ratios are browsermcp / best peer **in this run**; the machine is shared")
-	fmt.Println("and noisy, so compare ratios, not absolute times.")
+	fmt.Println("for browsermcp and the three peers in one run, interleaving the servers scenario by scenario, on the same")
+	fmt.Println("machine, browser and test site. Ratios are browsermcp / best peer **in this run** (the best of the three")
+	fmt.Println("for each row), or browsermcp / the raw-CDP floor that `bench/floor` measured in the same run; the machine")
+	fmt.Println("is shared and noisy, so compare ratios, not absolute times.")
 	fmt.Println()
 	h := rs["ours"].Meta.Host
 	fmt.Printf("Machine: %s, %s CPUs, Chromium %s. Run started %s.\n\n", h["kernel"], h["cpus"], h["chromium"], rs["ours"].Meta.Started.Format(time.RFC3339))
@@ -233,6 +282,19 @@ func main() {
 		fmt.Println(r.markdown())
 	}
 	fmt.Println()
+	if fl.Browser != "" {
+		fmt.Printf("Floors (`bench/floor`, chromedp with nothing of ours in between, on %s): cold start = launch the\n", fl.Browser)
+		fmt.Println("browser, create a browser context with a page and navigate to the login page until its load event;")
+		fmt.Println("click = `Input.dispatchMouseEvent` press and release on the login page's button, on a warm page; and")
+		fmt.Println("the same after a `mouseMoved` there, as a user's click (and ours) does: Chromium dispatches a move with the")
+		fmt.Println("next animation frame, so that floor holds one frame.")
+		if fl.Coldstart != nil && fl.Click != nil && fl.ClickMove != nil {
+			fmt.Printf("Medians: cold start %.0f ms (n=%d), press+release %.2f ms, move+press+release %.2f ms (n=%d).\n",
+				fl.Coldstart.Median, fl.Coldstart.N, fl.Click.Median, fl.ClickMove.Median, fl.Click.N)
+		}
+		fmt.Println()
+	}
+	scale(rs["ours"])
 	if *compare != "" {
 		b, err := os.ReadFile(*compare)
 		if err == nil {
@@ -241,10 +303,52 @@ func main() {
 			fmt.Println(string(b))
 		}
 	}
-	if b, err := os.ReadFile(*churn); err == nil {
-		fmt.Println()
-		fmt.Print(string(b))
+	for _, f := range []string{*refsDoc, *churn} {
+		if b, err := os.ReadFile(f); err == nil {
+			fmt.Println()
+			fmt.Print(string(b))
+		}
 	}
+}
+
+// scale prints the 50-sessions criteria of issue 17: the cost of an op must
+// not grow with the number of sessions in one server, and no agent may
+// starve, on a box where latency grows with the queue.
+func scale(r *report) {
+	type conc = struct {
+		ops, cpu, p50, p95, pss float64
+		errs                    int
+	}
+	at := map[int]conc{}
+	for _, c := range r.Concurrent {
+		if c.Mode != "shared" {
+			continue
+		}
+		all := c.OpLatency["all"]
+		at[c.K] = conc{ops: c.OpsPerSec, cpu: c.CPUPerOpMs, p50: all.Median, p95: all.P95, pss: float64(c.MemPeak.PSSkB) / 1024, errs: c.Errors}
+	}
+	lo, okLo := at[5]
+	hi, okHi := at[50]
+	if !okLo || !okHi {
+		return
+	}
+	yes := func(ok bool) string {
+		if ok {
+			return "yes"
+		}
+		return "no"
+	}
+	fmt.Println("### 50 sessions in one server (browsermcp; peerbench `concurrent -modes shared`, K=5 and K=50)")
+	fmt.Println()
+	fmt.Println("| criterion | K=5 | K=50 | figure | target | met |")
+	fmt.Println("|---|---|---|---|---|---|")
+	fmt.Printf("| errors | %d | %d | %d | 0 | %s |\n", lo.errs, hi.errs, hi.errs, yes(hi.errs == 0 && lo.errs == 0))
+	fmt.Printf("| ops/s | %.1f | %.1f | %.2f× | ≥ 0.95× | %s |\n", lo.ops, hi.ops, hi.ops/lo.ops, yes(hi.ops/lo.ops >= 0.95))
+	fmt.Printf("| server-tree CPU ms per op | %.0f | %.0f | %.2f× | ≤ 1.05× | %s |\n", lo.cpu, hi.cpu, hi.cpu/lo.cpu, yes(hi.cpu/lo.cpu <= 1.05))
+	fmt.Printf("| op p95 / p50 (ms) | %.0f / %.0f | %.0f / %.0f | %.2f at K=50 | ≤ 1.5 | %s |\n", lo.p95, lo.p50, hi.p95, hi.p50, hi.p95/hi.p50, yes(hi.p95/hi.p50 <= 1.5))
+	per := (hi.pss - lo.pss) / 45
+	fmt.Printf("| peak PSS (MiB), marginal per session | %.0f | %.0f | %.1f MiB | ≤ 20 MiB | %s |\n", lo.pss, hi.pss, per, yes(per <= 20))
+	fmt.Println()
 }
 
 type lowerOrHigher bool
@@ -277,7 +381,7 @@ func (r row) markdown() string {
 	}
 	tgt := "—"
 	if r.target > 0 {
-		tgt = fmt.Sprintf("%s %.1f×", sign, r.target)
+		tgt = fmt.Sprintf("%s %g×", sign, r.target)
 	}
 	if r.missing {
 		return fmt.Sprintf("| %s | not measured | | | %s | no |", r.name, tgt)

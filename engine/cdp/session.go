@@ -41,6 +41,10 @@ type session struct {
 	worlds       map[string]*world
 	ftMu         sync.Mutex // guards frameTargets against the dialog policy
 	frameTargets map[target.ID]*frameTarget
+	// axDoc is the document (docKey) whose accessibility tree keepAX
+	// already holds, snapDoc the one whose page world keeps the snapshot
+	// function (see walk); 0 for none.
+	axDoc, snapDoc int
 
 	closeOnce sync.Once
 }

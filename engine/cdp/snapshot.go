@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -23,15 +24,15 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 		if err := s.dialogErr(); err != nil {
 			return err
 		}
-		defer s.releaseObjects(t)
-		if err := keepAX(ctx, t, ""); err != nil {
+		args := page.SnapshotArgs{Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}
+		w, err := s.preparePage(ctx, t)
+		if err != nil {
 			return err
 		}
-		args := page.SnapshotArgs{Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}
-		w := &world{t: t} // the page's, made by the walk (see evalIn)
 		var out page.SnapshotOutcome
 		switch {
 		case req.Target.Ref != "":
+			defer s.releaseObjects(t)
 			rw, obj, err := s.refObject(ctx, t, req.Target.Ref)
 			if err != nil {
 				return err
@@ -59,12 +60,23 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 			return err
 		}
 		s.refs.next = max(s.refs.next, out.Next)
+		if out.Frames > 0 {
+			// Splicing the frames in fetches remote objects for them.
+			defer s.releaseObjects(t)
+		}
 		text, err := s.spliceFrames(ctx, w, out, req, 0)
 		if err != nil {
 			return err
 		}
-		info := s.Info(ctx)
-		res = engine.SnapshotResult{URL: info.URL, Title: info.Title, FullChars: len(text)}
+		// The walk of the top document read its URL and title (in
+		// browsermcp's world of that document, which sees the same
+		// location and title); a subtree of a frame asks the tab.
+		url, title := out.URL, out.Title
+		if w.alias != "" || out.URL == "" {
+			info := s.Info(ctx)
+			url, title = info.URL, info.Title
+		}
+		res = engine.SnapshotResult{URL: url, Title: title, FullChars: len(text)}
 		res.Text, res.Truncated = page.TruncateOutline(text, req.MaxChars)
 		res.Refs = page.CountRefs(res.Text)
 		return nil
@@ -72,10 +84,66 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 	return res, err
 }
 
-// walk runs engine/page's snapshot script in world w.
+// walk runs engine/page's snapshot script in world w. The script is
+// compiled once per world: the first walk keeps the function on the
+// world's window (browsermcp's isolated world, which the page cannot
+// reach), and later walks call it with a short expression, so that V8 does
+// not parse the whole script again on each snapshot.
+//
+// The page's world of a document the session has not walked yet goes
+// straight to the walk that keeps the function, saving the round trip that
+// would find it missing.
 func (s *session) walk(ctx context.Context, w *world, args page.SnapshotArgs, out *page.SnapshotOutcome) error {
 	a, _ := json.Marshal(args)
-	return s.evalIn(ctx, w, "("+page.SnapshotScript()+").call(null, "+string(a)+")", out)
+	doc := s.docKey()
+	if w.alias != "" || s.snapDoc == doc {
+		call := "(() => { const f = window.__bmcpSnapshot; return f ? f.call(null, " + string(a) + ") : {error: " + strconv.Quote(noScript) + "}; })()"
+		if err := s.evalIn(ctx, w, call, out); err != nil || out.Error != noScript {
+			return err
+		}
+		*out = page.SnapshotOutcome{}
+	}
+	err := s.evalIn(ctx, w, "(() => { const f = ("+page.SnapshotScript()+"); "+
+		"Object.defineProperty(window, \"__bmcpSnapshot\", {value: f, configurable: true}); return f.call(null, "+string(a)+"); })()", out)
+	if err == nil && w.alias == "" {
+		s.snapDoc = doc
+	}
+	return err
+}
+
+// docKey names the tab's current top document: 1 + the commits seen. The
+// event of a commit may still be on its way; what keys on it then only
+// costs a round trip more (walk) or a slower walk (preparePage).
+func (s *session) docKey() int {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	return s.st.commits + 1
+}
+
+// noScript is the answer of a walk in a world that has not kept the
+// snapshot function yet.
+const noScript = "no_script"
+
+// preparePage returns browsermcp's world in the tab's top document, and
+// makes the renderer keep that document's accessibility tree (keepAX),
+// once per document. The two calls go out together: neither waits for the
+// other.
+func (s *session) preparePage(ctx context.Context, t *chromedp.Target) (*world, error) {
+	doc := s.docKey()
+	if s.axDoc == doc {
+		return pageWorld(ctx, t)
+	}
+	ax := make(chan error, 1)
+	go func() { ax <- keepAX(ctx, t, "") }()
+	w, err := pageWorld(ctx, t)
+	if axErr := <-ax; err == nil {
+		err = axErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.axDoc = doc
+	return w, nil
 }
 
 // spliceFrames replaces each frame line of out by the outline of that

@@ -41,6 +41,9 @@ type SnapshotOutcome struct {
 	Frames  int    `json:"frames"`
 	Error   string `json:"error"`
 	Message string `json:"message"`
+	// URL and Title are the walked document's location and title.
+	URL   string `json:"url"`
+	Title string `json:"title"`
 }
 
 // frameLine is a line that stands for a cross-origin frame's content.

@@ -20,7 +20,7 @@
 //
 // a = {prefix, next, depth, interactiveOnly, fallback?, kind?, sel?}; with no
 // sel the walk starts at `this` when it is an element, else at the document.
-// Returns {text, next, frames} or {error, message}. Lines that hold only
+// Returns {text, next, frames, url, title} or {error, message}. Lines that hold only
 // "\u0001N" stand for the cross-origin frame R.frames[N], which the engine
 // walks in its own world and splices in.
 function (a) {
@@ -506,5 +506,5 @@ function (a) {
   if (root) visit(root, top, { hidden: false, cursor: "" });
   else visitKids(childList(document.body || document.documentElement), top, { hidden: false, cursor: "" });
   for (const k of tidy(top)) emit(k, "", 0);
-  return { text: lines.join("\n"), next, frames: R.frames.length };
+  return { text: lines.join("\n"), next, frames: R.frames.length, url: document.location.href, title: document.title };
 }
