@@ -76,6 +76,11 @@ var disabledFeatures = []string{
 	// context.
 	"WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup",
 	"MediaRouter", "OptimizationHints", "DialMediaRouteProvider",
+	// Chromium drops a navigation to the URL another one went to within
+	// the last ~2 s: an agent's second click on a link or submit would
+	// silently do nothing, depending on timing (and wait for a navigation
+	// that never starts).
+	"IgnoreDuplicateNavs",
 }
 
 // allocatorOptions are the flags for a browser we launch.
