@@ -814,6 +814,8 @@ func (m *Manager) expire(s *managed) {
 // List returns the owner's sessions, oldest first, with their page URL and
 // title. It does not wait for busy sessions.
 func (m *Manager) List(ctx context.Context) []Info {
+	// The saved sessions are listed once they are open again.
+	m.awaitRestore(ctx)
 	owner := ownerOf(ctx)
 	m.mu.Lock()
 	var ss []*managed

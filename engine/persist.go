@@ -328,6 +328,7 @@ func (m *Manager) reopen(saved savedSession, left time.Duration) error {
 		return err
 	}
 	s := m.holdLocked(saved.ID, saved.Name, saved.Owner, sess, saved.CreatedAt)
+	s.proxy = m.withDefaults(opts).Proxy
 	s.opts, s.lastUsed = saved.Options, saved.LastUsed
 	s.expires = time.Now().Add(left)
 	s.timer.Reset(left)
