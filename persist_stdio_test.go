@@ -137,3 +137,29 @@ func TestPersistentContextsListedAfterRestart(t *testing.T) {
 		t.Fatalf("the restored context through its proxy with a login: %v", got)
 	}
 }
+
+// TestPersistentSessionDownloadPath: a restored session saves its
+// downloads under --download-path, as it did before the restart.
+func TestPersistentSessionDownloadPath(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	dl := filepath.Join(t.TempDir(), "downloads")
+	args := []string{"--persistent-sessions", "--state-dir", t.TempDir(), "--download-path", dl}
+	s := startBinary(t, args...)
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/report.html"})
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, s.tmp, "SIGTERM")
+
+	s = startBinary(t, args...)
+	res := s.ok("click", map[string]any{"sessionId": id, "selector": "#attachment"})
+	dls, _ := res["downloads"].([]any)
+	if len(dls) != 1 {
+		t.Fatalf("downloads = %v", res)
+	}
+	if path, _ := dls[0].(map[string]any)["path"].(string); path != filepath.Join(dl, id, "report.csv") {
+		t.Fatalf("the restored session saved its download to %q, want it under %s", path, dl)
+	}
+}

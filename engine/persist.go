@@ -317,6 +317,9 @@ func (m *Manager) reopen(saved savedSession, left time.Duration) error {
 	state := saved.State
 	opts.StorageState = &state
 	opts.DownloadDir = filepath.Join(m.outputDir(saved.ID), "downloads")
+	if m.cfg.DownloadDir != "" {
+		opts.DownloadDir = filepath.Join(m.cfg.DownloadDir, saved.ID)
+	}
 	ctx = context.WithValue(context.WithValue(ctx, sessionIDKey{}, saved.ID), sessionNameKey{}, saved.Name)
 	sess, err := within(ctx, "restore a session", NewSessionTimeout, func(ctx context.Context) (s Session, err error) {
 		defer func() {
