@@ -773,10 +773,6 @@ func timeoutMs(n int) error {
 	return nil
 }
 
-// maxPoolBrowsers bounds pool.maxBrowsers: each browser is a process tree
-// of its own.
-const maxPoolBrowsers = 64
-
 // notAFile checks a directory setting: "" (unset), a directory, or a path
 // that does not exist yet.
 func notAFile(dir string) error {
