@@ -136,6 +136,20 @@ func TestPersistentContextsListedAfterRestart(t *testing.T) {
 	if got := s.ok("navigate", map[string]any{"sessionId": "uk", "url": "http://shop.invalid/"})["title"]; got != "via proxy shop.invalid as ada" {
 		t.Fatalf("the restored context through its proxy with a login: %v", got)
 	}
+
+	// A context created as the first call after a restart does not take
+	// the name of one being restored.
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, s.tmp, "SIGTERM")
+	s = startBinary(t, args...)
+	if res, isErr := s.call("browser_context_create", map[string]any{"name": "uk"}); !isErr || res["errorCode"] != "INVALID_PARAMETERS" {
+		t.Fatalf("a new context named as a restored one: %v", res)
+	}
+	if got := s.ok("get_page_metadata", map[string]any{"sessionId": "uk"})["sessionId"]; got != id {
+		t.Fatalf("the name uk finds %v, want the restored %v", got, id)
+	}
 }
 
 // TestPersistentSessionDownloadPath: a restored session saves its

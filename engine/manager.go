@@ -233,6 +233,8 @@ func ownerOf(ctx context.Context) string {
 // Create opens a new session. A non-empty name must be unique for the owner
 // and can then be used wherever the id is.
 func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) (Info, error) {
+	// A saved session being restored keeps its name: it is taken first.
+	m.awaitRestore(ctx)
 	owner := ownerOf(ctx)
 	profile := m.cfg.ProfileDefault && name == DefaultSessionName
 	if profile {
