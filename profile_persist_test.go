@@ -31,8 +31,9 @@ func TestRestoredProfileSessionIsTheProfiles(t *testing.T) {
 	defer site.Close()
 	bin := buildBinary(t)
 	dir := t.TempDir()
+	profile := filepath.Join(dir, "profile")
 	args := []string{"--headless", "--api-key", httpservetest.KeyA, "--api-key", httpservetest.KeyB,
-		"--persistent-sessions", "--state-dir", filepath.Join(dir, "state"), "--user-data-dir", filepath.Join(dir, "profile")}
+		"--persistent-sessions", "--state-dir", filepath.Join(dir, "state"), "--user-data-dir", profile}
 	start := func() (*exec.Cmd, string) {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -50,6 +51,8 @@ func TestRestoredProfileSessionIsTheProfiles(t *testing.T) {
 		t.Cleanup(func() {
 			cmd.Process.Kill()
 			cmd.Wait()
+			// The browser dies with the server; the profile goes after it.
+			waitGone(t, "--user-data-dir="+profile, "the server was killed")
 			if t.Failed() {
 				stderrMu.Lock()
 				t.Logf("server:\n%s", log.String())
@@ -81,6 +84,7 @@ func TestRestoredProfileSessionIsTheProfiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd.Wait()
+	waitGone(t, "--user-data-dir="+profile, "SIGTERM")
 
 	_, url = start()
 	a, b := connect(url, httpservetest.KeyA), connect(url, httpservetest.KeyB)
