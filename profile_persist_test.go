@@ -91,6 +91,10 @@ func TestRestoredProfileSessionIsTheProfiles(t *testing.T) {
 	if got := a.OK("navigate", map[string]any{"url": site.URL + "/members"})["title"].(string); !strings.HasPrefix(got, "s-ada") {
 		t.Fatalf("key A's restored default session: %q", got)
 	}
+	// Key B does not see key A's restored session.
+	if got := b.SessionIDs(); len(got) != 0 {
+		t.Fatalf("key B sees %v after the restart", got)
+	}
 	res, isErr := b.Call("navigate", map[string]any{"url": site.URL + "/members"})
 	if title, _ := res["title"].(string); !isErr && !strings.HasPrefix(title, "anonymous") {
 		t.Fatalf("key B's default session reads key A's login on the profile: %v", res)
