@@ -102,3 +102,78 @@ func TestPersistentSessions(t *testing.T) {
 		t.Fatalf("a session that expired while the server was down: %v", out)
 	}
 }
+
+// TestPersistentContextsListedAfterRestart: right after a restart, the
+// restored contexts are in browser_context_list and list_sessions (which
+// wait for the restore, as every other call does), a context keeps its
+// proxy in the list, and it still logs in to that proxy.
+func TestPersistentContextsListedAfterRestart(t *testing.T) {
+	testenv.Chromium(t)
+	dir := t.TempDir()
+	args := []string{"--persistent-sessions", "--state-dir", dir}
+	proxy := testenv.LoginProxy(t, "ada", "s3cret", "127.0.0.1:1")
+
+	s := startBinary(t, args...)
+	id := s.ok("browser_context_create", map[string]any{"name": "uk", "proxy": map[string]any{"server": proxy.String(), "username": "ada", "password": "s3cret"}})["sessionId"]
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, s.tmp, "SIGTERM")
+
+	s = startBinary(t, args...)
+	if got, _ := json.Marshal(s.ok("list_sessions", nil)); !strings.Contains(string(got), `"uk"`) {
+		t.Errorf("list_sessions as the first call after a restart: %s", got)
+	}
+	var uk map[string]any
+	for _, c := range s.ok("browser_context_list", nil)["contexts"].([]any) {
+		if c.(map[string]any)["sessionId"] == id {
+			uk = c.(map[string]any)
+		}
+	}
+	if uk == nil || uk["name"] != "uk" || uk["proxy"] != proxy.String() {
+		t.Fatalf("the restored context in browser_context_list: %v", uk)
+	}
+	if got := s.ok("navigate", map[string]any{"sessionId": "uk", "url": "http://shop.invalid/"})["title"]; got != "via proxy shop.invalid as ada" {
+		t.Fatalf("the restored context through its proxy with a login: %v", got)
+	}
+
+	// A context created as the first call after a restart does not take
+	// the name of one being restored.
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, s.tmp, "SIGTERM")
+	s = startBinary(t, args...)
+	if res, isErr := s.call("browser_context_create", map[string]any{"name": "uk"}); !isErr || res["errorCode"] != "INVALID_PARAMETERS" {
+		t.Fatalf("a new context named as a restored one: %v", res)
+	}
+	if got := s.ok("get_page_metadata", map[string]any{"sessionId": "uk"})["sessionId"]; got != id {
+		t.Fatalf("the name uk finds %v, want the restored %v", got, id)
+	}
+}
+
+// TestPersistentSessionDownloadPath: a restored session saves its
+// downloads under --download-path, as it did before the restart.
+func TestPersistentSessionDownloadPath(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	dl := filepath.Join(t.TempDir(), "downloads")
+	args := []string{"--persistent-sessions", "--state-dir", t.TempDir(), "--download-path", dl}
+	s := startBinary(t, args...)
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/report.html"})
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, s.tmp, "SIGTERM")
+
+	s = startBinary(t, args...)
+	res := s.ok("click", map[string]any{"sessionId": id, "selector": "#attachment"})
+	dls, _ := res["downloads"].([]any)
+	if len(dls) != 1 {
+		t.Fatalf("downloads = %v", res)
+	}
+	if path, _ := dls[0].(map[string]any)["path"].(string); path != filepath.Join(dl, id, "report.csv") {
+		t.Fatalf("the restored session saved its download to %q, want it under %s", path, dl)
+	}
+}

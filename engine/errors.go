@@ -86,7 +86,9 @@ func NavigationFailure(url, netErr string, cause error) *Error {
 	case reason != "":
 		e = Wrap(NetworkError, cause, msg).With("reason", reason)
 	case netErr == "Cannot navigate to invalid URL" || netErr == "NS_ERROR_MALFORMED_URI" ||
-		strings.Contains(netErr, "invalid URL") || strings.Contains(netErr, "Invalid url"):
+		strings.Contains(netErr, "invalid URL") || strings.Contains(netErr, "Invalid url") ||
+		// Firefox over WebDriver BiDi, for a URL it cannot parse ("notaurl").
+		strings.Contains(netErr, "(browsingContext.navigate): invalid argument"):
 		e = Wrap(InvalidURL, cause, msg).With("field", "url").Suggest("Give an absolute URL such as https://example.com/.")
 	default:
 		e = Wrap(NavigationFailed, cause, msg)

@@ -233,6 +233,8 @@ func ownerOf(ctx context.Context) string {
 // Create opens a new session. A non-empty name must be unique for the owner
 // and can then be used wherever the id is.
 func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) (Info, error) {
+	// A saved session being restored keeps its name: it is taken first.
+	m.awaitRestore(ctx)
 	owner := ownerOf(ctx)
 	profile := m.cfg.ProfileDefault && name == DefaultSessionName
 	if profile {
@@ -814,6 +816,8 @@ func (m *Manager) expire(s *managed) {
 // List returns the owner's sessions, oldest first, with their page URL and
 // title. It does not wait for busy sessions.
 func (m *Manager) List(ctx context.Context) []Info {
+	// The saved sessions are listed once they are open again.
+	m.awaitRestore(ctx)
 	owner := ownerOf(ctx)
 	m.mu.Lock()
 	var ss []*managed

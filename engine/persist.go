@@ -290,11 +290,20 @@ func (m *Manager) restore() {
 // reopen opens one saved session again; it expires left from now.
 func (m *Manager) reopen(saved savedSession, left time.Duration) error {
 	ctx := WithOwner(context.Background(), saved.Owner)
+	// The default session on the persistent profile (--user-data-dir)
+	// holds it again, as Create's would: one session at a time, and only
+	// when this server has the profile; else it opens in a fresh context.
+	profile := saved.Options.Profile && m.cfg.ProfileDefault && saved.Name == DefaultSessionName
+	if profile {
+		m.profileGate <- struct{}{}
+		defer func() { <-m.profileGate }()
+	}
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
 		return errors.New("the server is shutting down")
 	}
+	profile = profile && m.profile == nil
 	if len(m.sessions)+m.pending >= m.cfg.MaxSessions {
 		m.mu.Unlock()
 		return Errorf(MaxSessionsReached, "the server already has %d sessions, its maximum", m.cfg.MaxSessions)
@@ -304,9 +313,13 @@ func (m *Manager) reopen(saved savedSession, left time.Duration) error {
 	m.mu.Unlock()
 
 	opts := saved.Options
+	opts.Profile = profile
 	state := saved.State
 	opts.StorageState = &state
 	opts.DownloadDir = filepath.Join(m.outputDir(saved.ID), "downloads")
+	if m.cfg.DownloadDir != "" {
+		opts.DownloadDir = filepath.Join(m.cfg.DownloadDir, saved.ID)
+	}
 	ctx = context.WithValue(context.WithValue(ctx, sessionIDKey{}, saved.ID), sessionNameKey{}, saved.Name)
 	sess, err := within(ctx, "restore a session", NewSessionTimeout, func(ctx context.Context) (s Session, err error) {
 		defer func() {
@@ -328,7 +341,12 @@ func (m *Manager) reopen(saved savedSession, left time.Duration) error {
 		return err
 	}
 	s := m.holdLocked(saved.ID, saved.Name, saved.Owner, sess, saved.CreatedAt)
+	s.proxy = m.withDefaults(opts).Proxy
+	if profile {
+		m.profile = s
+	}
 	s.opts, s.lastUsed = saved.Options, saved.LastUsed
+	s.opts.Profile = profile
 	s.expires = time.Now().Add(left)
 	s.timer.Reset(left)
 	m.mu.Unlock()

@@ -89,11 +89,14 @@ func (h *harness) testNavigate(t *testing.T) {
 		}
 	})
 	t.Run("InvalidURL", func(t *testing.T) {
-		// A URL the browser cannot parse is INVALID_URL, not retryable.
-		const bad = "ht!tp://bad url"
-		_, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: bad})
-		if e := wantError(t, err, engine.InvalidURL, map[string]any{"url": bad, "field": "url"}); e.Retryable {
-			t.Error("an invalid URL is retryable")
+		// A URL the browser cannot parse is INVALID_URL, not retryable:
+		// one that does not parse at all, and one that parses as a
+		// relative reference but that no browser loads as a URL.
+		for _, bad := range []string{"ht!tp://bad url", "notaurl"} {
+			_, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: bad})
+			if e := wantError(t, err, engine.InvalidURL, map[string]any{"url": bad, "field": "url"}); e.Retryable {
+				t.Errorf("%s: an invalid URL is retryable", bad)
+			}
 		}
 	})
 	t.Run("Timeout", func(t *testing.T) {
