@@ -191,7 +191,9 @@ func TestTimeoutFlags(t *testing.T) {
 		if !isErr || out["errorCode"] != "NAVIGATION_FAILED" || waited(out) != 700.0 {
 			t.Errorf("navigate to a page slower than --timeout-navigation 700 = %v", out)
 		}
-		s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/welcome.html"})
+		// The page to act on loads with a timeout of its own: 700 ms is
+		// too little for a loaded machine.
+		s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/welcome.html", "timeout": 60000})
 		for _, tool := range []string{"click", "get_text", "hover"} {
 			out, isErr = s.call(tool, map[string]any{"sessionId": id, "selector": "#none"})
 			if !isErr || out["errorCode"] != "ELEMENT_NOT_FOUND" || waited(out) != 300.0 {
