@@ -13,7 +13,6 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strconv"
-	"sync"
 	"time"
 )
 
@@ -63,9 +62,7 @@ type forwarder struct {
 	srv *http.Server
 	rp  *httputil.ReverseProxy
 
-	mu     sync.Mutex
-	conns  map[net.Conn]struct{} // hijacked tunnels
-	closed bool
+	conns Conns // hijacked tunnels
 }
 
 func startForwarder(up *url.URL) (*forwarder, error) {
@@ -73,7 +70,7 @@ func startForwarder(up *url.URL) (*forwarder, error) {
 	if err != nil {
 		return nil, Wrap(BrowserError, err, "could not start the proxy login forwarder: "+err.Error())
 	}
-	f := &forwarder{up: up, ln: ln, conns: map[net.Conn]struct{}{}}
+	f := &forwarder{up: up, ln: ln}
 	tr := &http.Transport{
 		ResponseHeaderTimeout: proxyDialTimeout,
 		TLSHandshakeTimeout:   proxyDialTimeout,
@@ -133,52 +130,25 @@ func (f *forwarder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		up.Close()
 		return
 	}
-	if !f.track(c) || !f.track(up) {
+	if !f.conns.Track(c) || !f.conns.Track(up) {
 		c.Close()
 		up.Close()
 		return
 	}
-	defer f.untrack(c)
-	defer f.untrack(up)
+	defer f.conns.Untrack(c)
+	defer f.conns.Untrack(up)
 	if _, err := io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n"); err != nil {
 		return
 	}
-	done := make(chan struct{}, 2)
-	go func() { io.Copy(up, brw); done <- struct{}{} }()
-	go func() { io.Copy(c, up); done <- struct{}{} }()
 	// Either side ending ends both: the deferred untracks close them.
-	<-done
-}
-
-func (f *forwarder) track(c net.Conn) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
-		return false
-	}
-	f.conns[c] = struct{}{}
-	return true
-}
-
-func (f *forwarder) untrack(c net.Conn) {
-	f.mu.Lock()
-	delete(f.conns, c)
-	f.mu.Unlock()
-	c.Close()
+	Splice(c, brw, up)
 }
 
 // close stops the forwarder and its tunnels.
 func (f *forwarder) close() {
-	f.mu.Lock()
-	if f.closed {
-		f.mu.Unlock()
+	if !f.conns.Close() {
 		return
 	}
-	f.closed = true
-	for c := range f.conns {
-		c.Close()
-	}
-	f.mu.Unlock()
 	f.srv.Close()
 	if tr, ok := f.rp.Transport.(*http.Transport); ok {
 		tr.CloseIdleConnections()

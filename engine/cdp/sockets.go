@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/url"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -40,9 +39,7 @@ type socketRelay struct {
 	// exists, before the session makes any connection.
 	guard atomic.Pointer[guard]
 
-	mu     sync.Mutex
-	conns  map[net.Conn]struct{}
-	closed bool
+	conns engine.Conns
 }
 
 // relayHandshakeTimeout bounds reading a SOCKS request from the browser and
@@ -52,7 +49,7 @@ const relayHandshakeTimeout = 30 * time.Second
 // startRelay starts a relay for one session. upstream is the session's own
 // proxy (http:// or socks5://), to which allowed connections are chained.
 func startRelay(pol *engine.Policy, upstream string) (*socketRelay, error) {
-	r := &socketRelay{pol: pol, conns: map[net.Conn]struct{}{}}
+	r := &socketRelay{pol: pol}
 	if upstream != "" {
 		u, err := url.Parse(upstream)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "socks5") {
@@ -99,36 +96,9 @@ func (r *socketRelay) close() {
 	if r == nil {
 		return
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed {
-		return
+	if r.conns.Close() {
+		r.ln.Close()
 	}
-	r.closed = true
-	r.ln.Close()
-	for c := range r.conns {
-		c.Close()
-	}
-}
-
-// track registers a connection to close with the relay; false if the
-// relay is closed.
-func (r *socketRelay) track(c net.Conn) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed {
-		c.Close()
-		return false
-	}
-	r.conns[c] = struct{}{}
-	return true
-}
-
-func (r *socketRelay) untrack(c net.Conn) {
-	r.mu.Lock()
-	delete(r.conns, c)
-	r.mu.Unlock()
-	c.Close()
 }
 
 func (r *socketRelay) serve() {
@@ -137,7 +107,7 @@ func (r *socketRelay) serve() {
 		if err != nil {
 			return // closed
 		}
-		if r.track(c) {
+		if r.conns.Track(c) {
 			go r.handle(c)
 		}
 	}
@@ -153,7 +123,7 @@ const (
 
 // handle serves one SOCKS5 connection from the browser.
 func (r *socketRelay) handle(c net.Conn) {
-	defer r.untrack(c)
+	defer r.conns.Untrack(c)
 	c.SetDeadline(time.Now().Add(relayHandshakeTimeout))
 	br := bufio.NewReader(c)
 	hostPort, err := readSocksRequest(br, c)
@@ -178,20 +148,17 @@ func (r *socketRelay) handle(c net.Conn) {
 		writeSocksReply(c, socksUnreachable)
 		return
 	}
-	if !r.track(up) {
+	if !r.conns.Track(up) {
 		return
 	}
-	defer r.untrack(up)
+	defer r.conns.Untrack(up)
 	if writeSocksReply(c, socksOK) != nil {
 		return
 	}
 	c.SetDeadline(time.Time{})
-	done := make(chan struct{}, 2)
-	go func() { io.Copy(up, br); done <- struct{}{} }()
-	go func() { io.Copy(c, up); done <- struct{}{} }()
 	// Either side ending ends both: the deferred untracks close them, and
 	// the other copy returns.
-	<-done
+	engine.Splice(c, br, up)
 }
 
 // readSocksRequest reads the greeting and a CONNECT request; it returns ""
