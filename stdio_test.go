@@ -164,9 +164,19 @@ func mainBrowserPID(dir string) int {
 // after what, for the failure message.
 func waitGone(t *testing.T, dir, what string) {
 	t.Helper()
+	// A child (the network service, which writes the profile) can outlive
+	// the main process for a moment, and one can fork just as it dies and
+	// show up after an empty look: gone means several empty looks in a row.
+	quiet := 0
 	testenv.Eventually(t, "the browser processes to exit after "+what, func() (bool, error) {
-		pids := browserPIDs(dir)
-		return len(pids) == 0, fmt.Errorf("processes left: %v", pids)
+		for ; quiet < 3; quiet++ {
+			if pids := browserPIDs(dir); len(pids) > 0 {
+				quiet = 0
+				return false, fmt.Errorf("processes left: %v", pids)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		return true, nil
 	})
 }
 
