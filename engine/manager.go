@@ -479,6 +479,19 @@ func (m *Manager) Owns(ctx context.Context, ref string) bool {
 	return err == nil
 }
 
+// Find describes the owner's session named by ref (an id or a name)
+// without waiting for a call running on it and without extending its
+// expiry; it answers as Use would for a session that is not there.
+func (m *Manager) Find(ctx context.Context, ref string) (Info, error) {
+	s, err := m.lookup(ctx, ref)
+	if err != nil {
+		return Info{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return s.info(), nil
+}
+
 // Use runs fn on the session named by ref (an id or a name) once no other
 // call on it is running. An empty ref means the owner's default session,
 // created on first use. On success the session's expiry slides to now +
@@ -503,7 +516,7 @@ func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Conte
 	s.runningSince = time.Now()
 	m.mu.Unlock()
 
-	err = fn(context.WithValue(ctx, sessionIDKey{}, s.id), s.sess)
+	err = fn(context.WithValue(context.WithValue(ctx, sessionIDKey{}, s.id), sessionNameKey{}, s.name), s.sess)
 
 	m.mu.Lock()
 	s.busy--

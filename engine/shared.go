@@ -71,7 +71,7 @@ type sessionNameKey struct{}
 
 // SessionNameFrom returns the name of the session an Engine's NewSession
 // creates ("" when it has none), for an engine that labels what it creates
-// with it.
+// with it; in a call Manager.Use runs, the name of its session.
 func SessionNameFrom(ctx context.Context) string {
 	n, _ := ctx.Value(sessionNameKey{}).(string)
 	return n

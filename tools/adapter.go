@@ -137,8 +137,13 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 		if err != nil {
 			return errorResult(withSessionID(err, req)), nil
 		}
+		// A context-prefixed ref names the session too (ctxrefs.go).
+		sc, err := scopeRefs(ctx, d.Sessions, in.sessionRef(), &in)
+		if err != nil {
+			return errorResult(withSessionID(err, req)), nil
+		}
 		var out R
-		info, err := d.Sessions.Use(engine.WithOp(ctx, name), in.sessionRef(), func(ctx context.Context, s engine.Session) (err error) {
+		info, err := d.Sessions.Use(engine.WithOp(ctx, name), sc.session, func(ctx context.Context, s engine.Session) (err error) {
 			// Recovered here, inside Use, so that the session is released
 			// and serves the next call.
 			defer recoverCall(ctx, d.Log, name, &err)
@@ -149,7 +154,7 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 		})
 		if err != nil {
 			d.Log.DebugContext(ctx, "tool failed", "tool", name, "err", err)
-			return errorResult(err), nil
+			return errorResult(sc.restore(err)), nil
 		}
 		return render(out, info), nil
 	}

@@ -29,7 +29,8 @@ type lastRefs struct {
 	refs map[string][]string // session id -> refs
 }
 
-var refInOutline = regexp.MustCompile(`\[ref=((?:f[1-9][0-9]*)?e[1-9][0-9]*)\]`)
+// refInOutline finds the refs of an outline, with their context prefix.
+var refInOutline = regexp.MustCompile(`\[ref=((?:[^\]\s:]+:)?(?:f[1-9][0-9]*)?e[1-9][0-9]*)\]`)
 
 func (l *lastRefs) remember(session, outline string) {
 	if session == "" {

@@ -22,8 +22,15 @@ type ContextNameIn struct {
 
 // ContextCreateIn is the input of browser_context_create.
 type ContextCreateIn struct {
-	Name string `json:"name" jsonschema:"Unique; usable as sessionId"`
+	Name string `json:"name" jsonschema:"Unique; usable as sessionId" size:"64"`
 	ProxyStateArgs
+}
+
+func (in ContextCreateIn) validate() error {
+	if err := checkContextName(in.Name); err != nil {
+		return err
+	}
+	return in.ProxyStateArgs.validate()
 }
 
 // ContextOut describes the context a call made active.

@@ -47,8 +47,8 @@ func press(d *Deps) Tool {
 // DragIn is the input of drag_and_drop.
 type DragIn struct {
 	SessionArg
-	Source  string `json:"source" jsonschema:"Selector or ref"`
-	Target  string `json:"target" jsonschema:"Selector or ref"`
+	Source  string `json:"source" jsonschema:"Selector or ref" ref:"either"`
+	Target  string `json:"target" jsonschema:"Selector or ref" ref:"either"`
 	Timeout int    `json:"timeout,omitempty" range:"0,300000"`
 }
 

@@ -326,13 +326,25 @@ func readElement(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 	if _, err := findSession(ctx, d, v.session); err != nil {
 		return nil, err
 	}
+	// A context-prefixed ref must be one of this session's (ctxrefs.go);
+	// its ':' comes percent-encoded, as {ref} expands it (RFC 6570).
+	in := struct {
+		Ref string `json:"ref"`
+	}{v.ref}
+	if u, err := url.PathUnescape(v.ref); err == nil {
+		in.Ref = u
+	}
+	sc, err := scopeRefs(ctx, d.Sessions, v.session, &in)
+	if err != nil {
+		return nil, err
+	}
 	var out ElementInfo
-	_, err := d.Sessions.Use(ctx, v.session, func(ctx context.Context, s engine.Session) error {
+	_, err = d.Sessions.Use(ctx, v.session, func(ctx context.Context, s engine.Session) error {
 		var err error
-		out, err = evalInto[ElementInfo](ctx, s, engine.EvalRequest{Target: &engine.Target{Ref: v.ref}, Function: describeJS})
+		out, err = evalInto[ElementInfo](ctx, s, engine.EvalRequest{Target: &engine.Target{Ref: in.Ref}, Function: describeJS})
 		return err
 	})
-	return out, err
+	return out, sc.restore(err)
 }
 
 // ResourceCheck refuses, before mcp-go runs it, a resources/read of a

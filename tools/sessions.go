@@ -13,7 +13,7 @@ import (
 
 // CreateSessionIn is the input of create_session.
 type CreateSessionIn struct {
-	Name             string            `json:"name,omitempty" jsonschema:"Unique; usable as sessionId"`
+	Name             string            `json:"name,omitempty" jsonschema:"Unique; usable as sessionId" size:"64"`
 	UserAgent        string            `json:"userAgent,omitempty"`
 	Viewport         *ViewportArg      `json:"viewport,omitempty"`
 	Locale           string            `json:"locale,omitempty" jsonschema:"e.g. de-DE"`
@@ -128,6 +128,9 @@ func (a ProxyStateArgs) apply(d *Deps, o *engine.SessionOptions) error {
 }
 
 func (in CreateSessionIn) validate() error {
+	if err := checkContextName(in.Name); err != nil {
+		return err
+	}
 	if err := in.ProxyStateArgs.validate(); err != nil {
 		return err
 	}

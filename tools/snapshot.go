@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
 // SnapshotIn is the input of snapshot.
@@ -49,12 +50,23 @@ func snapshot(d *Deps) Tool {
 		"Accessibility outline of the page, frames inline; actionable elements have refs.",
 		readOnly,
 		func(ctx context.Context, s engine.Session, in SnapshotIn) (SnapshotOut, error) {
-			r, err := s.Snapshot(ctx, engine.SnapshotRequest{
+			// A named context's refs carry its name (ctxrefs.go); the
+			// outline is cut at maxChars once they do.
+			prefix := refPrefix(engine.SessionNameFrom(ctx))
+			req := engine.SnapshotRequest{
 				Target: engine.Target{Selector: in.Selector, Ref: in.Ref}, Depth: in.Depth,
 				InteractiveOnly: in.InteractiveOnly, MaxChars: in.MaxChars,
-			})
+			}
+			if prefix != "" {
+				req.MaxChars = 0
+			}
+			r, err := s.Snapshot(ctx, req)
 			if err != nil {
 				return SnapshotOut{}, err
+			}
+			if prefix != "" {
+				r.Text, r.Truncated = page.TruncateOutline(prefixOutline(r.Text, prefix), in.MaxChars)
+				r.Refs = page.CountRefs(r.Text)
 			}
 			d.refs.remember(engine.SessionIDFrom(ctx), r.Text)
 			return SnapshotOut{Snapshot: r.Text, URL: r.URL, Title: r.Title, Refs: r.Refs, Truncated: r.Truncated}, nil
