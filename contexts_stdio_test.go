@@ -79,6 +79,33 @@ func TestContextsOverStdio(t *testing.T) {
 	fail(engine.SessionNotFound, "browser_context_switch", map[string]any{"name": "nope"})
 	fail(engine.SessionNotFound, "browser_context_close", map[string]any{"name": "nope"})
 
+	// Parallel operations (seed 004): clean's refs carry its name, and
+	// one given without sessionId acts in clean while default is active;
+	// an unnamed session's refs stay plain.
+	s.ok("navigate", map[string]any{"url": site.URL + "/form.html"})
+	count := testenv.RefOf(t, s.ok("snapshot", nil)["snapshot"].(string), "button", "Count")
+	if !strings.HasPrefix(count, "clean:e") {
+		t.Fatalf("clean's ref %q", count)
+	}
+	s.ok("browser_context_switch", map[string]any{"name": "default"})
+	plain := s.ok("create_session", nil)["sessionId"]
+	s.ok("navigate", map[string]any{"sessionId": plain, "url": site.URL + "/form.html"})
+	if r := testenv.RefOf(t, s.ok("snapshot", map[string]any{"sessionId": plain})["snapshot"].(string), "button", "Count"); strings.Contains(r, ":") {
+		t.Fatalf("an unnamed session's ref %q", r)
+	}
+	s.ok("close_session", map[string]any{"sessionId": plain})
+	s.ok("click", map[string]any{"ref": count})
+	if got := s.ok("get_page_metadata", map[string]any{"sessionId": "clean"})["title"]; got != "clicked 1" {
+		t.Fatalf("clean after a click by %s: %v", count, got)
+	}
+	if got := s.ok("get_page_metadata", nil)["url"].(string); !strings.HasSuffix(got, "/login?user=ada") {
+		t.Fatalf("the click by %s moved default to %q", count, got)
+	}
+	fail(engine.InvalidParameters, "click", map[string]any{"sessionId": "default", "ref": count})
+	fail(engine.SessionNotFound, "click", map[string]any{"ref": "nope:e1"})
+	fail(engine.InvalidParameters, "browser_context_create", map[string]any{"name": "a b"})
+	s.ok("browser_context_switch", map[string]any{"name": "clean"})
+
 	if res := s.ok("browser_context_close", map[string]any{"name": "clean"}); res["active"] != "default" {
 		t.Fatalf("closing the active context: %v", res)
 	}
@@ -151,6 +178,9 @@ func TestContextsPerAPIKey(t *testing.T) {
 	b.Fail(engine.SessionNotFound, "browser_context_switch", map[string]any{"name": "mine"})
 	b.Fail(engine.SessionNotFound, "browser_context_close", map[string]any{"name": "mine"})
 	b.Fail(engine.SessionNotFound, "navigate", map[string]any{"sessionId": "mine", "url": site.URL + "/members"})
+	// Nor is a ref of key A's context one of B's.
+	mine := testenv.RefOf(t, a1.OK("snapshot", nil)["snapshot"].(string), "button", "Count")
+	b.Fail(engine.SessionNotFound, "click", map[string]any{"ref": mine})
 	if got := b.OK("get_page_metadata", nil)["url"]; got != "about:blank" {
 		t.Fatalf("key B without sessionId reached %v", got)
 	}
