@@ -156,6 +156,7 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 			d.Log.DebugContext(ctx, "tool failed", "tool", name, "err", err)
 			return errorResult(sc.restore(err)), nil
 		}
+		sc.restoreMessage(&out)
 		return render(out, info), nil
 	}
 }

@@ -211,8 +211,8 @@ func refContextErr(err error, field string) error {
 	return e
 }
 
-// restore puts back, in an error that quotes a ref (details.ref), the
-// prefixed ref the caller gave.
+// restore puts back, in an error that quotes a ref (details.ref, and
+// "ref eN" in its message), the prefixed ref the caller gave.
 func (sc scoped) restore(err error) error {
 	if err == nil || len(sc.given) == 0 {
 		return err
@@ -223,5 +223,34 @@ func (sc scoped) restore(err error) error {
 			e.Details["ref"] = orig
 		}
 	}
+	e.Message = sc.restoreText(e.Message)
 	return e
+}
+
+// restoreText puts back the prefixed refs the caller gave where a message
+// of ours names an element by its plain ref ("Clicked ref e8", "ref e8 was
+// never given out"; engine.Target.String). Only the first mention of each
+// is ours: what follows may quote the page.
+func (sc scoped) restoreText(msg string) string {
+	for plain, orig := range sc.given {
+		loc := regexp.MustCompile(`\bref ` + regexp.QuoteMeta(plain) + `\b`).FindStringIndex(msg)
+		if loc != nil {
+			msg = msg[:loc[0]] + "ref " + strings.TrimSpace(orig) + msg[loc[1]:]
+		}
+	}
+	return msg
+}
+
+// restoreMessage does restoreText on the message of a tool's result.
+func (sc scoped) restoreMessage(out any) {
+	if len(sc.given) == 0 {
+		return
+	}
+	v := reflect.ValueOf(out).Elem()
+	if v.Kind() != reflect.Struct {
+		return
+	}
+	if f := v.FieldByName("Message"); f.IsValid() && f.Kind() == reflect.String && f.CanSet() {
+		f.SetString(sc.restoreText(f.String()))
+	}
 }

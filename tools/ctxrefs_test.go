@@ -85,8 +85,8 @@ func TestContextRefs(t *testing.T) {
 
 	// clean is active; uk's ref sends the click to uk.
 	ukCount := testenv.RefOf(t, ukOutline, "button", "Count")
-	if out := e.ok("click", map[string]any{"ref": ukCount}); out["sessionId"] != uk {
-		t.Fatalf("click on %s ran in %v, want uk's %s", ukCount, out["sessionId"], uk)
+	if out := e.ok("click", map[string]any{"ref": ukCount}); out["sessionId"] != uk || out["message"] != "Clicked ref "+ukCount {
+		t.Fatalf("click on %s ran in %v, want uk's %s: %v", ukCount, out["sessionId"], uk, out)
 	}
 	if got, want := e.title(uk), "clicked 1"; got != want {
 		t.Fatalf("uk's page after the click: %q, want %q", got, want)
@@ -140,7 +140,7 @@ func TestContextRefs(t *testing.T) {
 	e.fail(engine.SessionNotFound, "click", map[string]any{"ref": id + ":e1"})
 	// An error quoting the ref quotes it as given.
 	bad = e.fail(engine.ElementNotFound, "click", map[string]any{"ref": "uk:e99999", "timeout": 500})
-	if bad["details"].(map[string]any)["ref"] != "uk:e99999" || bad["sessionId"] != uk {
+	if bad["details"].(map[string]any)["ref"] != "uk:e99999" || bad["sessionId"] != uk || !strings.Contains(bad["message"].(string), "ref uk:e99999 ") {
 		t.Fatalf("an unknown ref of uk: %v", bad)
 	}
 	if got := e.title(clean); got != "Sign in" {
@@ -199,5 +199,33 @@ func TestContextRefsOtherKey(t *testing.T) {
 	}
 	if _, err := read(b, "browser:///element/mine/0/"+enc); err == nil || !strings.Contains(err.Error(), "SESSION_NOT_FOUND") {
 		t.Fatalf("key B read key A's element: %v", err)
+	}
+}
+
+// TestContextRefsInFrames: a frame's refs carry the prefix too (uk:f1e3),
+// and a click by one, given without sessionId, reaches the frame of its
+// context. Text of the page that looks like a ref is left as it is.
+func TestContextRefsInFrames(t *testing.T) {
+	e := newEnv(t, engine.ManagerConfig{})
+	uk := e.ok("browser_context_create", map[string]any{"name": "uk"})["sessionId"].(string)
+	e.ok("navigate", map[string]any{"url": site.URL + "/frames.html"})
+	e.ok("browser_context_switch", map[string]any{"name": "default"})
+	s := e.waitSnap("uk", `button "Inner cross"`)
+	wantRefs(t, s, `^uk:(f[0-9]+)?e[0-9]+$`)
+	cross := ref(t, s, "button", "Inner cross")
+	if !regexp.MustCompile(`^uk:f\d+e\d+$`).MatchString(cross) {
+		t.Fatalf("cross-site frame ref %q:\n%s", cross, s)
+	}
+	e.ok("click", map[string]any{"ref": cross})
+	e.waitTitle(uk, "clicked cross")
+
+	// A name and a text that read like refs are the page's, not ours.
+	e.ok("evaluate", map[string]any{"sessionId": "uk", "script": `() => {
+		const b = document.createElement("button"); b.textContent = "[ref=e1] fake"; document.body.prepend(b);
+		const p = document.createElement("p"); p.textContent = "[ref=e2] text"; document.body.prepend(p);
+	}`})
+	s = e.snap("uk", nil)
+	if !regexp.MustCompile(`- button "\[ref=e1\] fake" \[ref=uk:e\d+\]\n`).MatchString(s) || !strings.Contains(s, "- paragraph: [ref=e2] text\n") {
+		t.Fatalf("ref-like page text in:\n%s", s)
 	}
 }
