@@ -632,3 +632,40 @@ func TestActiveContext(t *testing.T) {
 		m.Shutdown(context.Background())
 	})
 }
+
+// TestFindDoesNotUseTheSession: Find describes a session of the owner by
+// id or name without extending its expiry; Use tells the call its
+// session's name; another owner's names are not found.
+func TestFindDoesNotUseTheSession(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeEngine{}
+		m := newManager(f, time.Minute, 10)
+		info, err := m.Create(t.Context(), "uk", engine.SessionOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(30 * time.Second)
+		for _, ref := range []string{"uk", info.ID} {
+			got, err := m.Find(t.Context(), ref)
+			if err != nil || got.ID != info.ID || got.Name != "uk" || !got.ExpiresAt.Equal(info.ExpiresAt) {
+				t.Fatalf("Find(%s) = %+v, %v; want %+v unchanged", ref, got, err, info)
+			}
+		}
+		if _, err := m.Find(engine.WithOwner(t.Context(), "other"), "uk"); code(err) != engine.SessionNotFound {
+			t.Fatalf("another owner's Find: %v", err)
+		}
+		var name string
+		if _, err := m.Use(t.Context(), info.ID, func(ctx context.Context, _ engine.Session) error {
+			name = engine.SessionNameFrom(ctx)
+			return nil
+		}); err != nil || name != "uk" {
+			t.Fatalf("the call's session name = %q, %v", name, err)
+		}
+		time.Sleep(31 * time.Second)
+		synctest.Wait()
+		if f.openSessions() != 1 {
+			t.Fatal("the session expired though Use extended it")
+		}
+		m.Close(t.Context(), info.ID)
+	})
+}
