@@ -53,7 +53,7 @@ func Handler(g Guard, next http.Handler) http.Handler {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(g.Writer(w), r)
 	})
 }
 
@@ -97,7 +97,7 @@ func serveBatch(g Guard, next http.Handler, w http.ResponseWriter, r *http.Reque
 			sub := r.Clone(r.Context())
 			sub.Body = io.NopCloser(bytes.NewReader(e))
 			sub.ContentLength = int64(len(e))
-			next.ServeHTTP(rec, sub)
+			next.ServeHTTP(g.Writer(rec), sub)
 			answer, ok := rec.answer()
 			mu.Lock()
 			defer mu.Unlock()
