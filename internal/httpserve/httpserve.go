@@ -215,10 +215,9 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 			return id, nil
 		}),
 	)
-	// Every message is checked before mcp-go reads it (package jsonrpc).
-	// Check's answers are JSON-RPC errors in the HTTP response, which the
-	// SSE transport does not read (it answers on the stream): /message
-	// gets the protocol checks only.
+	// Every message is checked before mcp-go reads it (package jsonrpc),
+	// with the same guard on /mcp and /message; the refusals of a message
+	// to /message are answered on its SSE stream, as mcp-go answers there.
 	guard := jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check, Recode: o.Recode}
 	h.mux.Handle("/mcp", h.guard(jsonrpc.Handler(guard, ids.requireSession((&inflight{reqs: map[string]*cancelWriter{}}).wrap(streamable)))))
 	h.mux.Handle("/sse", h.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -240,9 +239,14 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 			httpError(w, http.StatusForbidden, "forbidden", "this SSE stream belongs to another API key")
 			return
 		}
-		jsonrpc.Handler(jsonrpc.Guard{MaxMessage: o.MaxMessage}, h.sse.MessageHandler()).ServeHTTP(w, r)
+		jsonrpc.StreamHandler(guard, h.sendSSE, h.sse.MessageHandler()).ServeHTTP(w, r)
 	})))
 	return h
+}
+
+// sendSSE answers a message posted to /message on the SSE stream it names.
+func (h *Handler) sendSSE(r *http.Request, answer []byte) error {
+	return h.sse.SendEventToSession(r.URL.Query().Get("sessionId"), json.RawMessage(answer))
 }
 
 // ServeHTTP makes a Handler an http.Handler.
