@@ -605,6 +605,8 @@ func (m *Manager) resolve(ctx context.Context, ref string) (*managed, error) {
 	if ref != "" {
 		return m.lookup(ctx, ref)
 	}
+	// The active context may be a saved session still opening again.
+	m.awaitRestore(ctx)
 	m.mu.Lock()
 	a, ok := m.active[ownerOf(ctx)]
 	m.mu.Unlock()
@@ -656,6 +658,7 @@ func (m *Manager) Close(ctx context.Context, ref string) (Info, error) {
 // session that calls without a sessionId use. It starts as
 // DefaultSessionName.
 func (m *Manager) Active(ctx context.Context) string {
+	m.awaitRestore(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if a, ok := m.active[ownerOf(ctx)]; ok {
@@ -673,6 +676,7 @@ func (m *Manager) Switch(ctx context.Context, ref string) (Info, error) {
 		m.mu.Lock()
 		delete(m.active, owner)
 		m.mu.Unlock()
+		m.activeChanged()
 		s, err := m.resolve(ctx, "")
 		if err != nil {
 			return Info{}, err
@@ -688,6 +692,7 @@ func (m *Manager) Switch(ctx context.Context, ref string) (Info, error) {
 		m.active[owner] = activeContext{name: cmp.Or(s.name, s.id), id: s.id}
 	}
 	m.mu.Unlock()
+	m.activeChanged()
 	return m.withPage(ctx, s), nil
 }
 
