@@ -83,10 +83,10 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	guard := jsonrpc.Guard{MaxMessage: int64(cfg.Security.MaxMessageSize), Check: tools.Check(mgr, srv)}
+	guard := jsonrpc.Guard{MaxMessage: int64(cfg.Security.MaxMessageSize), Check: tools.Check(mgr, srv), Recode: tools.Recode}
 	if cfg.Transport == "http" || cfg.Transport == "websocket" {
 		opts := cfg.HTTPOptions()
-		opts.Check = guard.Check
+		opts.Check, opts.Recode = guard.Check, guard.Recode
 		err = httpserve.Serve(ctx, opts, srv, log, stderr)
 	} else {
 		err = serveStdio(ctx, srv, guard, log, stdin, stdout)

@@ -177,3 +177,67 @@ func TestPersistentSessionDownloadPath(t *testing.T) {
 		t.Fatalf("the restored session saved its download to %q, want it under %s", path, dl)
 	}
 }
+
+// TestPersistentActiveContext: with --persistent-sessions, the context a
+// client made active is active again after a restart (after a SIGKILL too:
+// the switch itself is saved), so calls without a sessionId act on it; an
+// active context whose session is not restored (it expired while the
+// server was down) leaves "default" active.
+func TestPersistentActiveContext(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sessions.json")
+	args := []string{"--persistent-sessions", "--state-dir", dir}
+
+	s := startBinary(t, args...)
+	work := s.ok("browser_context_create", map[string]any{"name": "work"})["sessionId"].(string)
+	s.ok("browser_context_switch", map[string]any{"name": "work"})
+	s.ok("navigate", map[string]any{"url": site.URL + "/welcome.html"})
+	testenv.Eventually(t, "the switch and the page to reach the state file", func() (bool, error) {
+		b, err := os.ReadFile(path)
+		return strings.Contains(string(b), `"active":{"":"`+work+`"}`) && strings.Contains(string(b), "/welcome.html"), err
+	})
+	tmp := s.tmp
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, tmp, "the server was SIGKILLed")
+
+	s = startBinaryIn(t, killedTempDir(t), args...)
+	if got := s.ok("browser_context_list", nil)["active"]; got != "work" {
+		t.Fatalf("active after a restart = %v, want work", got)
+	}
+	if got := s.ok("get_page_metadata", nil); got["sessionId"] != work || got["url"] != site.URL+"/welcome.html" {
+		t.Fatalf("a call without sessionId after a restart acts on %v, want work (%s)", got, work)
+	}
+
+	// The active context expires while the server is down: default is
+	// active after the restart.
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, s.tmp, "SIGTERM")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f map[string]any
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	for _, ss := range f["sessions"].([]any) {
+		ss.(map[string]any)["lastUsed"] = time.Now().Add(-24 * time.Hour).Format(time.RFC3339)
+	}
+	b, _ = json.Marshal(f)
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s = startBinary(t, args...)
+	if got := s.ok("browser_context_list", nil)["active"]; got != "default" {
+		t.Fatalf("active after its context expired = %v, want default", got)
+	}
+	if got := s.ok("get_page_metadata", nil)["sessionId"]; got == work {
+		t.Fatalf("a call without sessionId acts on the expired %v", got)
+	}
+}

@@ -618,6 +618,8 @@ func (m *Manager) resolve(ctx context.Context, ref string) (*managed, error) {
 	if ref != "" {
 		return m.lookup(ctx, ref)
 	}
+	// The active context may be a saved session still opening again.
+	m.awaitRestore(ctx)
 	m.mu.Lock()
 	a, ok := m.active[ownerOf(ctx)]
 	m.mu.Unlock()
@@ -669,6 +671,7 @@ func (m *Manager) Close(ctx context.Context, ref string) (Info, error) {
 // session that calls without a sessionId use. It starts as
 // DefaultSessionName.
 func (m *Manager) Active(ctx context.Context) string {
+	m.awaitRestore(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if a, ok := m.active[ownerOf(ctx)]; ok {
@@ -686,6 +689,7 @@ func (m *Manager) Switch(ctx context.Context, ref string) (Info, error) {
 		m.mu.Lock()
 		delete(m.active, owner)
 		m.mu.Unlock()
+		m.activeChanged()
 		s, err := m.resolve(ctx, "")
 		if err != nil {
 			return Info{}, err
@@ -701,6 +705,7 @@ func (m *Manager) Switch(ctx context.Context, ref string) (Info, error) {
 		m.active[owner] = activeContext{name: cmp.Or(s.name, s.id), id: s.id}
 	}
 	m.mu.Unlock()
+	m.activeChanged()
 	return m.withPage(ctx, s), nil
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -32,6 +33,9 @@ const snapshotTimeout = 10 * time.Second
 type savedSessions struct {
 	Version  int            `json:"version"`
 	Sessions []savedSession `json:"sessions"`
+	// Active is each owner's active context other than "default": the
+	// id of its session, by owner ("" is stdio's).
+	Active map[string]string `json:"active,omitempty"`
 }
 
 // savedSession is one session in the file.
@@ -101,6 +105,13 @@ func (m *Manager) changed(s *managed) {
 	s.dirty = true
 	m.mu.Unlock()
 	m.store.wake()
+}
+
+// activeChanged has the file record an owner's new active context.
+func (m *Manager) activeChanged() {
+	if m.store != nil {
+		m.store.wake()
+	}
 }
 
 // forget drops a closed session from the file.
@@ -199,14 +210,25 @@ func (m *Manager) writeState() {
 	// the Manager's own lock is held.
 	st.wmu.Lock()
 	defer st.wmu.Unlock()
+	// The active contexts, read before st.mu: forget takes st.mu under
+	// the Manager's lock.
+	active := map[string]string{}
+	m.mu.Lock()
+	for owner, a := range m.active {
+		active[owner] = a.id
+	}
+	m.mu.Unlock()
 	st.mu.Lock()
 	if st.frozen {
 		st.mu.Unlock()
 		return
 	}
-	f := savedSessions{Version: 1, Sessions: []savedSession{}}
+	f := savedSessions{Version: 1, Sessions: []savedSession{}, Active: map[string]string{}}
 	for _, s := range st.saved {
 		f.Sessions = append(f.Sessions, s)
+		if active[s.Owner] == s.ID {
+			f.Active[s.Owner] = s.ID // kept only while its session is
+		}
 	}
 	st.mu.Unlock()
 	if err := writeFileAtomic(st.path, f); err != nil {
@@ -284,6 +306,16 @@ func (m *Manager) restore() {
 		})
 	}
 	wg.Wait()
+	// Each owner's active context comes back with its session; one that
+	// is not open again (expired, or failed to open) leaves "default"
+	// active.
+	m.mu.Lock()
+	for owner, id := range f.Active {
+		if s := m.sessions[id]; s != nil && s.owner == owner {
+			m.active[owner] = activeContext{name: cmp.Or(s.name, s.id), id: s.id}
+		}
+	}
+	m.mu.Unlock()
 	m.writeState()
 }
 

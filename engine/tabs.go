@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 )
@@ -213,7 +214,7 @@ type TabActions[S any] struct {
 	// Selected, when set, runs once s became the current tab.
 	Selected func(ctx context.Context, s S)
 	// Close closes s's page; Do then drops s from the set.
-	Close func(ctx context.Context, s S)
+	Close func(ctx context.Context, s S) error
 }
 
 // Do runs one tabs action (list, new, select or close) on the set, which
@@ -223,6 +224,7 @@ func (ts *TabSet[S]) Do(ctx context.Context, req TabsRequest, act TabActions[S])
 	switch req.Action {
 	case "", "list":
 	case "new":
+		prev := ts.Current()
 		s, err := act.Open(ctx)
 		if err != nil {
 			return TabsResult{}, err
@@ -233,7 +235,7 @@ func (ts *TabSet[S]) Do(ctx context.Context, req TabsRequest, act TabActions[S])
 			// defaults are named here.
 			nav := NavigateRequest{URL: req.URL}.WithDefaults()
 			if _, err := s.Navigate(ctx, nav); err != nil {
-				return TabsResult{}, err
+				return TabsResult{}, ts.abandon(ctx, s, prev, act, err)
 			}
 		}
 	case "select":
@@ -250,10 +252,41 @@ func (ts *TabSet[S]) Do(ctx context.Context, req TabsRequest, act TabActions[S])
 		if err != nil {
 			return TabsResult{}, err
 		}
-		act.Close(ctx, s)
+		// A page that would not close is gone from the set all the same:
+		// if it stays in the browser, the next action finds it again.
+		_ = act.Close(ctx, s)
 		ts.Remove(s)
 	}
 	return ts.List(ctx), nil
+}
+
+// abandon undoes a "new" whose URL did not load (cause): the tab it opened
+// is closed and prev is current again, so a failed open leaves the tabs as
+// they were, and the error says so. If the tab would not close, it stays
+// in the set and the error gives its index.
+func (ts *TabSet[S]) abandon(ctx context.Context, s, prev S, act TabActions[S], cause error) error {
+	// The call's own deadline may be what ended the navigation.
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), CloseTimeout)
+	defer cancel()
+	closeErr := act.Close(cctx, s)
+	if closeErr == nil {
+		ts.Remove(s)
+	}
+	ts.setCurrent(prev)
+	if act.Selected != nil {
+		act.Selected(cctx, prev)
+	}
+	tabs, _ := ts.Snapshot()
+	e := AsError(cause)
+	if e.Message == "" {
+		e.Message = cause.Error()
+	}
+	if closeErr != nil {
+		e.Message += fmt.Sprintf("; the new tab is still open, as tab %d (close it with tabs close), and tab %d is current", slices.Index(tabs, s), slices.Index(tabs, prev))
+		return e.With("tabIndex", slices.Index(tabs, s)).With("currentTab", slices.Index(tabs, prev))
+	}
+	e.Message += fmt.Sprintf("; the new tab was closed, and tab %d is still current", slices.Index(tabs, prev))
+	return e.With("tabClosed", true).With("currentTab", slices.Index(tabs, prev))
 }
 
 // AllTabsClosed is the error of a session whose every page was closed (by

@@ -18,6 +18,10 @@ type page struct {
 
 func (p *page) Info(context.Context) engine.PageInfo { return engine.PageInfo{URL: p.url} }
 func (p *page) Navigate(_ context.Context, r engine.NavigateRequest) (engine.NavigateResult, error) {
+	if r.URL == "http://unreachable.test/" {
+		p.url = "chrome-error://chromewebdata/"
+		return engine.NavigateResult{}, engine.Errorf(engine.NetworkError, "navigation to %s failed: net::ERR_NAME_NOT_RESOLVED", r.URL)
+	}
 	p.url, p.nav = r.URL, r
 	return engine.NavigateResult{URL: r.URL}, nil
 }
@@ -38,7 +42,7 @@ func (s *tabSession) do(t *testing.T, req engine.TabsRequest) engine.TabsResult 
 	t.Helper()
 	res, err := s.tabs.Do(context.Background(), req, engine.TabActions[*page]{
 		Open:  func(context.Context) (*page, error) { return &page{url: "about:blank"}, nil },
-		Close: func(_ context.Context, p *page) { p.closed = true },
+		Close: func(_ context.Context, p *page) error { p.closed = true; return nil },
 	})
 	if err != nil {
 		t.Fatalf("%+v: %v", req, err)
@@ -147,5 +151,42 @@ func TestTabSetRemoveAndDropped(t *testing.T) {
 	s.tabs.Remove(a)
 	if s.tabs.Len() != 0 || s.page != a {
 		t.Fatalf("removing the last tab: %d tabs, current %q; want none and the current left as it was", s.tabs.Len(), s.page.url)
+	}
+}
+
+// TestTabSetNewThatFails: a "new" whose URL does not load closes the tab it
+// opened and leaves the previous tab current, and says so; a tab that would
+// not close stays, and the error gives its index.
+func TestTabSetNewThatFails(t *testing.T) {
+	for _, closes := range []bool{true, false} {
+		a, b := &page{url: "a"}, &page{url: "b"}
+		s := newTabSession(a)
+		var opened *page
+		act := engine.TabActions[*page]{
+			Open: func(context.Context) (*page, error) { opened = &page{url: "about:blank"}; return opened, nil },
+			Close: func(_ context.Context, p *page) error {
+				if !closes {
+					return errors.New("the page would not close")
+				}
+				p.closed = true
+				return nil
+			},
+		}
+		s.tabs.Add(b, false)
+		_, err := s.tabs.Do(context.Background(), engine.TabsRequest{Action: "new", URL: "http://unreachable.test/"}, act)
+		e := engine.AsError(err)
+		if e == nil || e.Code != engine.NetworkError || e.Details["currentTab"] != 0 {
+			t.Fatalf("closes=%v: err = %v (%v), want NETWORK_ERROR with currentTab 0", closes, err, e)
+		}
+		tabs, cur := s.tabs.Snapshot()
+		if cur != a || s.page != a {
+			t.Errorf("closes=%v: the current tab is %v, want the first", closes, cur)
+		}
+		if closes && (len(tabs) != 2 || !opened.closed || e.Details["tabClosed"] != true) {
+			t.Errorf("closes=%v: tabs %v, new tab closed %v, details %v", closes, tabs, opened.closed, e.Details)
+		}
+		if !closes && (len(tabs) != 3 || tabs[2] != opened || e.Details["tabIndex"] != 2) {
+			t.Errorf("closes=%v: tabs %v, details %v; want the new tab kept at 2", closes, tabs, e.Details)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -70,4 +71,26 @@ func PromptCheck() jsonrpc.Check {
 		}
 		return nil
 	}
+}
+
+// Recode gives the error of a resource or prompt handler, which mcp-go
+// answers with -32603 whatever it was, the JSON-RPC code of what it is,
+// by the error code its message starts with: a parameter of the URI that
+// is wrong (an unparsable selector, a pageId that is not 0, a malformed
+// timestamp) is -32602, invalid params; what the URI names and is not
+// there (a session, an element by ref) is -32002, resource not found.
+// Every other error stays an internal one. The data carries the code.
+func Recode(message string) (int, any) {
+	name, _, ok := strings.Cut(message, ": ")
+	if !ok {
+		return 0, nil
+	}
+	code := engine.Code(name)
+	switch code {
+	case engine.InvalidParameters, engine.InvalidSelector, engine.InvalidURL:
+		return jsonrpc.InvalidParams, map[string]any{"errorCode": code}
+	case engine.SessionNotFound, engine.SessionExpired, engine.ElementNotFound:
+		return jsonrpc.ResourceNotFound, map[string]any{"errorCode": code}
+	}
+	return 0, nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"net/url"
 	"strings"
 	"testing"
@@ -196,5 +197,56 @@ func TestSeedResources(t *testing.T) {
 		if _, err := b.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: uri}}); err == nil || !strings.Contains(err.Error(), "SESSION_NOT_FOUND") {
 			t.Errorf("key B reads %s: %v", uri, err)
 		}
+	}
+}
+
+// TestResourceErrorCodes: a resources/read whose URI holds a wrong
+// parameter (a selector that does not parse, a pageId that is not 0, a
+// screenshot never taken) answers -32602, invalid params, and what the URI
+// names and is not there (a session, an element by ref) -32002, resource
+// not found; each message starts with the error code the tools give, over
+// every transport, Streamable HTTP, SSE and WebSocket alike. mcp-go would
+// answer each with -32603, an internal error.
+func TestResourceErrorCodes(t *testing.T) {
+	for _, tr := range []string{"http", "sse", "ws"} {
+		t.Run(tr, func(t *testing.T) {
+			var c *httpservetest.Client
+			switch tr {
+			case "http":
+				c = startHTTP(t, tools.Options{}).HTTPClient(t, httpservetest.KeyA)
+			case "sse":
+				c = startHTTP(t, tools.Options{}).SSEClient(t, httpservetest.KeyA)
+			case "ws":
+				c = httpservetest.StartWS(t, sharedBrowser(t), tools.Options{}).WSClient(t, httpservetest.KeyA)
+			}
+			id := c.OK("create_session", nil)["sessionId"].(string)
+			c.OK("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
+			for _, tc := range []struct {
+				uri  string
+				want error
+				code string
+			}{
+				{"browser:///elements/" + id + "/0/" + url.PathEscape("##"), mcp.ErrInvalidParams, "INVALID_SELECTOR"},
+				{"playwright:///elements/" + id + "/0/" + url.PathEscape("div[["), mcp.ErrInvalidParams, "INVALID_SELECTOR"},
+				{"browser:///elements/" + id + "/0/" + url.PathEscape("//div[@"), mcp.ErrInvalidParams, "INVALID_SELECTOR"},
+				{"browser:///page/" + id + "/7", mcp.ErrInvalidParams, "INVALID_PARAMETERS"},
+				{"browser:///elements/" + id + "/x/input", mcp.ErrInvalidParams, "INVALID_PARAMETERS"},
+				{"browser:///screenshot/" + id + "/0/2001-01-01T00:00:00.000Z", mcp.ErrInvalidParams, "INVALID_PARAMETERS"},
+				{"browser:///element/" + id + "/0/e999", mcp.ErrResourceNotFound, "ELEMENT_NOT_FOUND"},
+				{"browser:///element/" + id + "/0/nonsense", mcp.ErrInvalidParams, "INVALID_PARAMETERS"},
+				{"browser:///session/no-such-session", mcp.ErrResourceNotFound, "SESSION_NOT_FOUND"},
+			} {
+				_, err := c.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: tc.uri}})
+				if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.code) {
+					t.Errorf("%s: err = %v, want %v with %s", tc.uri, err, tc.want, tc.code)
+				}
+			}
+			// The session is fine after every refusal.
+			var els tools.ElementsResource
+			res, err := c.ReadResource(context.Background(), mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "browser:///elements/" + id + "/0/input"}})
+			if err != nil || json.Unmarshal([]byte(res.Contents[0].(mcp.TextResourceContents).Text), &els) != nil || els.Total < 2 {
+				t.Fatalf("elements input = %+v, %v", els, err)
+			}
+		})
 	}
 }

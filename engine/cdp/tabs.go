@@ -109,17 +109,17 @@ func (t *tabbed) Navigate(ctx context.Context, req engine.NavigateRequest) (engi
 }
 
 // closePage closes one tab's page.
-func (t *tabbed) closePage(ctx context.Context, s *session) {
+func (t *tabbed) closePage(ctx context.Context, s *session) error {
 	if s == t.first {
 		// Close only the page: cancelling the first tab's context would
 		// dispose of the whole browser context.
 		c, cancel := t.browserCall(ctx)
 		defer cancel()
-		chromedp.CallBrowser(c, target.CloseTarget, target.CloseTargetParams{TargetID: s.id})
+		_, err := chromedp.CallBrowser(c, target.CloseTarget, target.CloseTargetParams{TargetID: s.id})
 		t.firstOpen = false
-	} else {
-		s.Close(ctx)
+		return err
 	}
+	return s.Close(ctx)
 }
 
 // gone reports a page that no longer exists in the browser.

@@ -80,6 +80,7 @@ func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 	t.Run("Console", h.testConsole)
 	t.Run("Network", h.testNetwork)
 	t.Run("Tabs", h.testTabs)
+	t.Run("TabsNewThatFails", h.testTabsNewThatFails)
 	t.Run("ReportTabs", h.testReportTabs)
 	t.Run("ReportDownloads", h.testReportDownloads)
 	t.Run("ReportConsole", h.testReportConsole)

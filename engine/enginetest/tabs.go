@@ -1,7 +1,9 @@
 package enginetest
 
 import (
+	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"testing"
 
@@ -92,4 +94,39 @@ func (h *harness) testTabs(t *testing.T) {
 	if res := tabs(t, h.session(t), engine.TabsRequest{}); len(res.Tabs) != 1 {
 		t.Fatalf("tabs leaked across sessions: %+v", res)
 	}
+}
+
+// testTabsNewThatFails: a new tab whose URL does not load (a port nobody
+// listens on, a host that does not resolve, a scheme the policy refuses)
+// leaves no stray tab: the tab it opened is closed, the tab that was
+// current stays current and keeps working, and the error says so.
+func (h *harness) testTabsNewThatFails(t *testing.T) {
+	s := h.open(t, "/form.html")
+	tabs(t, s, engine.TabsRequest{Action: "new", URL: h.site.url("/tabs.html")})
+	zero := 0
+	tabs(t, s, engine.TabsRequest{Action: "select", Index: &zero})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String() + "/"
+	l.Close()
+	for _, url := range []string{closed, "http://nonexistent.invalid/", "file:///etc/hosts"} {
+		_, err := s.Tabs(ctx(t), engine.TabsRequest{Action: "new", URL: url})
+		var e *engine.Error
+		if !errors.As(err, &e) {
+			t.Fatalf("new tab at %s: %v, want an error", url, err)
+		}
+		if e.Details["tabClosed"] != true || e.Details["currentTab"] != 0 || !strings.Contains(e.Message, "the new tab was closed") {
+			t.Errorf("new tab at %s: %v (details %v), want it closed and tab 0 current", url, e, e.Details)
+		}
+		res := tabs(t, s, engine.TabsRequest{})
+		if len(res.Tabs) != 2 || res.Current != 0 || !strings.HasSuffix(res.Tabs[0].URL, "/form.html") || !strings.HasSuffix(res.Tabs[1].URL, "/tabs.html") {
+			t.Fatalf("after a new tab at %s failed, the tabs are %+v; want form.html (current) and tabs.html", url, res)
+		}
+		// The current tab is the one that was, and acts.
+		wantTitle(t, s, "Sign in")
+	}
+	typeText(t, s, engine.TypeRequest{Target: sel("#user"), Text: "still here"})
+	wantTitle(t, s, "user=still here")
 }

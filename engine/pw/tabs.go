@@ -66,7 +66,7 @@ func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsR
 		Selected: func(ctx context.Context, s *session) { _ = do(ctx, s.page.BringToFront) },
 		// The first tab's session owns the browser context: close only
 		// its page.
-		Close: func(ctx context.Context, s *session) { _ = do(ctx, func() error { return s.page.Close() }) },
+		Close: func(ctx context.Context, s *session) error { return do(ctx, func() error { return s.page.Close() }) },
 	})
 }
 

@@ -49,6 +49,9 @@ type Options struct {
 	MaxMessage int64
 	// Check may refuse a request before mcp-go runs it (see jsonrpc.Check).
 	Check jsonrpc.Check
+	// Recode gives the errors of resource and prompt handlers their true
+	// JSON-RPC codes in the answers (see jsonrpc.Recode).
+	Recode jsonrpc.Recode
 	// WebSocket serves MCP over a WebSocket at /ws instead of Streamable
 	// HTTP and SSE (--transport websocket).
 	WebSocket bool
@@ -184,7 +187,7 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 		w.Write([]byte(`{"status":"ok"}` + "\n"))
 	})
 	if o.WebSocket {
-		h.wsGuard = jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check}
+		h.wsGuard = jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check, Recode: o.Recode}
 		h.mux.HandleFunc("/ws", h.serveWebSocket)
 		return h
 	}
@@ -212,11 +215,10 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 			return id, nil
 		}),
 	)
-	// Every message is checked before mcp-go reads it (package jsonrpc).
-	// Check's answers are JSON-RPC errors in the HTTP response, which the
-	// SSE transport does not read (it answers on the stream): /message
-	// gets the protocol checks only.
-	guard := jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check}
+	// Every message is checked before mcp-go reads it (package jsonrpc),
+	// with the same guard on /mcp and /message; the refusals of a message
+	// to /message are answered on its SSE stream, as mcp-go answers there.
+	guard := jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check, Recode: o.Recode}
 	h.mux.Handle("/mcp", h.guard(jsonrpc.Handler(guard, ids.requireSession((&inflight{reqs: map[string]*cancelWriter{}}).wrap(streamable)))))
 	h.mux.Handle("/sse", h.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var id string
@@ -226,7 +228,8 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 			delete(h.sseOwner, id)
 			h.mu.Unlock()
 		}()
-		h.sse.SSEHandler().ServeHTTP(w, r)
+		// The stream carries the answers to /message.
+		h.sse.SSEHandler().ServeHTTP(guard.Writer(w), r)
 	})))
 	h.mux.Handle("/message", h.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
@@ -236,9 +239,14 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 			httpError(w, http.StatusForbidden, "forbidden", "this SSE stream belongs to another API key")
 			return
 		}
-		jsonrpc.Handler(jsonrpc.Guard{MaxMessage: o.MaxMessage}, h.sse.MessageHandler()).ServeHTTP(w, r)
+		jsonrpc.StreamHandler(guard, h.sendSSE, h.sse.MessageHandler()).ServeHTTP(w, r)
 	})))
 	return h
+}
+
+// sendSSE answers a message posted to /message on the SSE stream it names.
+func (h *Handler) sendSSE(r *http.Request, answer []byte) error {
+	return h.sse.SendEventToSession(r.URL.Query().Get("sessionId"), json.RawMessage(answer))
 }
 
 // ServeHTTP makes a Handler an http.Handler.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
@@ -309,5 +311,48 @@ func TestJSONRPCChecksOverHTTP(t *testing.T) {
 		if status != c.status || e == nil || e["code"] != c.code {
 			t.Errorf("%.60s: %d %v, want %d and code %v", c.body, status, m, c.status, c.code)
 		}
+	}
+}
+
+// TestJSONRPCChecksOverSSE: the legacy SSE transport checks every message
+// posted to /message with the guard of /mcp, stdio and /ws, and answers a
+// refusal on the stream, where its client waits for it: an unknown tool is
+// -32601, params that are not an object -32602, a prompt without its
+// required argument -32602, another key's session -32002, and a message
+// over the size limit -32600; the stream serves on after each.
+func TestJSONRPCChecksOverSSE(t *testing.T) {
+	s := startServer(t, tools.Options{})
+	idA := s.HTTPClient(t, keyA).OK("create_session", nil)["sessionId"].(string)
+	b := s.SSEClient(t, keyB)
+	tr := b.GetTransport()
+	for i, c := range []struct {
+		method string
+		params any
+		code   int
+		want   string
+	}{
+		{"tools/call", map[string]any{"name": "no_such_tool", "arguments": map[string]any{}}, -32601, `tool "no_such_tool" not found`},
+		{"tools/call", []any{"type"}, -32602, "must be an object"},
+		{"prompts/get", map[string]any{"name": "scrape_website", "arguments": map[string]any{"url": "https://example.com"}}, -32602, `INVALID_PARAMETERS: missing required argument "selectors"`},
+		{"resources/read", map[string]any{"uri": "browser:///session/" + idA}, -32002, "SESSION_NOT_FOUND"},
+		{"tools/call", map[string]any{"name": "type", "arguments": map[string]any{"text": strings.Repeat("x", 2<<20)}}, -32600, "larger than the server's limit"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		res, err := tr.SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: "2.0", ID: mcp.NewRequestId(int64(100 + i)), Method: c.method, Params: c.params})
+		cancel()
+		if err != nil || res.Error == nil || res.Error.Code != c.code || !strings.Contains(res.Error.Message, c.want) {
+			t.Errorf("%s %.60v: %+v, %v; want code %d with %q", c.method, c.params, res, err, c.code, c.want)
+			continue
+		}
+		if res.ID.String() != mcp.NewRequestId(int64(100+i)).String() {
+			t.Errorf("%s: answered id %v", c.method, res.ID)
+		}
+	}
+	// The typed client sees the same: an unknown tool is method not found.
+	if _, err := b.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "no_such_tool"}}); !errors.Is(err, mcp.ErrMethodNotFound) {
+		t.Errorf("unknown tool over SSE: %v", err)
+	}
+	if id := b.OK("create_session", nil)["sessionId"]; id == "" {
+		t.Fatal("the SSE stream does not serve after the refusals")
 	}
 }

@@ -53,7 +53,7 @@ func Handler(g Guard, next http.Handler) http.Handler {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(g.Writer(w), r)
 	})
 }
 
@@ -97,7 +97,7 @@ func serveBatch(g Guard, next http.Handler, w http.ResponseWriter, r *http.Reque
 			sub := r.Clone(r.Context())
 			sub.Body = io.NopCloser(bytes.NewReader(e))
 			sub.ContentLength = int64(len(e))
-			next.ServeHTTP(rec, sub)
+			next.ServeHTTP(g.Writer(rec), sub)
 			answer, ok := rec.answer()
 			mu.Lock()
 			defer mu.Unlock()
@@ -185,4 +185,57 @@ func isError(b []byte) bool {
 		Error   json.RawMessage `json:"error"`
 	}
 	return json.Unmarshal(b, &m) == nil && m.JSONRPC == "2.0" && len(m.Error) > 0
+}
+
+// StreamHandler is Handler for the legacy SSE transport, whose answers
+// travel on the client's event stream, not in the response to its POST: a
+// message Handler would answer itself (too large, malformed, refused by
+// Check, or a batch with refusals) is answered by send, on the stream the
+// POST names, and the POST gets 202 as for a message mcp-go takes. When
+// send fails (no such stream, or its queue is full) the answer goes in the
+// POST's response, as Handler gives it.
+func StreamHandler(g Guard, send func(r *http.Request, answer []byte) error, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rec := &recorder{header: http.Header{}}
+		passed := false
+		Handler(g, http.HandlerFunc(func(sub http.ResponseWriter, r *http.Request) {
+			if unwrap(sub) == http.ResponseWriter(rec) {
+				// The message itself passed: mcp-go answers the POST.
+				passed = true
+				next.ServeHTTP(w, r)
+				return
+			}
+			next.ServeHTTP(sub, r) // one message of a batch
+		})).ServeHTTP(rec, r)
+		if passed {
+			return
+		}
+		if b := bytes.TrimSpace(rec.body.Bytes()); len(b) > 0 && (b[0] == '{' || b[0] == '[') && send(r, b) == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		for k, vs := range rec.header {
+			w.Header()[k] = vs
+		}
+		if rec.status == 0 {
+			rec.status = http.StatusOK
+		}
+		w.WriteHeader(rec.status)
+		w.Write(rec.body.Bytes())
+	})
+}
+
+// unwrap is the writer beneath w's wrappers.
+func unwrap(w http.ResponseWriter) http.ResponseWriter {
+	for {
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return w
+		}
+		w = u.Unwrap()
+	}
 }

@@ -57,6 +57,9 @@ type Guard struct {
 	// Check, when set, is consulted for every request that passed the
 	// protocol checks.
 	Check Check
+	// Recode, when set, gives a handler's error its true code in the
+	// answer (Answer).
+	Recode Recode
 }
 
 func (g Guard) max() int64 {

@@ -17,6 +17,9 @@ import (
 // out must be the writer mcp-go answers on, wrapped by LockedWriter so
 // that answers never interleave.
 func Reader(ctx context.Context, g Guard, in io.Reader, out *LockedWriter) io.Reader {
+	if g.Recode != nil {
+		out.answer = g.Answer
+	}
 	return &reader{ctx: ctx, g: g, in: bufio.NewReaderSize(in, 64<<10), out: out}
 }
 
@@ -189,6 +192,8 @@ type LockedWriter struct {
 	cancelled Cancelled
 	progress  progress
 	batches   batches
+	// answer recodes a handler's error (Guard.Answer); Reader sets it.
+	answer func([]byte) []byte
 }
 
 func (l *LockedWriter) setVersion(v string) {
@@ -207,6 +212,18 @@ func (l *LockedWriter) getVersion() string {
 func NewLockedWriter(w io.Writer) *LockedWriter { return &LockedWriter{w: w} }
 
 func (l *LockedWriter) Write(p []byte) (int, error) {
+	if l.answer != nil {
+		n := len(p)
+		p = l.answer(p)
+		if _, err := l.write(p); err != nil {
+			return 0, err
+		}
+		return n, nil
+	}
+	return l.write(p)
+}
+
+func (l *LockedWriter) write(p []byte) (int, error) {
 	if l.cancelled.any() || l.progress.any() || l.batches.pending() {
 		if id, ok := ResponseID(p); ok {
 			if mine, all := l.batches.answer(id, p); mine {
