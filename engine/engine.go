@@ -390,6 +390,12 @@ type ScreenshotRequest struct {
 	Quality  int    // jpeg only, 1-100
 	// Scale shrinks the image (0 < Scale <= 1); 0 means 1.
 	Scale float64
+	// MaxBytes, when positive, is the most the caller will take. An engine
+	// that encodes for speed first (engine/cdp's PNG: bigger bytes, the
+	// same pixels) encodes the image again for size when it is over
+	// MaxBytes. The result may still be over it: the caller decides what
+	// then.
+	MaxBytes int
 }
 
 // Pager is the part of a session that moves through history.

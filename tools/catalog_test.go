@@ -1,11 +1,12 @@
 package tools_test
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"image"
 	_ "image/jpeg"
-	_ "image/png"
+	"image/png"
 	"strings"
 	"testing"
 
@@ -295,4 +296,59 @@ func TestScreenshotSizeCapRecompresses(t *testing.T) {
 	if len(b) > 30<<10 || img.MIMEType != "image/jpeg" || !strings.Contains(meta["note"].(string), "cap") {
 		t.Fatalf("capped screenshot: %d bytes, %s, %v", len(b), img.MIMEType, meta)
 	}
+}
+
+// TestScreenshotSizeCapKeepsPNG: the engine encodes a PNG for speed, which
+// costs bytes; a PNG over the cap only in that encoding is encoded again
+// for size, and stays a PNG of the same pixels, with no note.
+func TestScreenshotSizeCapKeepsPNG(t *testing.T) {
+	capture := func(e *env, id string) (image.Image, int, map[string]any) {
+		t.Helper()
+		res, err := e.c.CallTool(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "screenshot",
+			Arguments: map[string]any{"sessionId": id}}})
+		if err != nil || res.IsError {
+			t.Fatalf("screenshot: %v %v", err, res)
+		}
+		meta := decode(t, res)
+		img, _ := mcp.AsImageContent(res.Content[len(res.Content)-1])
+		b, _ := base64.StdEncoding.DecodeString(img.Data)
+		if img.MIMEType != "image/png" {
+			t.Fatalf("screenshot is %s (%d bytes), %v", img.MIMEType, len(b), meta)
+		}
+		m, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("not a PNG: %v", err)
+		}
+		return m, len(b), meta
+	}
+	e := newEnv(t, engine.ManagerConfig{})
+	fast, n, _ := capture(e, e.open("/catalog.html"))
+	// The size encoding is well under 9/10 of the speed one on this page
+	// (about 0.6).
+	limit := n * 9 / 10
+	e = newEnvWith(t, engine.ManagerConfig{}, tools.Options{MaxScreenshotBytes: limit})
+	small, m, meta := capture(e, e.open("/catalog.html"))
+	if m > limit || meta["note"] != nil {
+		t.Fatalf("capped at %d (uncapped %d bytes): %d bytes, %v", limit, n, m, meta)
+	}
+	if !samePixels(fast, small) {
+		t.Fatalf("the PNG encoded for size shows other pixels than the one encoded for speed")
+	}
+}
+
+// samePixels reports whether a and b are the same picture.
+func samePixels(a, b image.Image) bool {
+	if a.Bounds() != b.Bounds() {
+		return false
+	}
+	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
+			r1, g1, b1, a1 := a.At(x, y).RGBA()
+			r2, g2, b2, a2 := b.At(x, y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
+				return false
+			}
+		}
+	}
+	return true
 }

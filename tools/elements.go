@@ -233,13 +233,16 @@ type ImageOut struct {
 // DefaultMaxScreenshotBytes caps an image returned to the agent.
 const DefaultMaxScreenshotBytes = 2 << 20
 
-// capture takes a screenshot within the size cap: over the cap it retries as
-// JPEG at lower quality, then at smaller scales, rather than failing.
+// capture takes a screenshot within the size cap. The engine is told the
+// cap, so that a PNG it encoded for speed is encoded again for size when
+// over it; a PNG still over the cap is taken again as JPEG at lower
+// quality, then at smaller scales, rather than failing.
 func capture(ctx context.Context, s engine.Session, req engine.ScreenshotRequest, max int) ([]byte, string, string, error) {
 	if max <= 0 {
 		max = DefaultMaxScreenshotBytes
 	}
 	mime := "image/" + req.Format
+	req.MaxBytes = max
 	img, err := s.Screenshot(ctx, req)
 	if err != nil || len(img) <= max {
 		return img, mime, "", err

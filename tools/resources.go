@@ -248,7 +248,7 @@ func readScreenshot(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		var err error
-		png, err = s.Screenshot(ctx, engine.ScreenshotRequest{Format: "png"})
+		png, err = s.Screenshot(ctx, engine.ScreenshotRequest{Format: "png", MaxBytes: d.MaxScreenshotBytes})
 		return err
 	})
 	if err != nil {

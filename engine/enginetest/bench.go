@@ -26,7 +26,9 @@ import (
 //     300 ms, which the click waits for;
 //   - snapshot/PAGE: Snapshot of a test page (the generated and the
 //     Wikipedia-like peer benchmark pages), reporting its size in bytes and
-//     o200k tokens.
+//     o200k tokens;
+//   - screenshot/PAGE, screenshot_full/PAGE: Screenshot of the viewport or
+//     the whole page as PNG, reporting the image's bytes.
 //
 // newEngine returns an engine that has not been started.
 func Benchmark(b *testing.B, newEngine func(tb testing.TB) engine.Engine) {
@@ -132,6 +134,33 @@ func Benchmark(b *testing.B, newEngine func(tb testing.TB) engine.Engine) {
 			}
 			b.ReportMetric(float64(len(r.Text)), "bytes")
 			b.ReportMetric(float64(n), "o200k-tokens")
+		})
+	}
+	// The screenshot tool's capture: the viewport (or, full, the whole
+	// page) as PNG, on peerbench's small page and the Wikipedia-like one,
+	// with the tool's default size cap; it reports the image's bytes. The
+	// Wikipedia-like page's full PNG is over the cap in engine/cdp's fast
+	// encoding, so that case shows the capture again for size too.
+	for _, c := range []struct {
+		page string
+		full bool
+	}{{"peerbench/login.html", false}, {"peerbench/large.html", false}, {"peerbench/large.html", true}} {
+		name := "screenshot/" + c.page
+		if c.full {
+			name = "screenshot_full/" + c.page
+		}
+		b.Run(name, func(b *testing.B) {
+			if _, err := warm.Navigate(bg, engine.NavigateRequest{URL: site.URL + "/" + c.page}); err != nil {
+				b.Fatal(err)
+			}
+			var img []byte
+			for range b.N {
+				var err error
+				if img, err = warm.Screenshot(bg, engine.ScreenshotRequest{Format: "png", FullPage: c.full, MaxBytes: 2 << 20}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(img)), "bytes")
 		})
 	}
 	b.Run("type", func(b *testing.B) {

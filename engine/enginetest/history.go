@@ -110,6 +110,26 @@ func (h *harness) testScreenshot(t *testing.T) {
 			}
 		}
 	})
+	t.Run("LeavesFieldsAlone", func(t *testing.T) {
+		// The image is what the page shows: a capture sets nothing on the
+		// page's elements (Playwright's default hides the caret through
+		// each field's inline style), with a field focused.
+		s := h.open(t, "/form.html")
+		evaluate(t, s, engine.EvalRequest{Function: `() => {
+			document.querySelector("#user").focus();
+			window.shotMutations = [];
+			new MutationObserver(rs => rs.forEach(r => window.shotMutations.push((r.target.id || r.target.nodeName) + " " + r.attributeName)))
+				.observe(document.body, {subtree: true, attributes: true});
+		}`})
+		for _, full := range []bool{false, true} {
+			if _, err := s.Screenshot(ctx(t), engine.ScreenshotRequest{FullPage: full}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := evaluate(t, s, engine.EvalRequest{Expression: "window.shotMutations"}); got != "[]" {
+			t.Errorf("the screenshots changed the page's attributes: %s", got)
+		}
+	})
 	t.Run("FullPage", func(t *testing.T) {
 		s := h.open(t, "/form.html")
 		b, err := s.Screenshot(ctx(t), engine.ScreenshotRequest{FullPage: true})

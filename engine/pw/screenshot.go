@@ -24,7 +24,13 @@ func (s *session) Screenshot(ctx context.Context, req engine.ScreenshotRequest) 
 	if scale <= 0 || scale > 1 {
 		scale = 1
 	}
-	o := playwright.PageScreenshotOptions{Type: playwright.ScreenshotTypePng, Scale: playwright.ScreenshotScaleCss, FullPage: &req.FullPage}
+	// Caret "initial": the image shows the caret as the page does, as
+	// engine/cdp's does. Playwright's default ("hide") walks every element
+	// of every frame and sets caret-color on each field's inline style
+	// before the capture and back after, which the page can observe
+	// (MutationObserver, style) and which costs a walk of the DOM.
+	o := playwright.PageScreenshotOptions{Type: playwright.ScreenshotTypePng, Scale: playwright.ScreenshotScaleCss, FullPage: &req.FullPage,
+		Caret: playwright.ScreenshotCaretInitial}
 	if req.Format == "jpeg" {
 		q := req.Quality
 		if q <= 0 {
