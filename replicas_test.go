@@ -215,8 +215,8 @@ func TestGridReplicaByName(t *testing.T) {
 
 // TestGridReplicasAdoptAtOnce: replicas B and C adopt the session replica
 // A created at the same moment; both serve the one page (what B types, C
-// reads), and once C closes it B's calls answer BROWSER_CRASHED (its
-// browser is gone), not an error of the caller's script.
+// reads), and once C closes it B's calls answer SESSION_NOT_FOUND (it was
+// closed), not BROWSER_CRASHED nor an error of the caller's script.
 func TestGridReplicasAdoptAtOnce(t *testing.T) {
 	g := testenv.StartGrid(t)
 	site := testsite.Start()
@@ -255,9 +255,53 @@ func TestGridReplicasAdoptAtOnce(t *testing.T) {
 	})
 	testenv.Eventually(t, "B's calls on the closed session to fail", func() (bool, error) {
 		out, isErr := cb.Call("get_text", map[string]any{"sessionId": id, "selector": "h1"})
-		if isErr && out["errorCode"] != "BROWSER_CRASHED" {
-			t.Fatalf("B after C closed the session: %v, want BROWSER_CRASHED", out)
+		if isErr && out["errorCode"] != string(engine.SessionNotFound) {
+			t.Fatalf("B after C closed the session: %v, want SESSION_NOT_FOUND", out)
 		}
 		return isErr, fmt.Errorf("get_text: %v", out)
+	})
+}
+
+// TestGridReplicaClosedElsewhere: a session created and used through
+// replica A, then closed through replica B, answers SESSION_NOT_FOUND
+// through A, saying it was closed (not BROWSER_CRASHED: its browser did
+// not crash), every time; A drops its attachment, and list_sessions
+// through A no longer shows it, whether or not A has noticed yet.
+func TestGridReplicaClosedElsewhere(t *testing.T) {
+	g := testenv.StartGrid(t)
+	site := testsite.Start()
+	defer site.Close()
+	a, b := startReplica(t, g), startReplica(t, g)
+	ca, cb := a.client(t, httpservetest.KeyA), b.client(t, httpservetest.KeyA)
+	id := ca.OK("create_session", nil)["sessionId"].(string)
+	ca.OK("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html?on=a"})
+	ca.OK("type", map[string]any{"sessionId": id, "selector": "#user", "text": "ada"})
+
+	cb.OK("close_session", map[string]any{"sessionId": id})
+	if g.Session(t, id) != nil {
+		t.Fatalf("close_session through B left the Grid session")
+	}
+	if listed(ca, id) {
+		t.Fatalf("list_sessions through A shows %s after B closed it", id)
+	}
+	for range 2 {
+		out, isErr := ca.Call("get_text", map[string]any{"sessionId": id, "selector": "h1"})
+		if !isErr || out["errorCode"] != string(engine.SessionNotFound) || !strings.Contains(fmt.Sprint(out["message"]), "was closed") {
+			t.Fatalf("A after B closed the session: %v, want SESSION_NOT_FOUND saying it was closed", out)
+		}
+	}
+	testenv.Eventually(t, "A to drop its attachment", func() (bool, error) {
+		return a.logged("the Grid session was closed elsewhere"), errors.New("not logged")
+	})
+	if listed(ca, id) {
+		t.Fatalf("list_sessions through A shows %s after its call failed", id)
+	}
+	// A is not stuck: a new session through A works.
+	id2 := ca.OK("create_session", nil)["sessionId"].(string)
+	ca.OK("navigate", map[string]any{"sessionId": id2, "url": site.URL + "/form.html"})
+	ca.OK("close_session", map[string]any{"sessionId": id2})
+	testenv.Eventually(t, "the Grid sessions to be deleted", func() (bool, error) {
+		left := g.Sessions(t)
+		return len(left) == 0, fmt.Errorf("left on the Grid: %v", left)
 	})
 }

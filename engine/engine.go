@@ -78,6 +78,21 @@ type Goner interface {
 	Gone() <-chan struct{}
 }
 
+// Ender is a Goner whose session can also be ended on purpose elsewhere:
+// a session shared by several servers (a Grid's) that another server
+// closed, or whose expiry there ended it. EndedElsewhere tells (within
+// ctx's short deadline) whether that is what happened; the Manager asks
+// when Gone closes and when a call answers BROWSER_CRASHED, and if so the
+// session is dropped and its calls answer SESSION_NOT_FOUND, saying it was
+// closed. An Ender that cannot tell answers false: the browser went away.
+type Ender interface {
+	Goner
+	EndedElsewhere(ctx context.Context) bool
+}
+
+// EndedTimeout bounds the Manager's EndedElsewhere question.
+const EndedTimeout = 5 * time.Second
+
 // SnapshotRequest asks for the accessibility outline of the page.
 type SnapshotRequest struct {
 	// Target limits the outline to one element's subtree; zero means the

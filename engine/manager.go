@@ -70,6 +70,10 @@ type Manager struct {
 	pending  int
 	expired  map[string]string // id -> owner
 	expOrder []string
+	// ended are the sessions that were closed elsewhere (Ender), id ->
+	// owner, so that they answer SESSION_NOT_FOUND saying so.
+	ended    map[string]string
+	endOrder []string
 	// crashed are the sessions whose browser died, by id and by name,
 	// until a call learns of it (BROWSER_CRASHED, once).
 	crashed map[ownerName]*managed
@@ -119,6 +123,8 @@ type managed struct {
 	opts     SessionOptions
 	lastUsed time.Time
 	dirty    bool
+	// ender is set when the session may be ended elsewhere (Ender).
+	ender Ender
 }
 
 // Info describes one session.
@@ -148,6 +154,7 @@ func NewManager(eng Engine, cfg ManagerConfig) *Manager {
 		sessions:    map[string]*managed{},
 		names:       map[ownerName]*managed{},
 		expired:     map[string]string{},
+		ended:       map[string]string{},
 		crashed:     map[ownerName]*managed{},
 		active:      map[string]activeContext{},
 		profileGate: make(chan struct{}, 1),
@@ -338,6 +345,9 @@ func (m *Manager) holdLocked(id, name, owner string, sess Session, created time.
 			m.forgetCrashLocked(old)
 		}
 	}
+	if en, ok := sess.(Ender); ok {
+		s.ender = en
+	}
 	if g, ok := sess.(Goner); ok {
 		go m.watch(s, g.Gone())
 	}
@@ -467,6 +477,9 @@ func (m *Manager) lookupLocal(ctx context.Context, ref string) (*managed, error)
 		e.SessionID = ref
 		return nil, e
 	}
+	if o, ok := m.ended[ref]; ok && o == owner {
+		return nil, endedErr(ref, "")
+	}
 	e := Errorf(SessionNotFound, "no session with id %q", ref)
 	e.SessionID = ref
 	return nil, e
@@ -535,6 +548,16 @@ func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Conte
 	}
 
 	if err != nil {
+		if e := AsError(err); e.Code == BrowserCrashed && s.ender != nil && s.ctx.Err() == nil {
+			// The browser went away, or another server closed the
+			// session (then watch drops it, if it has not yet).
+			ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), EndedTimeout)
+			ended := s.ender.EndedElsewhere(ectx)
+			cancel()
+			if ended {
+				return Info{}, endedErr(s.id, "")
+			}
+		}
 		if s.ctx.Err() != nil && ctx.Err() != nil {
 			return Info{}, m.abortErr(s, ctx)
 		}
@@ -592,6 +615,7 @@ func (m *Manager) abortErr(s *managed, ctx context.Context) error {
 	if s.ctx.Err() != nil {
 		m.mu.Lock()
 		_, exp := m.expired[s.id]
+		_, ended := m.ended[s.id]
 		crashed := m.crashed[ownerName{s.owner, s.id}] == s
 		if crashed {
 			m.forgetCrashLocked(s)
@@ -602,6 +626,9 @@ func (m *Manager) abortErr(s *managed, ctx context.Context) error {
 				Suggest("Call create_session for a new session: a new browser is starting. This session no longer exists.")
 			e.SessionID = s.id
 			return e
+		}
+		if ended {
+			return endedErr(s.id, " while the call ran")
 		}
 		code := SessionNotFound
 		if exp {
@@ -779,16 +806,31 @@ func (m *Manager) outputDir(id string) string {
 
 // watch frees s as soon as its browser goes away (gone closes), or
 // returns once s is closed. The next call on s answers BROWSER_CRASHED,
-// once; later ones SESSION_NOT_FOUND.
+// once; later ones SESSION_NOT_FOUND. A session that another server
+// closed (an Ender that says so) answers SESSION_NOT_FOUND saying it was
+// closed, every time.
 func (m *Manager) watch(s *managed, gone <-chan struct{}) {
 	select {
 	case <-s.ctx.Done():
 		return
 	case <-gone:
 	}
+	ended := false
+	if s.ender != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), EndedTimeout)
+		ended = s.ender.EndedElsewhere(ctx)
+		cancel()
+	}
 	m.mu.Lock()
 	removed := m.removeLocked(s, false)
-	if removed {
+	if removed && ended {
+		m.ended[s.id] = s.owner
+		m.endOrder = append(m.endOrder, s.id)
+		if len(m.endOrder) > rememberExpired {
+			delete(m.ended, m.endOrder[0])
+			m.endOrder = m.endOrder[1:]
+		}
+	} else if removed {
 		m.crashed[ownerName{s.owner, s.id}] = s
 		if s.name != "" {
 			m.crashed[ownerName{s.owner, s.name}] = s
@@ -802,6 +844,15 @@ func (m *Manager) watch(s *managed, gone <-chan struct{}) {
 	if removed {
 		_ = m.closeSession(context.Background(), s)
 	}
+}
+
+// endedErr is the SESSION_NOT_FOUND of session id, which was closed
+// elsewhere (Ender); when adds to the message.
+func endedErr(id, when string) *Error {
+	e := Errorf(SessionNotFound, "session %s was closed%s, by another server (replica) that shares it: its close_session or its expiry", id, when).
+		Suggest("Call create_session for a new session, or list_sessions to see the open ones.")
+	e.SessionID = id
+	return e
 }
 
 // forgetCrashLocked drops s from the crashed sessions.
@@ -846,7 +897,11 @@ func (m *Manager) List(ctx context.Context) []Info {
 	}
 	a, ok := m.active[owner]
 	infos := make([]Info, len(ss))
+	enders := map[string]bool{}
 	for i, s := range ss {
+		if s.ender != nil {
+			enders[s.id] = true
+		}
 		infos[i] = s.info()
 		infos[i].Active = (ok && a.id == s.id) || (!ok && s.name == DefaultSessionName)
 	}
@@ -856,21 +911,29 @@ func (m *Manager) List(ctx context.Context) []Info {
 		infos[i].URL, infos[i].Title, infos[i].Pages = p.URL, p.Title, p.Pages
 	}
 	if a, ok := m.eng.(Adopter); ok {
-		infos = m.withShared(ctx, a, infos)
+		infos = m.withShared(ctx, a, infos, enders)
 	}
 	sort.Slice(infos, func(i, j int) bool { return infos[i].CreatedAt.Before(infos[j].CreatedAt) })
 	return infos
 }
 
-// withShared adds the owner's sessions that other servers hold; when the
-// engine cannot list them, the list is this Manager's alone.
-func (m *Manager) withShared(ctx context.Context, a Adopter, infos []Info) []Info {
+// withShared adds the owner's sessions that other servers hold, and
+// leaves out those held here that may be ended elsewhere (enders) and
+// that the engine no longer lists: another server closed them, and this
+// one has not noticed yet. When the engine cannot list them, the list is
+// this Manager's alone.
+func (m *Manager) withShared(ctx context.Context, a Adopter, infos []Info, enders map[string]bool) []Info {
 	ctx, cancel := context.WithTimeout(ctx, InfoTimeout)
 	defer cancel()
 	shared, err := a.Shared(ctx, ownerOf(ctx))
 	if err != nil {
 		return infos
 	}
+	there := map[string]bool{}
+	for _, i := range shared {
+		there[i.ID] = true
+	}
+	infos = slices.DeleteFunc(infos, func(i Info) bool { return enders[i.ID] && !there[i.ID] })
 	held := map[string]bool{}
 	for _, i := range infos {
 		held[i.ID] = true

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -553,6 +554,67 @@ func TestDeadBrowserFreesSessionsAtOnce(t *testing.T) {
 			if _, err := m.Create(t.Context(), "", engine.SessionOptions{}); err != nil {
 				t.Fatalf("create after the crash: %v", err)
 			}
+		}
+	})
+}
+
+// endedSession is a goneSession that another server may have closed
+// (engine.Ender).
+type endedSession struct {
+	*goneSession
+	ended *atomic.Bool
+}
+
+func (s *endedSession) EndedElsewhere(context.Context) bool { return s.ended.Load() }
+
+type endedEngine struct {
+	*goneEngine
+	ended *atomic.Bool
+}
+
+func (g *endedEngine) NewSession(ctx context.Context, o engine.SessionOptions) (engine.Session, error) {
+	s, err := g.goneEngine.NewSession(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return &endedSession{s.(*goneSession), g.ended}, nil
+}
+
+// TestSessionEndedElsewhere: a session another server closed (its Ender
+// says so) is freed when its connection drops and answers
+// SESSION_NOT_FOUND saying it was closed, every time, and also to a call
+// that fails with BROWSER_CRASHED before the drop is seen; one whose
+// browser died (the Ender says no) still answers BROWSER_CRASHED.
+func TestSessionEndedElsewhere(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeEngine{}
+		ended := &atomic.Bool{}
+		g := &endedEngine{&goneEngine{f, make(chan struct{})}, ended}
+		m := engine.NewManager(g, engine.ManagerConfig{Timeout: time.Hour, MaxSessions: 2})
+		a, _ := m.Create(t.Context(), "", engine.SessionOptions{})
+		crashed := func(context.Context, engine.Session) error {
+			return engine.Errorf(engine.BrowserCrashed, "the browser crashed while trying to click")
+		}
+		if _, err := m.Use(t.Context(), a.ID, crashed); code(err) != engine.BrowserCrashed {
+			t.Fatalf("a call whose browser died = %v; want BROWSER_CRASHED", err)
+		}
+		ended.Store(true)
+		var e *engine.Error
+		if _, err := m.Use(t.Context(), a.ID, crashed); !errors.As(err, &e) || e.Code != engine.SessionNotFound || !strings.Contains(e.Message, "was closed") || e.SessionID != a.ID {
+			t.Fatalf("a call on a session closed elsewhere, before the drop = %v; want SESSION_NOT_FOUND saying it was closed", err)
+		}
+		close(g.gone)
+		synctest.Wait()
+		if n, open := m.Len(), f.openSessions(); n != 0 || open != 0 {
+			t.Fatalf("after the session was closed elsewhere: %d sessions listed, %d open; want both freed", n, open)
+		}
+		for range 2 {
+			if _, err := m.Use(t.Context(), a.ID, nav(0)); !errors.As(err, &e) || e.Code != engine.SessionNotFound || !strings.Contains(e.Message, "was closed") {
+				t.Fatalf("a later call = %v; want SESSION_NOT_FOUND saying it was closed", err)
+			}
+		}
+		if len(m.List(t.Context())) != 0 {
+			t.Fatalf("list after the session was closed elsewhere: %v", m.List(t.Context()))
 		}
 	})
 }

@@ -21,7 +21,12 @@
 // router answer it with a connection failure, twice in a row (the Grid
 // keeps the se:cdp websocket of a dead browser open, so CDP alone cannot
 // tell), and the session's calls then answer BROWSER_CRASHED; other
-// sessions are not touched.
+// sessions are not touched. A session that another server closed
+// (close_session or its expiry deleted the Grid session) is not a crash:
+// when its connection drops, or a call fails as if it had crashed, the
+// server asks the Grid's GraphQL API whether it still lists the session,
+// and one it no longer lists is dropped and answers SESSION_NOT_FOUND,
+// saying it was closed (session.go, engine.Ender).
 package grid
 
 import (

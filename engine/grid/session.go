@@ -28,14 +28,40 @@ type session struct {
 	lost      atomic.Bool        // the keep-alive found the browser gone
 	closeOnce sync.Once
 	closeErr  error
+
+	endMu    sync.Mutex
+	ended    chan struct{} // closed once the Grid no longer lists the session
+	endedSet bool
 }
 
 func newSession(e *Engine, inner engine.Session, browser *cdp.Engine, gridID string, log *slog.Logger) *session {
 	ctx, stop := context.WithCancel(context.Background())
-	s := &session{Session: inner, e: e, browser: browser, gridID: gridID, log: log, stop: stop, done: make(chan struct{})}
+	s := &session{Session: inner, e: e, browser: browser, gridID: gridID, log: log, stop: stop,
+		done: make(chan struct{}), ended: make(chan struct{})}
 	go s.keepAlive(ctx)
+	if g, ok := inner.(engine.Goner); ok {
+		go s.watchEnd(ctx, g.Gone())
+	}
 	return s
 }
+
+// watchEnd asks the Grid, once the connection to the session's browser
+// is lost (gone), whether another server closed the session.
+func (s *session) watchEnd(ctx context.Context, gone <-chan struct{}) {
+	select {
+	case <-ctx.Done():
+		return
+	case <-gone:
+	}
+	ectx, cancel := context.WithTimeout(ctx, engine.EndedTimeout)
+	defer cancel()
+	s.EndedElsewhere(ectx)
+}
+
+// Gone closes when another server closed the session (engine.Ender): the
+// Manager then drops it. A browser or node that died does not close it;
+// the session's calls answer BROWSER_CRASHED until it is closed.
+func (s *session) Gone() <-chan struct{} { return s.ended }
 
 // keepAlive sends the Grid a WebDriver command for the session at once and
 // then every KeepAlive until the session closes. It keeps the node's session timeout
@@ -144,6 +170,38 @@ func (s *session) release() {
 	<-s.done
 	s.browser.Close() // the session's pages are Shared: this only detaches
 	s.e.forget(s)
+}
+
+// EndedElsewhere reports whether the Grid no longer lists the session
+// (engine.Ender): another server deleted it (its close_session or expiry).
+// A browser or node that died leaves the session listed (until the Grid's
+// health check drops the node, minutes later), and so does a Grid that
+// does not answer: that is false, BROWSER_CRASHED.
+func (s *session) EndedElsewhere(ctx context.Context) bool {
+	s.endMu.Lock()
+	known := s.endedSet
+	s.endMu.Unlock()
+	if known {
+		return true
+	}
+	ss, err := s.e.listSessions(ctx)
+	if err != nil {
+		s.log.Debug("asking the Grid whether the session was closed", "err", err)
+		return false
+	}
+	for _, g := range ss {
+		if g.ID == s.gridID {
+			return false
+		}
+	}
+	s.endMu.Lock()
+	defer s.endMu.Unlock()
+	if !s.endedSet {
+		s.log.Info("the Grid session was closed elsewhere")
+		s.endedSet = true
+		close(s.ended)
+	}
+	return true
 }
 
 // BlockedRequests passes on engine/cdp's record of what the domain policy
