@@ -711,6 +711,9 @@ func (m *Manager) Active(ctx context.Context) string {
 // context. DefaultSessionName is created if it does not exist yet; any
 // other ref must be an open session of the owner.
 func (m *Manager) Switch(ctx context.Context, ref string) (Info, error) {
+	// The restore sets each owner's saved active context when it ends: a
+	// switch made before that would be undone.
+	m.awaitRestore(ctx)
 	owner := ownerOf(ctx)
 	if ref == DefaultSessionName {
 		m.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
@@ -120,4 +121,45 @@ func TestPersistentSessionsRestore(t *testing.T) {
 	if _, err := m3.Use(ctx, info.ID, func(context.Context, engine.Session) error { return nil }); code(err) != engine.SessionExpired {
 		t.Fatalf("a session that expired while down: %v", err)
 	}
+}
+
+// TestSwitchToDefaultDuringRestore: a switch to default made while the
+// sessions are still being restored stays made: the restore does not put
+// the saved active context back over it afterwards.
+func TestSwitchToDefaultDuringRestore(t *testing.T) {
+	dir := t.TempDir()
+	cfg := engine.ManagerConfig{Timeout: time.Hour, MaxSessions: 5, StateDir: dir}
+	ctx := engine.WithOwner(t.Context(), "key-a")
+	m1 := engine.NewManager(&stateEngine{}, cfg)
+	if _, err := m1.Create(ctx, "work", engine.SessionOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m1.Switch(ctx, "work"); err != nil {
+		t.Fatal(err)
+	}
+	m1.Shutdown(t.Context())
+
+	synctest.Test(t, func(t *testing.T) {
+		ctx := engine.WithOwner(t.Context(), "key-a")
+		e2 := &stateEngine{}
+		e2.block = make(chan struct{}) // the restore's NewSession waits
+		m2 := engine.NewManager(e2, cfg)
+		defer m2.Shutdown(context.Background())
+		switched := make(chan engine.Info, 1)
+		go func() {
+			i, err := m2.Switch(ctx, engine.DefaultSessionName)
+			if err != nil {
+				t.Error(err)
+			}
+			switched <- i
+		}()
+		synctest.Wait() // the switch is waiting, the restore is held
+		close(e2.block)
+		if i := <-switched; i.Name != engine.DefaultSessionName {
+			t.Fatalf("Switch(default) during the restore answered %q", i.Name)
+		}
+		if a := m2.Active(ctx); a != engine.DefaultSessionName {
+			t.Fatalf("active after Switch(default) during the restore: %q", a)
+		}
+	})
 }
