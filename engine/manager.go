@@ -551,11 +551,19 @@ func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Conte
 		if e := AsError(err); e.Code == BrowserCrashed && s.ender != nil && s.ctx.Err() == nil {
 			// The browser went away, or another server closed the
 			// session (then watch drops it, if it has not yet).
-			ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), EndedTimeout)
-			ended := s.ender.EndedElsewhere(ectx)
-			cancel()
-			if ended {
-				return Info{}, endedErr(s.id, "")
+			// The question takes what is left of the call's own
+			// deadline, at most EndedTimeout.
+			d := EndedTimeout
+			if dl, ok := ctx.Deadline(); ok {
+				d = min(d, time.Until(dl))
+			}
+			if d > 0 {
+				ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d)
+				ended := s.ender.EndedElsewhere(ectx)
+				cancel()
+				if ended {
+					return Info{}, endedErr(s.id, "")
+				}
 			}
 		}
 		if s.ctx.Err() != nil && ctx.Err() != nil {
@@ -850,9 +858,11 @@ func (m *Manager) watch(s *managed, gone <-chan struct{}) {
 }
 
 // endedErr is the SESSION_NOT_FOUND of session id, which was closed
-// elsewhere (Ender); when adds to the message.
+// elsewhere (Ender); when adds to the message. Who closed it is not known
+// for sure: the Grid also drops a session, minutes later, whose browser or
+// node it lost (that session answered BROWSER_CRASHED meanwhile).
 func endedErr(id, when string) *Error {
-	e := Errorf(SessionNotFound, "session %s was closed%s, by another server (replica) that shares it: its close_session or its expiry", id, when).
+	e := Errorf(SessionNotFound, "session %s was closed%s: the Grid no longer has it; another server (replica) that shares it closed it (close_session or expiry), or the Grid ended it after losing its browser or node", id, when).
 		Suggest("Call create_session for a new session, or list_sessions to see the open ones.")
 	e.SessionID = id
 	return e

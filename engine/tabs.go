@@ -272,11 +272,18 @@ func (ts *TabSet[S]) abandon(ctx context.Context, s, prev S, act TabActions[S], 
 	if closeErr == nil {
 		ts.Remove(s)
 	}
-	ts.setCurrent(prev)
-	if act.Selected != nil {
-		act.Selected(cctx, prev)
+	// The previous tab is current again, unless the site closed it
+	// meanwhile: then the tab Remove chose stays current.
+	ts.mu.Lock()
+	if slices.Contains(ts.tabs, prev) {
+		*ts.cur = prev
 	}
-	tabs, _ := ts.Snapshot()
+	ts.mu.Unlock()
+	tabs, cur := ts.Snapshot()
+	if act.Selected != nil {
+		act.Selected(cctx, cur)
+	}
+	prev = cur
 	e := AsError(cause)
 	if e.Message == "" {
 		e.Message = cause.Error()
@@ -285,7 +292,7 @@ func (ts *TabSet[S]) abandon(ctx context.Context, s, prev S, act TabActions[S], 
 		e.Message += fmt.Sprintf("; the new tab is still open, as tab %d (close it with tabs close), and tab %d is current", slices.Index(tabs, s), slices.Index(tabs, prev))
 		return e.With("tabIndex", slices.Index(tabs, s)).With("currentTab", slices.Index(tabs, prev))
 	}
-	e.Message += fmt.Sprintf("; the new tab was closed, and tab %d is still current", slices.Index(tabs, prev))
+	e.Message += fmt.Sprintf("; the new tab was closed, and tab %d is current", slices.Index(tabs, prev))
 	return e.With("tabClosed", true).With("currentTab", slices.Index(tabs, prev))
 }
 

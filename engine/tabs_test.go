@@ -190,3 +190,25 @@ func TestTabSetNewThatFails(t *testing.T) {
 		}
 	}
 }
+
+// TestTabSetNewThatFailsAfterTheSiteClosedThePrevious: the tab that was
+// current when tabs new began is not made current again if the site closed
+// it meanwhile: the tab left current is an open one, and the error names it.
+func TestTabSetNewThatFailsAfterTheSiteClosedThePrevious(t *testing.T) {
+	a, b := &page{url: "a"}, &page{url: "b"}
+	s := newTabSession(a)
+	s.tabs.Add(b, false)
+	act := engine.TabActions[*page]{
+		Open: func(context.Context) (*page, error) {
+			s.tabs.Remove(a) // the site closes the current tab as the new one opens
+			return &page{url: "about:blank"}, nil
+		},
+		Close: func(_ context.Context, p *page) error { p.closed = true; return nil },
+	}
+	_, err := s.tabs.Do(context.Background(), engine.TabsRequest{Action: "new", URL: "http://unreachable.test/"}, act)
+	e := engine.AsError(err)
+	tabs, cur := s.tabs.Snapshot()
+	if cur != b || len(tabs) != 1 || e == nil || e.Details["currentTab"] != 0 || e.Details["tabClosed"] != true {
+		t.Fatalf("tabs %v, current %v, err %v (%v); want b alone and current, named as tab 0", tabs, cur, err, e)
+	}
+}
