@@ -1,18 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/httpservetest"
@@ -124,46 +116,8 @@ func TestContextsPerAPIKey(t *testing.T) {
 	testenv.Chromium(t)
 	site := testsite.Start()
 	defer site.Close()
-	bin := buildBinary(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	l.Close()
-	url := "http://127.0.0.1:" + port
-	log := &bytes.Buffer{}
-	cmd := exec.Command(bin, "--port", port, "--api-key", httpservetest.KeyA, "--api-key", httpservetest.KeyB, "--headless")
-	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
-	cmd.Stdout, cmd.Stderr = syncWriter{log}, syncWriter{log}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		if t.Failed() {
-			stderrMu.Lock()
-			t.Logf("server:\n%s", log.String())
-			stderrMu.Unlock()
-		}
-	})
-	testenv.Eventually(t, "the server to serve HTTP", func() (bool, error) {
-		resp, err := http.Get(url + "/mcp")
-		if err != nil {
-			return false, err
-		}
-		resp.Body.Close()
-		return true, nil
-	})
-	connect := func(key string) *httpservetest.Client {
-		c, err := client.NewStreamableHttpClient(url+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + key}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return httpservetest.Connect(t, c)
-	}
-	a1, a2, b := connect(httpservetest.KeyA), connect(httpservetest.KeyA), connect(httpservetest.KeyB)
+	srv := startHTTPBinary(t, "--headless")
+	a1, a2, b := srv.client(t, httpservetest.KeyA), srv.client(t, httpservetest.KeyA), srv.client(t, httpservetest.KeyB)
 
 	a1.OK("browser_context_create", map[string]any{"name": "mine"})
 	a1.OK("navigate", map[string]any{"url": site.URL + "/form.html"})

@@ -1,19 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"net"
-	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/seed4af8c199/browsermcp/internal/httpservetest"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
@@ -29,65 +20,29 @@ func TestRestoredProfileSessionIsTheProfiles(t *testing.T) {
 	testenv.Chromium(t)
 	site := testsite.Start()
 	defer site.Close()
-	bin := buildBinary(t)
 	dir := t.TempDir()
 	profile := filepath.Join(dir, "profile")
-	args := []string{"--headless", "--api-key", httpservetest.KeyA, "--api-key", httpservetest.KeyB,
-		"--persistent-sessions", "--state-dir", filepath.Join(dir, "state"), "--user-data-dir", profile}
-	start := func() (*exec.Cmd, string) {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-		l.Close()
-		log := &bytes.Buffer{}
-		cmd := exec.Command(bin, append([]string{"--port", port}, args...)...)
-		cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
-		cmd.Stdout, cmd.Stderr = syncWriter{log}, syncWriter{log}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+	args := []string{"--headless", "--persistent-sessions", "--state-dir", filepath.Join(dir, "state"), "--user-data-dir", profile}
+	start := func() *httpBinary {
+		s := startHTTPBinary(t, args...)
 		t.Cleanup(func() {
-			cmd.Process.Kill()
-			cmd.Wait()
+			s.cmd.Process.Kill()
+			s.cmd.Wait()
 			// The browser dies with the server; the profile goes after it.
 			waitGone(t, "--user-data-dir="+profile, "the server was killed")
-			if t.Failed() {
-				stderrMu.Lock()
-				t.Logf("server:\n%s", log.String())
-				stderrMu.Unlock()
-			}
 		})
-		url := "http://127.0.0.1:" + port
-		testenv.Eventually(t, "the server to serve HTTP", func() (bool, error) {
-			resp, err := http.Get(url + "/mcp")
-			if err != nil {
-				return false, err
-			}
-			resp.Body.Close()
-			return true, nil
-		})
-		return cmd, url
+		return s
 	}
-	connect := func(url, key string) *httpservetest.Client {
-		c, err := client.NewStreamableHttpClient(url+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + key}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return httpservetest.Connect(t, c)
-	}
-
-	cmd, url := start()
-	connect(url, httpservetest.KeyA).OK("navigate", map[string]any{"url": site.URL + "/login?user=ada"})
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	first := start()
+	first.client(t, httpservetest.KeyA).OK("navigate", map[string]any{"url": site.URL + "/login?user=ada"})
+	if err := first.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	cmd.Wait()
+	first.cmd.Wait()
 	waitGone(t, "--user-data-dir="+profile, "SIGTERM")
 
-	_, url = start()
-	a, b := connect(url, httpservetest.KeyA), connect(url, httpservetest.KeyB)
+	second := start()
+	a, b := second.client(t, httpservetest.KeyA), second.client(t, httpservetest.KeyB)
 	if got := a.OK("navigate", map[string]any{"url": site.URL + "/members"})["title"].(string); !strings.HasPrefix(got, "s-ada") {
 		t.Fatalf("key A's restored default session: %q", got)
 	}

@@ -1,20 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"net"
-	"net/http"
-	"os"
-	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/httpservetest"
@@ -22,61 +13,14 @@ import (
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
 
-// replica is the built binary serving MCP over HTTP on a Grid, with the
-// two keys of httpservetest.
-type replica struct {
-	url string
-	cmd *exec.Cmd
-	log *bytes.Buffer
-}
+// replica is the built binary serving MCP over HTTP on a Grid.
+type replica = httpBinary
 
-// startReplica starts the binary with --port and --grid-url, and waits
-// until it answers.
+// startReplica starts the binary with --grid-url and more, and waits until
+// it answers.
 func startReplica(t *testing.T, g *testenv.Grid, more ...string) *replica {
 	t.Helper()
-	bin := buildBinary(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	r := &replica{url: "http://127.0.0.1:" + strconv.Itoa(port), log: &bytes.Buffer{}}
-	args := gridArgs(t, g, append([]string{"--port", strconv.Itoa(port), "--api-key", httpservetest.KeyA, "--api-key", httpservetest.KeyB}, more...)...)
-	r.cmd = exec.Command(bin, args...)
-	r.cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
-	r.cmd.Stdout, r.cmd.Stderr = syncWriter{r.log}, syncWriter{r.log}
-	if err := r.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		r.cmd.Process.Kill()
-		r.cmd.Wait()
-		if t.Failed() {
-			stderrMu.Lock()
-			t.Logf("replica %s:\n%s", r.url, r.log.String())
-			stderrMu.Unlock()
-		}
-	})
-	testenv.Eventually(t, "the replica to serve HTTP", func() (bool, error) {
-		resp, err := http.Get(r.url + "/mcp")
-		if err != nil {
-			return false, err
-		}
-		resp.Body.Close()
-		return true, nil
-	})
-	return r
-}
-
-// client connects to the replica with key.
-func (r *replica) client(t *testing.T, key string) *httpservetest.Client {
-	t.Helper()
-	c, err := client.NewStreamableHttpClient(r.url+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + key}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return httpservetest.Connect(t, c)
+	return startHTTPBinary(t, gridArgs(t, g, more...)...)
 }
 
 // listed reports whether list_sessions of c shows id.
@@ -133,13 +77,6 @@ func TestGridReplicas(t *testing.T) {
 		left := g.Sessions(t)
 		return len(left) == 0, fmt.Errorf("left on the Grid: %v", left)
 	})
-}
-
-// logged reports whether the replica has logged s.
-func (r *replica) logged(s string) bool {
-	stderrMu.Lock()
-	defer stderrMu.Unlock()
-	return strings.Contains(r.log.String(), s)
 }
 
 // TestGridReplicaExpiry: a session's idle expiry on replica A, while
