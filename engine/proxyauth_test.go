@@ -13,29 +13,10 @@ import (
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
-// echoServer answers every connection with what it reads.
-func echoServer(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { defer c.Close(); io.Copy(c, c) }()
-		}
-	}()
-	return ln.Addr().String()
-}
-
 // TestDialProxyLogin: DialProxy logs in to HTTP and SOCKS5 proxies with
 // the URL's user info, and says so when the proxy refuses the login.
 func TestDialProxyLogin(t *testing.T) {
-	echo := echoServer(t)
+	echo := testenv.ServeTCP(t, func(c net.Conn) { io.Copy(c, c) })
 	for _, p := range []*url.URL{testenv.LoginProxy(t, "ada", "s3cret", echo), testenv.SocksProxy(t, "ada", "s3cret", echo)} {
 		t.Run(p.Scheme, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)

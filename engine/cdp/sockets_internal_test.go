@@ -13,36 +13,17 @@ import (
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
-
-// listen serves each connection with f until the test ends.
-func listen(t *testing.T, f func(net.Conn)) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { defer c.Close(); f(c) }()
-		}
-	}()
-	return ln.Addr().String()
-}
 
 // TestRelayChainsThroughSessionProxy checks that the WebSocket relay of a
 // session with its own HTTP proxy connects through that proxy, and that
 // what the policy refuses reaches neither the proxy nor the destination.
 func TestRelayChainsThroughSessionProxy(t *testing.T) {
-	echo := listen(t, func(c net.Conn) { io.Copy(c, c) })
+	echo := testenv.ServeTCP(t, func(c net.Conn) { io.Copy(c, c) })
 	var mu sync.Mutex
 	var connects []string
-	proxy := listen(t, func(c net.Conn) {
+	proxy := testenv.ServeTCP(t, func(c net.Conn) {
 		br := bufio.NewReader(c)
 		req, err := http.ReadRequest(br)
 		if err != nil || req.Method != http.MethodConnect {

@@ -56,6 +56,14 @@ func LoginProxy(tb testing.TB, user, pass, tunnelTo string) *url.URL {
 // host, goes to dialTo (host:port). It stops when tb ends.
 func SocksProxy(tb testing.TB, user, pass, dialTo string) *url.URL {
 	tb.Helper()
+	addr := ServeTCP(tb, func(c net.Conn) { socksServe(c, user, pass, dialTo) })
+	return &url.URL{Scheme: "socks5", Host: addr}
+}
+
+// ServeTCP serves each connection to a new listener on 127.0.0.1 with f,
+// closing it after f, until tb ends; it returns the listener's host:port.
+func ServeTCP(tb testing.TB, f func(net.Conn)) string {
+	tb.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
@@ -67,14 +75,13 @@ func SocksProxy(tb testing.TB, user, pass, dialTo string) *url.URL {
 			if err != nil {
 				return
 			}
-			go socksServe(c, user, pass, dialTo)
+			go func() { defer c.Close(); f(c) }()
 		}
 	}()
-	return &url.URL{Scheme: "socks5", Host: ln.Addr().String()}
+	return ln.Addr().String()
 }
 
 func socksServe(c net.Conn, user, pass, dialTo string) {
-	defer c.Close()
 	c.SetDeadline(time.Now().Add(10 * time.Second))
 	br := bufio.NewReader(c)
 	var head [2]byte
