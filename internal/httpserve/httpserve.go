@@ -270,20 +270,31 @@ func (h *Handler) guard(next http.Handler) http.Handler {
 		if !h.checkHost(w, r) {
 			return
 		}
-		key, ok := bearerHeader(r)
+		key, given := bearerHeader(r)
+		id, ok := h.authenticate(w, r, key, given, staticKey)
 		if !ok {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="browsermcp", error="invalid_token", error_description="`+staticKey+`"`)
-			httpError(w, http.StatusUnauthorized, "unauthorized", staticKey+"; "+noOAuth)
-			return
-		}
-		id, ok := h.identify(key)
-		if !ok {
-			h.log.Warn("rejected an invalid API key", "remote", r.RemoteAddr)
-			httpError(w, http.StatusForbidden, "forbidden", "the API key is not valid")
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(engine.WithOwner(r.Context(), id)))
 	})
+}
+
+// authenticate returns the identity of a request's API key, or answers
+// the request: 401 when it gave no key (ways says how to give one), 403
+// when the key is not valid (logged with logArgs).
+func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request, key string, given bool, ways string, logArgs ...any) (string, bool) {
+	if !given {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="browsermcp", error="invalid_token", error_description="`+staticKey+`"`)
+		httpError(w, http.StatusUnauthorized, "unauthorized", ways+"; "+noOAuth)
+		return "", false
+	}
+	id, ok := h.identify(key)
+	if !ok {
+		h.log.Warn("rejected an invalid API key", append([]any{"remote", r.RemoteAddr}, logArgs...)...)
+		httpError(w, http.StatusForbidden, "forbidden", "the API key is not valid")
+		return "", false
+	}
+	return id, true
 }
 
 // bearerHeader is the key of an Authorization: Bearer header.

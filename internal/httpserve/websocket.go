@@ -116,24 +116,17 @@ func (h *Handler) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	offered := offeredProtocols(r)
-	key, ok := bearerHeader(r)
-	if !ok {
+	key, given := bearerHeader(r)
+	if !given {
 		for _, p := range offered {
 			if k, found := strings.CutPrefix(p, wsBearerPrefix); found {
-				key, ok = k, true
+				key, given = k, true
 				break
 			}
 		}
 	}
+	id, ok := h.authenticate(w, r, key, given, staticKey+", or the subprotocols mcp, bearer.<key>", "transport", "websocket")
 	if !ok {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="browsermcp", error="invalid_token", error_description="`+staticKey+`"`)
-		httpError(w, http.StatusUnauthorized, "unauthorized", staticKey+", or the subprotocols mcp, bearer.<key>; "+noOAuth)
-		return
-	}
-	id, ok := h.identify(key)
-	if !ok {
-		h.log.Warn("rejected an invalid API key", "remote", r.RemoteAddr, "transport", "websocket")
-		httpError(w, http.StatusForbidden, "forbidden", "the API key is not valid")
 		return
 	}
 	// A client that offers subprotocols must get one of them back, and
