@@ -284,20 +284,7 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 	id := uuid.NewString()
 	given := opts
 	given.StorageState, given.DownloadDir = nil, ""
-	opts.DownloadDir = filepath.Join(m.outputDir(id), "downloads")
-	if m.cfg.DownloadDir != "" {
-		opts.DownloadDir = filepath.Join(m.cfg.DownloadDir, id)
-	}
-	ctx = context.WithValue(context.WithValue(ctx, sessionIDKey{}, id), sessionNameKey{}, name)
-	sess, err := within(ctx, "create_session", NewSessionTimeout, func(ctx context.Context) (s Session, err error) {
-		// A panicking engine must not leak the pending slot.
-		defer func() {
-			if e := Recovered(recover()); e != nil {
-				err = e
-			}
-		}()
-		return m.eng.NewSession(ctx, m.withDefaults(opts))
-	})
+	sess, err := m.newSession(ctx, "create_session", id, name, opts)
 
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -745,6 +732,26 @@ func (m *Manager) Switch(ctx context.Context, ref string) (Info, error) {
 	m.mu.Unlock()
 	m.activeChanged()
 	return m.withPage(ctx, s), nil
+}
+
+// newSession asks the engine for session id (named name) with opts, its
+// download directory set, within NewSessionTimeout; what names the call
+// in a timeout. A panicking engine is an error, so that the caller's
+// pending slot is not leaked.
+func (m *Manager) newSession(ctx context.Context, what, id, name string, opts SessionOptions) (Session, error) {
+	opts.DownloadDir = filepath.Join(m.outputDir(id), "downloads")
+	if m.cfg.DownloadDir != "" {
+		opts.DownloadDir = filepath.Join(m.cfg.DownloadDir, id)
+	}
+	ctx = context.WithValue(context.WithValue(ctx, sessionIDKey{}, id), sessionNameKey{}, name)
+	return within(ctx, what, NewSessionTimeout, func(ctx context.Context) (s Session, err error) {
+		defer func() {
+			if e := Recovered(recover()); e != nil {
+				err = e
+			}
+		}()
+		return m.eng.NewSession(ctx, m.withDefaults(opts))
+	})
 }
 
 // withPage describes s with its page, as List does.

@@ -348,19 +348,7 @@ func (m *Manager) reopen(saved savedSession, left time.Duration) error {
 	opts.Profile = profile
 	state := saved.State
 	opts.StorageState = &state
-	opts.DownloadDir = filepath.Join(m.outputDir(saved.ID), "downloads")
-	if m.cfg.DownloadDir != "" {
-		opts.DownloadDir = filepath.Join(m.cfg.DownloadDir, saved.ID)
-	}
-	ctx = context.WithValue(context.WithValue(ctx, sessionIDKey{}, saved.ID), sessionNameKey{}, saved.Name)
-	sess, err := within(ctx, "restore a session", NewSessionTimeout, func(ctx context.Context) (s Session, err error) {
-		defer func() {
-			if e := Recovered(recover()); e != nil {
-				err = e
-			}
-		}()
-		return m.eng.NewSession(ctx, m.withDefaults(opts))
-	})
+	sess, err := m.newSession(ctx, "restore a session", saved.ID, saved.Name, opts)
 	m.mu.Lock()
 	m.pending--
 	if err == nil && (m.closed || m.sessions[saved.ID] != nil) {
