@@ -79,23 +79,8 @@ func TestPersistentSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitGone(t, s.tmp, "SIGTERM")
-	path := filepath.Join(dir, "sessions.json")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f map[string]any
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	ss := f["sessions"].([]any)
-	if len(ss) != 1 {
+	if n, b := ageSavedSessions(t, filepath.Join(dir, "sessions.json")); n != 1 {
 		t.Fatalf("saved sessions: %s", b)
-	}
-	ss[0].(map[string]any)["lastUsed"] = time.Now().Add(-24 * time.Hour).Format(time.RFC3339)
-	b, _ = json.Marshal(f)
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
 	}
 	s = startBinary(t, args...)
 	if out, isErr := s.call("get_page_metadata", map[string]any{"sessionId": id}); !isErr || out["errorCode"] != "SESSION_EXPIRED" {
@@ -218,6 +203,21 @@ func TestPersistentActiveContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitGone(t, s.tmp, "SIGTERM")
+	ageSavedSessions(t, path)
+	s = startBinary(t, args...)
+	if got := s.ok("browser_context_list", nil)["active"]; got != "default" {
+		t.Fatalf("active after its context expired = %v, want default", got)
+	}
+	if got := s.ok("get_page_metadata", nil)["sessionId"]; got == work {
+		t.Fatalf("a call without sessionId acts on the expired %v", got)
+	}
+}
+
+// ageSavedSessions sets the lastUsed of every session in the state file at
+// path a day back, as if the server had been down that long; it returns
+// how many there are and the file as it was.
+func ageSavedSessions(t *testing.T, path string) (int, []byte) {
+	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -226,18 +226,13 @@ func TestPersistentActiveContext(t *testing.T) {
 	if err := json.Unmarshal(b, &f); err != nil {
 		t.Fatal(err)
 	}
-	for _, ss := range f["sessions"].([]any) {
-		ss.(map[string]any)["lastUsed"] = time.Now().Add(-24 * time.Hour).Format(time.RFC3339)
+	ss := f["sessions"].([]any)
+	for _, s := range ss {
+		s.(map[string]any)["lastUsed"] = time.Now().Add(-24 * time.Hour).Format(time.RFC3339)
 	}
-	b, _ = json.Marshal(f)
-	if err := os.WriteFile(path, b, 0o600); err != nil {
+	aged, _ := json.Marshal(f)
+	if err := os.WriteFile(path, aged, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s = startBinary(t, args...)
-	if got := s.ok("browser_context_list", nil)["active"]; got != "default" {
-		t.Fatalf("active after its context expired = %v, want default", got)
-	}
-	if got := s.ok("get_page_metadata", nil)["sessionId"]; got == work {
-		t.Fatalf("a call without sessionId acts on the expired %v", got)
-	}
+	return len(ss), b
 }
