@@ -19,10 +19,13 @@ type Target struct {
 // elements, and custom element names need a hyphen).
 var refPattern = regexp.MustCompile(`^(f[1-9][0-9]*)?e[1-9][0-9]*$`)
 
+// IsRef reports whether s has the shape of a ref a snapshot hands out.
+func IsRef(s string) bool { return refPattern.MatchString(s) }
+
 // TargetOf reads a string that may be a selector or a ref, for tools whose
 // parameter takes either (drag_and_drop's source and target).
 func TargetOf(s string) Target {
-	if refPattern.MatchString(strings.TrimSpace(s)) {
+	if IsRef(strings.TrimSpace(s)) {
 		return Target{Ref: strings.TrimSpace(s)}
 	}
 	return Target{Selector: s}

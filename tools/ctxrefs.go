@@ -51,16 +51,12 @@ func refPrefix(name string) string {
 	return name + ":"
 }
 
-// plainRef is the shape of a ref the engines hand out: eN, or fMeN in a
-// frame.
-var plainRef = regexp.MustCompile(`^(?:f[1-9][0-9]*)?e[1-9][0-9]*$`)
-
 // splitRef splits a context-prefixed ref ("uk:e5") into the context's name
 // and the plain ref; ok is false for anything else, which is left as it is.
 func splitRef(s string) (name, ref string, ok bool) {
 	s = strings.TrimSpace(s)
 	i := strings.LastIndexByte(s, ':')
-	if i <= 0 || !plainRef.MatchString(s[i+1:]) {
+	if i <= 0 || !engine.IsRef(s[i+1:]) {
 		return "", "", false
 	}
 	return s[:i], s[i+1:], true
