@@ -82,12 +82,14 @@ function (a) {
   // page already; only an absolute URL on this origin loses its origin.
   // Resolving every href (el.href, new URL) costs more than the rest of
   // the walk.
+  let originDoc = null, origin = "";
   const shortURL = (el) => {
     const raw = el.getAttribute("href");
     if (raw === null) return "";
     const h = raw.trim();
     if (/^javascript:/i.test(h)) return "javascript:";
-    const origin = el.ownerDocument.location.origin;
+    const doc = el.ownerDocument;
+    if (doc !== originDoc) originDoc = doc, origin = doc.location.origin;
     if (h.startsWith(origin) && (h.length === origin.length || h[origin.length] === "/")) return h.slice(origin.length) || "/";
     return h.replace(/\s/g, "%20");
   };
@@ -101,17 +103,29 @@ function (a) {
   };
 
   // Node: {t: text, ib: inline boundary} or {role, name, ref, attrs, url, value, kids, frame}.
-  const visitKids = (list, kids, ctx) => {
-    for (const n of list) {
-      if (n.nodeType === 3) {
-        // interactiveOnly keeps text only inside what has a ref, where it
-        // tells what the element is (a clickable div has no name).
-        if (ctx.hidden || only && !ctx.inRef) continue;
-        const t = n.nodeValue;
-        if (t && /\S/.test(t)) kids.push({ t: t.replace(/\s+/g, " ") });
-        else if (t && kids.length && kids[kids.length - 1].t !== undefined) kids.push({ t: " " });
-      } else if (n.nodeType === 1) visit(n, kids, ctx);
+  // visitKids visits the children of el in the flat tree (its shadow root's,
+  // or a slot's assigned nodes), walking sibling pointers: iterating a
+  // NodeList costs more than the rest of a visit on a page of links.
+  const visitKids = (el, kids, ctx) => {
+    if (el.localName === "slot") {
+      const s = el.assignedNodes({ flatten: true });
+      if (s.length) {
+        for (const n of s) visitNode(n, kids, ctx);
+        return;
+      }
     }
+    for (let n = (el.shadowRoot || el).firstChild; n; n = n.nextSibling) visitNode(n, kids, ctx);
+  };
+  const visitNode = (n, kids, ctx) => {
+    const type = n.nodeType;
+    if (type === 3) {
+      // interactiveOnly keeps text only inside what has a ref, where it
+      // tells what the element is (a clickable div has no name).
+      if (ctx.hidden || only && !ctx.inRef) return;
+      const t = n.nodeValue;
+      if (t && /\S/.test(t)) kids.push({ t: t.replace(/\s+/g, " ") });
+      else if (t && kids.length && kids[kids.length - 1].t !== undefined) kids.push({ t: " " });
+    } else if (type === 1) visit(n, kids, ctx);
   };
   const childList = (el) => {
     if (el.shadowRoot) return el.shadowRoot.childNodes;
@@ -347,7 +361,7 @@ function (a) {
       let doc = null;
       try { doc = el.contentDocument; } catch (e) { /* cross-origin */ }
       if (doc && doc.documentElement) {
-        visitKids(childList(doc.body || doc.documentElement), node.kids, { hidden: false, cursor: "" });
+        visitKids(doc.body || doc.documentElement, node.kids, { hidden: false, cursor: "" });
       } else {
         R.frames.push(el);
         node.kids.push({ frame: R.frames.length - 1 });
@@ -384,7 +398,7 @@ function (a) {
       const lv = el.getAttribute("aria-level") || (/^h[1-6]$/.test(tag) ? tag[1] : "");
       if (lv) node.attrs = ["level=" + lv];
     }
-    if (tag !== "input" && tag !== "textarea") visitKids(childList(el), node.kids, sub);
+    if (tag !== "input" && tag !== "textarea") visitKids(el, node.kids, sub);
     if (tag === "select") {
       // Closed selects hide their options from checkVisibility; list them.
       if (!node.kids.length) for (const o of el.options) {
@@ -504,7 +518,7 @@ function (a) {
   }
   const top = [];
   if (root) visit(root, top, { hidden: false, cursor: "" });
-  else visitKids(childList(document.body || document.documentElement), top, { hidden: false, cursor: "" });
+  else visitKids(document.body || document.documentElement, top, { hidden: false, cursor: "" });
   for (const k of tidy(top)) emit(k, "", 0);
   return { text: lines.join("\n"), next, frames: R.frames.length, url: document.location.href, title: document.title };
 }
