@@ -45,6 +45,7 @@ floor coldstart -n 8
 for s in $SERVERS; do run "$s" tokens; done
 for s in $SERVERS; do run "$s" steps -n "$N" -warmup 2; done
 floor click -n "$N"
+floor steps -n "$N"
 for s in $SERVERS; do run "$s" memory; done
 for s in $SERVERS; do run "$s" compat; done
 # Ten agents for every server; fifty in ours only, for the cost of an op as

@@ -7,7 +7,16 @@
 //   - click: Input.dispatchMouseEvent press and release on a known point of
 //     that page (its "Sign in" button), on a warm page; and, as a user's
 //     click, a move there first (a mouseMoved is dispatched with the next
-//     animation frame, so this floor holds a frame).
+//     animation frame, so this floor holds a frame);
+//   - steps: the other steps of peerbench's 7-step iteration, in its order, on
+//     one warm page: Page.navigate to the login page until its load event,
+//     Accessibility.getFullAXTree of it (Chromium's accessibility tree,
+//     which every snapshot with Chromium's roles and names reads in some
+//     form: the least a snapshot costs, before any formatting or refs),
+//     Input.insertText of the typed text into its focused field,
+//     Page.captureScreenshot of the viewport as PNG with optimizeForSpeed (the
+//     fastest of PNG, JPEG and WebP here), then navigate to the large page and
+//     read its tree.
 //
 // It launches the browser browsermcp launches by default (the headless
 // shell when installed), with chromedp's default switches, and serves
@@ -15,6 +24,7 @@
 //
 //	go run ./bench/floor -scenario coldstart -n 8 -json floor.coldstart.json
 //	go run ./bench/floor -scenario click -n 30 -json floor.click.json
+//	go run ./bench/floor -scenario steps -n 12 -json floor.steps.json
 package main
 
 import (
@@ -24,11 +34,15 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"time"
 
+	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine/browserpath"
@@ -61,14 +75,16 @@ type result struct {
 	Coldstart *stat     `json:"coldstart_ms,omitempty"`
 	Click     *stat     `json:"click_ms,omitempty"`
 	ClickMove *stat     `json:"click_move_ms,omitempty"`
+	// Steps are the floors of the other steps, by peerbench's step name.
+	Steps map[string]*stat `json:"steps_ms,omitempty"`
 }
 
 // callTimeout bounds every step; a floor that hangs is no floor.
 const callTimeout = 60 * time.Second
 
 func main() {
-	scenario := flag.String("scenario", "coldstart", "coldstart or click")
-	n := flag.Int("n", 8, "runs (coldstart) or clicks (click)")
+	scenario := flag.String("scenario", "coldstart", "coldstart, click or steps")
+	n := flag.Int("n", 8, "runs (coldstart), clicks (click) or iterations (steps)")
 	out := flag.String("json", "", "write the result here (default stdout)")
 	exec := flag.String("browser", "", "browser binary (default: what browsermcp launches headless)")
 	flag.Parse()
@@ -103,6 +119,16 @@ func main() {
 		}
 		s, sm := summarize(ms), summarize(moved)
 		res.Click, res.ClickMove = &s, &sm
+	case "steps":
+		ms, err := steps(path, site.URL+"/peerbench/", *n)
+		if err != nil {
+			fatal(err)
+		}
+		res.Steps = map[string]*stat{}
+		for name, v := range ms {
+			s := summarize(v)
+			res.Steps[name] = &s
+		}
 	default:
 		fatal(fmt.Errorf("unknown scenario %q", *scenario))
 	}
@@ -208,6 +234,120 @@ func clicks(path, url string, n int) (ms, moved []float64, err error) {
 		return nil, nil, fmt.Errorf("the clicks did not reach the page (result %q, %v)", text, err)
 	}
 	return ms, moved, nil
+}
+
+// steps times the raw floors of peerbench's steps other than click, n
+// iterations after one untimed, in ms by step name.
+func steps(path, base string, n int) (map[string][]float64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout+time.Duration(n)*5*time.Second)
+	defer cancel()
+	alloc, cancelAlloc := allocator(path)
+	defer cancelAlloc()
+	root, cancelRoot := chromedp.NewContext(alloc)
+	defer cancelRoot()
+	stop := context.AfterFunc(ctx, cancelRoot)
+	defer stop()
+	if _, err := chromedp.CallBrowser(root, browser.GetVersion, cdp.Empty{}); err != nil {
+		return nil, fmt.Errorf("launch %s: %w", path, err)
+	}
+	// The load event of each new document, by loader.
+	loads := make(chan cdp.LoaderID, 16)
+	tab, cancelTab := chromedp.NewContext(root, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
+		if e, ok := ev.(*page.EventLifecycleEvent); ok && e.Name == "load" {
+			select {
+			case loads <- e.LoaderID:
+			default:
+			}
+		}
+	}))
+	defer cancelTab()
+	if err := chromedp.Do(tab, chromedp.Navigate(base+"login.html")); err != nil {
+		return nil, err
+	}
+	out := map[string][]float64{}
+	for i := range n + 1 {
+		err := chromedp.Do(tab, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			ms := map[string]float64{}
+			timed := func(name string, f func() error) error {
+				t0 := time.Now()
+				if err := f(); err != nil {
+					return fmt.Errorf("%s: %w", name, err)
+				}
+				ms[name] = float64(time.Since(t0).Microseconds()) / 1000
+				return nil
+			}
+			navigate := func(url string) func() error {
+				return func() error {
+					nav, err := cdp.Call(ctx, t, page.Navigate, page.NavigateParams{URL: url})
+					if err != nil {
+						return err
+					}
+					for {
+						select {
+						case id := <-loads:
+							if id == nav.LoaderID {
+								return nil
+							}
+						case <-ctx.Done():
+							return ctx.Err()
+						}
+					}
+				}
+			}
+			axTree := func() error {
+				tree, err := cdp.Call(ctx, t, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+				if err == nil && len(tree.Nodes) < 10 {
+					err = fmt.Errorf("only %d accessibility nodes", len(tree.Nodes))
+				}
+				return err
+			}
+			text := fmt.Sprintf("bench%d", i)
+			if err := timed("navigate_small", navigate(base+"login.html")); err != nil {
+				return err
+			}
+			if err := timed("snapshot_small", axTree); err != nil {
+				return err
+			}
+			if _, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: `document.getElementById("user").focus()`}); err != nil {
+				return err
+			}
+			if err := timed("type", func() error {
+				_, err := cdp.Call(ctx, t, input.InsertText, input.InsertTextParams{Text: text})
+				return err
+			}); err != nil {
+				return err
+			}
+			got, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: `document.getElementById("user").value`, ReturnByValue: new(true)})
+			if err != nil || string(got.Result.Value) != strconv.Quote(text) {
+				return fmt.Errorf("the typed text did not reach the field (value %s, %v)", got.Result.Value, err)
+			}
+			if err := timed("screenshot", func() error {
+				shot, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: new(true)})
+				if err == nil && len(shot.Data) == 0 {
+					err = fmt.Errorf("empty screenshot")
+				}
+				return err
+			}); err != nil {
+				return err
+			}
+			if err := timed("navigate_large", navigate(base+"large.html")); err != nil {
+				return err
+			}
+			if err := timed("snapshot_large", axTree); err != nil {
+				return err
+			}
+			if i > 0 {
+				for name, v := range ms {
+					out[name] = append(out[name], v)
+				}
+			}
+			return nil
+		}))
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func fatal(err error) {

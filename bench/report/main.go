@@ -85,12 +85,14 @@ type report struct {
 var peers = []string{"playwright-mcp", "chrome-devtools-mcp", "agent-browser"}
 
 // floors is what bench/floor measured in the same run (floor.*.json): the
-// raw-CDP cost of a cold start and of a click, nothing of ours in between.
+// raw-CDP cost of a cold start, of a click and of the other steps, nothing
+// of ours in between.
 type floors struct {
-	Browser   string `json:"browser"`
-	Coldstart *stat  `json:"coldstart_ms"`
-	Click     *stat  `json:"click_ms"`
-	ClickMove *stat  `json:"click_move_ms"`
+	Browser   string           `json:"browser"`
+	Coldstart *stat            `json:"coldstart_ms"`
+	Click     *stat            `json:"click_ms"`
+	ClickMove *stat            `json:"click_move_ms"`
+	Steps     map[string]*stat `json:"steps_ms"`
 }
 
 func main() {
@@ -124,6 +126,9 @@ func main() {
 			}
 			if one.Click != nil {
 				fl.Click, fl.ClickMove = one.Click, one.ClickMove
+			}
+			if one.Steps != nil {
+				fl.Steps = one.Steps
 			}
 			continue
 		}
@@ -189,7 +194,9 @@ func main() {
 		return sum, true
 	}, "")
 	add("snapshot, small page (median ms)", lower, 0.8, step("snapshot_small"), "")
+	vsFloor("snapshot, small page (median ms) vs raw Accessibility.getFullAXTree", step("snapshot_small"), fl.Steps["snapshot_small"], 0)
 	add("screenshot (median ms)", lower, 0.5, step("screenshot"), "")
+	vsFloor("screenshot (median ms) vs raw Page.captureScreenshot", step("screenshot"), fl.Steps["screenshot"], 0)
 	add("click (median ms)", lower, 0.1, step("click"), "")
 	vsFloor("click (median ms) vs raw CDP press+release", step("click"), fl.Click, 1.3)
 	vsFloor("click (median ms) vs raw CDP move+press+release", step("click"), fl.ClickMove, 1.3)
@@ -294,6 +301,7 @@ func main() {
 		}
 		fmt.Println()
 	}
+	stepFloors(rs, fl)
 	scale(rs["ours"])
 	if *compare != "" {
 		b, err := os.ReadFile(*compare)
@@ -309,6 +317,72 @@ func main() {
 			fmt.Print(string(b))
 		}
 	}
+}
+
+// stepFloors prints each step of the iteration next to the best peer and
+// its raw floor, and what the target asks of browsermcp in ms, so that a
+// target below the floor shows as such.
+func stepFloors(rs map[string]*report, fl floors) {
+	if fl.Steps == nil || rs["ours"].Steps == nil {
+		return
+	}
+	med := func(r *report, name string) (float64, bool) {
+		if r == nil || r.Steps == nil || r.Steps.Steps[name] == nil {
+			return 0, false
+		}
+		return r.Steps.Steps[name].Latency.Median, true
+	}
+	targets := map[string]float64{"snapshot_small": 0.8, "screenshot": 0.5, "snapshot_large": 0.5}
+	fmt.Println("### Each step next to its raw floor")
+	fmt.Println()
+	fmt.Println("Raw floors of the same run (`bench/floor -scenario steps`; click: move+press+release). The floor of a")
+	fmt.Println("snapshot is Chromium's own accessibility tree, read whole with `Accessibility.getFullAXTree`, before")
+	fmt.Println("any formatting or refs: on the small page what chrome-devtools-mcp does; on Wikipedia our walk of the")
+	fmt.Println("page (which asks Chromium for the roles and names it needs) costs less than that read.")
+	fmt.Println()
+	fmt.Println("| step | browsermcp | best peer | raw floor | browsermcp / floor | target | target in ms | target ≥ floor |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	var sumOurs, sumLeast float64
+	for _, name := range []string{"navigate_small", "snapshot_small", "type", "click", "screenshot", "navigate_large", "snapshot_large"} {
+		ours, ok := med(rs["ours"], name)
+		if !ok {
+			continue
+		}
+		best, bestName := math.NaN(), ""
+		for _, p := range peers {
+			if v, ok := med(rs[p], name); ok && (math.IsNaN(best) || v < best) {
+				best, bestName = v, p
+			}
+		}
+		f := fl.Steps[name]
+		if name == "click" {
+			f = fl.ClickMove
+		}
+		floor := math.NaN()
+		if f != nil {
+			floor = f.Median
+		}
+		least := ours
+		for _, v := range []float64{best, floor} {
+			if !math.IsNaN(v) && v < least {
+				least = v
+			}
+		}
+		sumOurs += ours
+		sumLeast += least
+		tgt, tgtMs, fits := "—", "", ""
+		if t := targets[name]; t > 0 && !math.IsNaN(best) {
+			tgt = fmt.Sprintf("≤ %g× best peer", t)
+			tgtMs = fmt.Sprintf("%.1f", t*best)
+			fits = "yes"
+			if t*best < floor {
+				fits = "**no**"
+			}
+		}
+		fmt.Printf("| %s | %.1f | %.1f (%s) | %.1f | %.2f× | %s | %s | %s |\n", name, ours, best, bestName, floor, ours/floor, tgt, tgtMs, fits)
+	}
+	fmt.Println()
+	fmt.Printf("Sum of the steps: browsermcp %.0f ms; the least measured per step (raw floor, browsermcp or a peer) %.0f ms.\n\n", sumOurs, sumLeast)
 }
 
 // scale prints the 50-sessions criteria of issue 17: the cost of an op must
