@@ -55,6 +55,9 @@ for s in $SERVERS; do
   if [ "$s" = ours ]; then k=5,10,50; fi
   run "$s" concurrent -k "$k" -m 3 -modes shared
 done
+# Where an op's CPU and memory go as sessions grow, per process type.
+log "sessions ours"
+go run ./bench/sessions -peerbench "$CACHE/peerbench" -peers "$PEERS" > "$OUT/sessions.md" && mv "$OUT/sessions.md" bench/sessions.md || log "  bench/sessions failed"
 files=$(ls "$OUT"/*.json | grep -v '/floor\.' | paste -sd, -)
 "$CACHE/peerbench" -compare "$files" > "$OUT/compare.md" 2>/dev/null || true
 go run ./bench/report -dir "$OUT" -compare "$OUT/compare.md" > BENCHMARKS.md
