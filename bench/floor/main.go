@@ -147,6 +147,22 @@ func allocator(path string) (context.Context, context.CancelFunc) {
 	return chromedp.NewExecAllocator(context.Background(), opts...)
 }
 
+// launched starts the browser at path, everything bounded by d, and returns
+// its root context and the function that ends it.
+func launched(path string, d time.Duration) (context.Context, func(), error) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	alloc, cancelAlloc := allocator(path)
+	root, cancelRoot := chromedp.NewContext(alloc)
+	stop := context.AfterFunc(ctx, cancelRoot)
+	end := func() { stop(); cancelRoot(); cancelAlloc(); cancel() }
+	// Starts the browser without opening a tab, as browsermcp does.
+	if _, err := chromedp.CallBrowser(root, browser.GetVersion, cdp.Empty{}); err != nil {
+		end()
+		return nil, nil, fmt.Errorf("launch %s: %w", path, err)
+	}
+	return root, end, nil
+}
+
 // coldstart times one launch + browser context + page + navigation, in ms.
 func coldstart(path, url string) (float64, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
@@ -174,17 +190,11 @@ func coldstart(path, url string) (float64, error) {
 // clicks times n press+release pairs on the login page's button, and n
 // move+press+release, in ms, alternating.
 func clicks(path, url string, n int) (ms, moved []float64, err error) {
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout+time.Duration(n)*time.Second)
-	defer cancel()
-	alloc, cancelAlloc := allocator(path)
-	defer cancelAlloc()
-	root, cancelRoot := chromedp.NewContext(alloc)
-	defer cancelRoot()
-	stop := context.AfterFunc(ctx, cancelRoot)
-	defer stop()
-	if _, err := chromedp.CallBrowser(root, browser.GetVersion, cdp.Empty{}); err != nil {
-		return nil, nil, fmt.Errorf("launch %s: %w", path, err)
+	root, end, err := launched(path, callTimeout+time.Duration(n)*time.Second)
+	if err != nil {
+		return nil, nil, err
 	}
+	defer end()
 	tab, cancelTab := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
 	defer cancelTab()
 	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {
@@ -239,17 +249,11 @@ func clicks(path, url string, n int) (ms, moved []float64, err error) {
 // steps times the raw floors of peerbench's steps other than click, n
 // iterations after one untimed, in ms by step name.
 func steps(path, base string, n int) (map[string][]float64, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout+time.Duration(n)*5*time.Second)
-	defer cancel()
-	alloc, cancelAlloc := allocator(path)
-	defer cancelAlloc()
-	root, cancelRoot := chromedp.NewContext(alloc)
-	defer cancelRoot()
-	stop := context.AfterFunc(ctx, cancelRoot)
-	defer stop()
-	if _, err := chromedp.CallBrowser(root, browser.GetVersion, cdp.Empty{}); err != nil {
-		return nil, fmt.Errorf("launch %s: %w", path, err)
+	root, end, err := launched(path, callTimeout+time.Duration(n)*5*time.Second)
+	if err != nil {
+		return nil, err
 	}
+	defer end()
 	// The load event of each new document, by loader.
 	loads := make(chan cdp.LoaderID, 16)
 	tab, cancelTab := chromedp.NewContext(root, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
