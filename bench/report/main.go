@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -304,7 +305,7 @@ func main() {
 		}
 		fmt.Println()
 	}
-	stepFloors(rs, fl)
+	stepFloors(os.Stdout, rs, fl)
 	scale(rs["ours"])
 	if *compare != "" {
 		b, err := os.ReadFile(*compare)
@@ -325,7 +326,7 @@ func main() {
 // stepFloors prints each step of the iteration next to the best peer and
 // its raw floor, and what the target asks of browsermcp in ms, so that a
 // target below the floor shows as such.
-func stepFloors(rs map[string]*report, fl floors) {
+func stepFloors(w io.Writer, rs map[string]*report, fl floors) {
 	if fl.Steps == nil || rs["ours"].Steps == nil {
 		return
 	}
@@ -336,19 +337,19 @@ func stepFloors(rs map[string]*report, fl floors) {
 		return r.Steps.Steps[name].Latency.Median, true
 	}
 	targets := map[string]float64{"snapshot_small": 0.8, "screenshot": 0.5, "snapshot_large": 0.5}
-	fmt.Println("### Each step next to its raw floor")
-	fmt.Println()
-	fmt.Println("Raw floors of the same run (`bench/floor -scenario steps`; click: move+press+release). The floor of a")
-	fmt.Println("snapshot is Chromium's own accessibility tree, read whole with `Accessibility.getFullAXTree`, before")
-	fmt.Println("any formatting or refs: on the small page what chrome-devtools-mcp does; on Wikipedia our walk of the")
-	fmt.Println("page (which asks Chromium for the roles and names it needs) costs less than that read.")
-	fmt.Println()
-	fmt.Println("The last column asks whether the target is at least the least time measured for the step in this run")
-	fmt.Println("(its raw floor, browsermcp or a peer): a target below it asks for less than anyone, the browser alone")
-	fmt.Println("included, achieved.")
-	fmt.Println()
-	fmt.Println("| step | browsermcp | best peer | raw floor | browsermcp / floor | target | target in ms | target ≥ least measured |")
-	fmt.Println("|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "### Each step next to its raw floor")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Raw floors of the same run (`bench/floor -scenario steps`; click: move+press+release). The floor of a")
+	fmt.Fprintln(w, "snapshot is Chromium's own accessibility tree, read whole with `Accessibility.getFullAXTree`, before")
+	fmt.Fprintln(w, "any formatting or refs: on the small page what chrome-devtools-mcp does; on Wikipedia our walk of the")
+	fmt.Fprintln(w, "page (which asks Chromium for the roles and names it needs) costs less than that read.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "The last column asks whether the target is at least the least time measured for the step in this run")
+	fmt.Fprintln(w, "(its raw floor, browsermcp or a peer): a target below it asks for less than anyone, the browser alone")
+	fmt.Fprintln(w, "included, achieved.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| step | browsermcp | best peer | raw floor | browsermcp / floor | target | target in ms | target ≥ least measured |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	var sumOurs, sumLeast float64
 	for _, name := range []string{"navigate_small", "snapshot_small", "type", "click", "screenshot", "navigate_large", "snapshot_large"} {
 		ours, ok := med(rs["ours"], name)
@@ -386,19 +387,19 @@ func stepFloors(rs map[string]*report, fl floors) {
 				fits = "**no**"
 			}
 		}
-		fmt.Printf("| %s | %.1f | %.1f (%s) | %.1f | %.2f× | %s | %s | %s |\n", name, ours, best, bestName, floor, ours/floor, tgt, tgtMs, fits)
+		fmt.Fprintf(w, "| %s | %.1f | %.1f (%s) | %.1f | %.2f× | %s | %s | %s |\n", name, ours, best, bestName, floor, ours/floor, tgt, tgtMs, fits)
 	}
-	fmt.Println()
-	fmt.Printf("Sum of the steps: browsermcp %.0f ms; the least measured per step (raw floor, browsermcp or a peer) %.0f ms.\n", sumOurs, sumLeast)
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Sum of the steps: browsermcp %.0f ms; the least measured per step (raw floor, browsermcp or a peer) %.0f ms.\n", sumOurs, sumLeast)
 	if it := iterationBest(rs); it > 0 {
-		fmt.Printf("The iteration target, 0.3× the best peer's %.0f ms, is %.0f ms: ", it, 0.3*it)
+		fmt.Fprintf(w, "The iteration target, 0.3× the best peer's %.0f ms, is %.0f ms: ", it, 0.3*it)
 		if 0.3*it < sumLeast {
-			fmt.Println("below that sum: meeting it takes every step faster than anything measured for it in this run, the raw floors included.")
+			fmt.Fprintln(w, "below that sum: meeting it takes every step faster than anything measured for it in this run, the raw floors included.")
 		} else {
-			fmt.Println("not below that sum.")
+			fmt.Fprintln(w, "not below that sum.")
 		}
 	}
-	fmt.Println()
+	fmt.Fprintln(w)
 }
 
 // iterationBest is the best peer's whole iteration (sum of step medians).

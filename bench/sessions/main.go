@@ -208,8 +208,15 @@ func kindOf(pid int, server string) string {
 	if err != nil {
 		return ""
 	}
+	return kindOfCmdline(string(b), server)
+}
+
+// kindOfCmdline says which of our process types a process with the command
+// line c (from /proc/PID/cmdline) is, "" for none; server is our server's
+// command.
+func kindOfCmdline(c, server string) string {
 	// Chromium rewrites its command line, separated by spaces, not NULs.
-	c := strings.ReplaceAll(string(b), "\x00", " ")
+	c = strings.ReplaceAll(c, "\x00", " ")
 	switch {
 	case strings.HasPrefix(c, server) && !strings.Contains(c, "-ours-cmd"):
 		return "server"
