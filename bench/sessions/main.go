@@ -94,7 +94,9 @@ func main() {
 	for _, r := range rs {
 		row := fmt.Sprintf("| K=%d |", r.k)
 		for _, k := range kinds {
-			row += fmt.Sprintf(" %.1f |", r.cpu[k])
+			// A process that did nothing can sample a tick less in the
+			// longer run.
+			row += fmt.Sprintf(" %.1f |", max(r.cpu[k], 0))
 		}
 		fmt.Printf("%s %.1f |\n", row, r.total)
 	}
