@@ -286,6 +286,9 @@ func steps(path, base string, n int) (map[string][]float64, error) {
 					if err != nil {
 						return err
 					}
+					if nav.ErrorText != "" {
+						return fmt.Errorf("navigate to %s: %s", url, nav.ErrorText)
+					}
 					for {
 						select {
 						case id := <-loads:
@@ -322,8 +325,11 @@ func steps(path, base string, n int) (map[string][]float64, error) {
 				return err
 			}
 			got, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: `document.getElementById("user").value`, ReturnByValue: new(true)})
-			if err != nil || string(got.Result.Value) != strconv.Quote(text) {
-				return fmt.Errorf("the typed text did not reach the field (value %s, %v)", got.Result.Value, err)
+			if err != nil {
+				return fmt.Errorf("read the typed field: %w", err)
+			}
+			if got.Result == nil || string(got.Result.Value) != strconv.Quote(text) {
+				return fmt.Errorf("the typed text %q did not reach the field", text)
 			}
 			if err := timed("screenshot", func() error {
 				shot, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: new(true)})

@@ -72,11 +72,14 @@ func TestStepFloors(t *testing.T) {
 	}
 	// Least per step: 26 + 5.7 + 1.3 + 16 + 40.5 + 42.5 + 69 = 201; the
 	// best iteration is chrome-devtools-mcp's 1150, and 0.3 x 1150 = 345.
-	if !strings.Contains(out, "browsermcp 240 ms; the least measured per step (raw floor, browsermcp or a peer) 201 ms.") {
+	if !strings.Contains(out, "browsermcp 240 ms; the least measured per step (raw call, browsermcp or a peer) 201 ms.") {
 		t.Errorf("sums:\n%s", out)
 	}
 	if !strings.Contains(out, "0.3× the best peer's 1150 ms, is 345 ms: not below that sum.") {
 		t.Errorf("iteration:\n%s", out)
+	}
+	if !strings.Contains(out, "On the large page our whole snapshot (69.0 ms) costs less than that read (223.0 ms).") {
+		t.Errorf("large snapshot sentence:\n%s", out)
 	}
 	rs["agent-browser"] = withSteps(map[string]float64{"navigate_small": 60, "snapshot_small": 24, "type": 23, "click": 24,
 		"screenshot": 65, "navigate_large": 144, "snapshot_large": 252})
@@ -84,6 +87,29 @@ func TestStepFloors(t *testing.T) {
 	stepFloors(&b, rs, fl)
 	if out := b.String(); !strings.Contains(out, "0.3× the best peer's 592 ms, is 178 ms: below that sum") {
 		t.Errorf("iteration with agent-browser:\n%s", out)
+	}
+}
+
+// A peer that missed a step is no best iteration, and a step without a raw
+// call reads as such.
+func TestStepFloorsMissing(t *testing.T) {
+	rs := map[string]*report{
+		"ours":           withSteps(map[string]float64{"navigate_small": 30, "snapshot_small": 7, "type": 11, "click": 16, "screenshot": 42, "navigate_large": 64, "snapshot_large": 69}),
+		"agent-browser":  withSteps(map[string]float64{"navigate_small": 60, "click": 24}),
+		"playwright-mcp": withSteps(map[string]float64{"navigate_small": 90, "snapshot_small": 8, "type": 34, "click": 558, "screenshot": 39, "navigate_large": 265, "snapshot_large": 146}),
+	}
+	fl := floors{Steps: map[string]*stat{"navigate_small": {Median: 26}}}
+	var b strings.Builder
+	stepFloors(&b, rs, fl)
+	out := b.String()
+	if l := line(t, out, "type"); !strings.Contains(l, "| 11.0 | 34.0 (playwright-mcp) | — | — |") {
+		t.Errorf("type without a raw call: %s", l)
+	}
+	if strings.Contains(out, "NaN") {
+		t.Errorf("NaN in\n%s", out)
+	}
+	if !strings.Contains(out, "0.3× the best peer's 1140 ms") {
+		t.Errorf("best iteration should be playwright-mcp's, the one peer with every step:\n%s", out)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -72,8 +73,13 @@ func main() {
 			fatal(err)
 		}
 		r := result{k: p.k, ops: b.ops - a.ops, cpu: map[string]float64{}, pss: map[string]float64{}}
+		if r.ops <= 0 {
+			fatal(fmt.Errorf("K=%d: the run of %d rounds did no more ops than that of %d", p.k, p.m2, p.m1))
+		}
 		for _, k := range kinds {
-			r.cpu[k] = (b.cpu[k] - a.cpu[k]) / float64(r.ops)
+			// A process that did nothing can sample a tick less in the
+			// longer run.
+			r.cpu[k] = max((b.cpu[k]-a.cpu[k])/float64(r.ops), 0)
 			r.total += r.cpu[k]
 			r.pss[k] = b.pss[k]
 		}
@@ -81,10 +87,10 @@ func main() {
 	}
 	fmt.Println("## Where an op's cost goes as sessions grow")
 	fmt.Println()
-	fmt.Printf("`go run ./bench/sessions` (bench/sessions), run %s, load average %s before and %s after, 2 CPUs.\n",
-		started.Format("2006-01-02 15:04 UTC"), before, load())
+	fmt.Printf("`go run ./bench/sessions` (bench/sessions), run %s, load average %s before and %s after, %d CPUs.\n",
+		started.Format("2006-01-02 15:04 UTC"), before, load(), runtime.NumCPU())
 	fmt.Println("peerbench's concurrent scenario on one server, run twice per K (5 agents: 3 and 33 rounds; 50 agents:")
-	fmt.Println("1 and 4 rounds; each round is navigate, snapshot, type, click), every process of the server's tree")
+	fmt.Println("1 and 4 rounds; each round is navigate, snapshot, type, click), the server and every process under it")
 	fmt.Println("sampled from /proc every 50 ms: the difference of the two runs is the CPU of 600 ops, without the")
 	fmt.Println("browser's launch and the sessions' set-up. PSS is each process type's when the tree's total peaked in the")
 	fmt.Println("longer run (sampled once a second); per session is the growth from K=5 to K=50 over the 45 sessions more.")
@@ -94,9 +100,7 @@ func main() {
 	for _, r := range rs {
 		row := fmt.Sprintf("| K=%d |", r.k)
 		for _, k := range kinds {
-			// A process that did nothing can sample a tick less in the
-			// longer run.
-			row += fmt.Sprintf(" %.1f |", max(r.cpu[k], 0))
+			row += fmt.Sprintf(" %.1f |", r.cpu[k])
 		}
 		fmt.Printf("%s %.1f |\n", row, r.total)
 	}
@@ -121,8 +125,7 @@ func main() {
 	}
 	fmt.Printf("%s %.2f |\n", row, total)
 	fmt.Println()
-	fmt.Println("The server column is browsermcp's own process; the rest is Chromium. A longer run holds more per")
-	fmt.Println("session: a tab's renderer grows with each navigation, with raw chromedp as with us.")
+	fmt.Println("The server column is browsermcp's own process; the rest is Chromium.")
 	fmt.Println()
 }
 
@@ -179,12 +182,7 @@ func run(peerbench, peers, cmd string, k, m int) (sample, error) {
 			nextPSS = time.Now().Add(time.Second)
 		}
 		now, total := map[string]float64{}, 0.0
-		entries, _ := os.ReadDir("/proc")
-		for _, e := range entries {
-			pid, err := strconv.Atoi(e.Name())
-			if err != nil {
-				continue
-			}
+		for _, pid := range tree(cmd) {
 			k := kindOf(pid, cmd)
 			if k == "" {
 				continue
@@ -202,6 +200,60 @@ func run(peerbench, peers, cmd string, k, m int) (sample, error) {
 			peak, pss = total, now
 		}
 	}
+}
+
+// tree lists our server's process (the one whose command line is server)
+// and all its descendants: the browser it launched and that browser's
+// children, and nothing else on the machine. Every process in it starts
+// during the run, so its CPU time since start is its time in the run.
+func tree(server string) []int {
+	entries, _ := os.ReadDir("/proc")
+	kids := map[int][]int{}
+	root := 0
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if ppid, ok := parentOf(pid); ok {
+			kids[ppid] = append(kids[ppid], pid)
+		}
+		if root == 0 && kindOf(pid, server) == "server" {
+			root = pid
+		}
+	}
+	if root == 0 {
+		return nil
+	}
+	out := []int{root}
+	for i := 0; i < len(out); i++ {
+		out = append(out, kids[out[i]]...)
+	}
+	return out
+}
+
+// parentOf is pid's parent process.
+func parentOf(pid int) (int, bool) {
+	f, ok := statFields(pid)
+	if !ok || len(f) < 2 {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(f[1])
+	return ppid, err == nil
+}
+
+// statFields are the fields of /proc/PID/stat after the command name.
+func statFields(pid int) ([]string, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil, false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return nil, false
+	}
+	return strings.Fields(s[i+1:]), true
 }
 
 // kindOf says which of our process types pid is, "" for none.
@@ -236,25 +288,14 @@ func kindOfCmdline(c, server string) string {
 			return ""
 		}
 	}
-	if strings.Contains(c, "--remote-debugging") {
-		return "browser"
-	}
-	return ""
+	// Chromium's main process is the one without a --type.
+	return "browser"
 }
 
 // cpuTicks is pid's user + system time in clock ticks.
 func cpuTicks(pid int) (float64, bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 13 {
+	f, ok := statFields(pid)
+	if !ok || len(f) < 13 {
 		return 0, false
 	}
 	u, err1 := strconv.ParseFloat(f[11], 64)
