@@ -74,7 +74,7 @@ func main() {
 		}
 		r := result{k: p.k, ops: b.ops - a.ops, cpu: map[string]float64{}, pss: map[string]float64{}}
 		if r.ops <= 0 {
-			fatal(fmt.Errorf("K=%d: the run of %d rounds did no more ops than that of %d", p.k, p.m2, p.m1))
+			fatal(fmt.Errorf("with %d agents, the run of %d rounds did no more ops than that of %d", p.k, p.m2, p.m1))
 		}
 		for _, k := range kinds {
 			// A process that did nothing can sample a tick less in the
