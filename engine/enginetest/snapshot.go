@@ -1,10 +1,12 @@
 package enginetest
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
 // snap takes a snapshot of the whole page.
@@ -21,11 +23,37 @@ func snap(t *testing.T, s engine.Session) engine.SnapshotResult {
 // refs it hands out (refs.go).
 func (h *harness) testSnapshot(t *testing.T) {
 	t.Run("Outline", h.testSnapshotOutline)
+	t.Run("Hrefs", h.testSnapshotHrefs)
 	t.Run("Options", h.testSnapshotOptions)
 	t.Run("Refs", h.testSnapshotRefs)
 	t.Run("StaleRefs", h.testSnapshotStaleRefs)
 	t.Run("Mutations", h.testSnapshotMutations)
 	t.Run("Frames", h.testSnapshotFrames)
+}
+
+// testSnapshotHrefs checks how links show where they go: as the page wrote
+// them, an absolute URL on the page's origin without the origin, and a
+// frame without an origin of its own (srcdoc, whose location.origin is
+// "null") keeping hrefs that begin with "null".
+func (h *harness) testSnapshotHrefs(t *testing.T) {
+	s := h.open(t, "/hrefs.html")
+	var text string
+	testenv.Eventually(t, "the srcdoc frame in the outline", func() (bool, error) {
+		text = snap(t, s).Text
+		return strings.Contains(text, "Null path"), nil
+	})
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`- link "Absolute" \[ref=[^\]]+\] /welcome\.html\n`),
+		regexp.MustCompile(`- link "Relative" \[ref=[^\]]+\] welcome\.html\n`),
+		regexp.MustCompile(`- link "Spaced" \[ref=[^\]]+\] /a%20b\n`),
+		regexp.MustCompile(`- link "Run" \[ref=[^\]]+\] javascript:\n`),
+		regexp.MustCompile(`- link "Null path" \[ref=[^\]]+\] null/x\n`),
+		regexp.MustCompile(`- link "Elsewhere" \[ref=[^\]]+\] http://example\.invalid/y(\n|$)`),
+	} {
+		if !want.MatchString(text) {
+			t.Errorf("outline lacks %s:\n%s", want, text)
+		}
+	}
 }
 
 // testSnapshotOutline checks the outline of a page that has every kind of

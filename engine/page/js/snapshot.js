@@ -90,7 +90,9 @@ function (a) {
     if (/^javascript:/i.test(h)) return "javascript:";
     const doc = el.ownerDocument;
     if (doc !== originDoc) originDoc = doc, origin = doc.location.origin;
-    if (h.startsWith(origin) && (h.length === origin.length || h[origin.length] === "/")) return h.slice(origin.length) || "/";
+    // A document without an origin of its own (srcdoc, about:blank) has
+    // "null" for one: nothing to take off.
+    if (origin !== "null" && h.startsWith(origin) && (h.length === origin.length || h[origin.length] === "/")) return h.slice(origin.length) || "/";
     return h.replace(/\s/g, "%20");
   };
   const clickable = (el, st) => {
