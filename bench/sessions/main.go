@@ -23,6 +23,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
 // kinds are the process types reported, in order.
@@ -182,7 +184,11 @@ func run(peerbench, peers, cmd string, k, m int) (sample, error) {
 			nextPSS = time.Now().Add(time.Second)
 		}
 		now, total := map[string]float64{}, 0.0
-		for _, pid := range tree(cmd) {
+		// peerbench starts our server, which starts the browser: the
+		// processes under peerbench are the server's tree and nothing
+		// else on the machine, and each starts during the run, so that
+		// its CPU time since it started is its time in the run.
+		for _, pid := range testenv.Tree(pb.Process.Pid) {
 			k := kindOf(pid, cmd)
 			if k == "" {
 				continue
@@ -191,7 +197,7 @@ func run(peerbench, peers, cmd string, k, m int) (sample, error) {
 				ticks[pid], kind[pid] = t, k
 			}
 			if readPSS {
-				v := pssMiB(pid)
+				v := float64(testenv.PSS(pid)) / 1024
 				now[k] += v
 				total += v
 			}
@@ -200,46 +206,6 @@ func run(peerbench, peers, cmd string, k, m int) (sample, error) {
 			peak, pss = total, now
 		}
 	}
-}
-
-// tree lists our server's process (the one whose command line is server)
-// and all its descendants: the browser it launched and that browser's
-// children, and nothing else on the machine. Every process in it starts
-// during the run, so its CPU time since start is its time in the run.
-func tree(server string) []int {
-	entries, _ := os.ReadDir("/proc")
-	kids := map[int][]int{}
-	root := 0
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if ppid, ok := parentOf(pid); ok {
-			kids[ppid] = append(kids[ppid], pid)
-		}
-		if root == 0 && kindOf(pid, server) == "server" {
-			root = pid
-		}
-	}
-	if root == 0 {
-		return nil
-	}
-	out := []int{root}
-	for i := 0; i < len(out); i++ {
-		out = append(out, kids[out[i]]...)
-	}
-	return out
-}
-
-// parentOf is pid's parent process.
-func parentOf(pid int) (int, bool) {
-	f, ok := statFields(pid)
-	if !ok || len(f) < 2 {
-		return 0, false
-	}
-	ppid, err := strconv.Atoi(f[1])
-	return ppid, err == nil
 }
 
 // statFields are the fields of /proc/PID/stat after the command name.
@@ -301,21 +267,6 @@ func cpuTicks(pid int) (float64, bool) {
 	u, err1 := strconv.ParseFloat(f[11], 64)
 	st, err2 := strconv.ParseFloat(f[12], 64)
 	return u + st, err1 == nil && err2 == nil
-}
-
-// pssMiB is pid's proportional set size.
-func pssMiB(pid int) float64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "Pss:"); ok {
-			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
-			return kb / 1024
-		}
-	}
-	return 0
 }
 
 func fatal(err error) {

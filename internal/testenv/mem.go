@@ -15,7 +15,7 @@ import (
 func TreePSS(pid int) int64 {
 	var total int64
 	for _, p := range Tree(pid) {
-		total += pss(p)
+		total += PSS(p)
 	}
 	return total
 }
@@ -52,7 +52,8 @@ func Tree(pid int) []int {
 	return out
 }
 
-func pss(pid int) int64 { return procKiB(pid, "smaps_rollup", "Pss:") }
+// PSS is a process's proportional set size in KiB, 0 when it is gone.
+func PSS(pid int) int64 { return procKiB(pid, "smaps_rollup", "Pss:") }
 
 // RSS is a process's resident set size (VmRSS) in KiB, 0 when it is gone.
 func RSS(pid int) int64 { return procKiB(pid, "status", "VmRSS:") }
