@@ -68,12 +68,10 @@ type Manager struct {
 	sessions map[string]*managed
 	names    map[ownerName]*managed
 	pending  int
-	expired  map[string]string // id -> owner
-	expOrder []string
-	// ended are the sessions that were closed elsewhere (Ender), id ->
-	// owner, so that they answer SESSION_NOT_FOUND saying so.
-	ended    map[string]string
-	endOrder []string
+	expired  recentIDs
+	// ended are the sessions that were closed elsewhere (Ender), so that
+	// they answer SESSION_NOT_FOUND saying so.
+	ended recentIDs
 	// crashed are the sessions whose browser died, by id and by name,
 	// until a call learns of it (BROWSER_CRASHED, once).
 	crashed map[ownerName]*managed
@@ -98,6 +96,9 @@ type Manager struct {
 // none) to show, and the id of the session, which is looked up so that an
 // expired context answers SESSION_EXPIRED.
 type activeContext struct{ name, id string }
+
+// activeOf is s as an active context.
+func activeOf(s *managed) activeContext { return activeContext{name: cmp.Or(s.name, s.id), id: s.id} }
 
 type ownerName struct{ owner, name string }
 
@@ -153,8 +154,6 @@ func NewManager(eng Engine, cfg ManagerConfig) *Manager {
 		cfg:         cfg,
 		sessions:    map[string]*managed{},
 		names:       map[ownerName]*managed{},
-		expired:     map[string]string{},
-		ended:       map[string]string{},
 		crashed:     map[ownerName]*managed{},
 		active:      map[string]activeContext{},
 		profileGate: make(chan struct{}, 1),
@@ -459,12 +458,12 @@ func (m *Manager) lookupLocal(ctx context.Context, ref string) (*managed, error)
 		e.SessionID = s.id
 		return nil, e
 	}
-	if o, ok := m.expired[ref]; ok && o == owner {
+	if m.expired.of(ref, owner) {
 		e := Errorf(SessionExpired, "session %s expired after %s without calls", ref, m.cfg.Timeout)
 		e.SessionID = ref
 		return nil, e
 	}
-	if o, ok := m.ended[ref]; ok && o == owner {
+	if m.ended.of(ref, owner) {
 		return nil, endedErr(ref, "")
 	}
 	e := Errorf(SessionNotFound, "no session with id %q", ref)
@@ -609,8 +608,8 @@ func (m *Manager) busyErr(s *managed, waited time.Duration) *Error {
 func (m *Manager) abortErr(s *managed, ctx context.Context) error {
 	if s.ctx.Err() != nil {
 		m.mu.Lock()
-		_, exp := m.expired[s.id]
-		_, ended := m.ended[s.id]
+		exp := m.expired.of(s.id, s.owner)
+		ended := m.ended.of(s.id, s.owner)
 		crashed := m.crashed[ownerName{s.owner, s.id}] == s
 		if crashed {
 			m.forgetCrashLocked(s)
@@ -727,7 +726,7 @@ func (m *Manager) Switch(ctx context.Context, ref string) (Info, error) {
 	}
 	m.mu.Lock()
 	if m.sessions[s.id] == s {
-		m.active[owner] = activeContext{name: cmp.Or(s.name, s.id), id: s.id}
+		m.active[owner] = activeOf(s)
 	}
 	m.mu.Unlock()
 	m.activeChanged()
@@ -786,21 +785,37 @@ func (m *Manager) removeLocked(s *managed, expired bool) bool {
 	}
 	s.timer.Stop()
 	if expired {
-		m.rememberExpiredLocked(s.id, s.owner)
+		m.expired.add(s.id, s.owner)
 	}
 	m.forget(s)
 	return true
 }
 
-// rememberExpiredLocked keeps id as expired, so that it answers
-// SESSION_EXPIRED rather than SESSION_NOT_FOUND.
-func (m *Manager) rememberExpiredLocked(id, owner string) {
-	m.expired[id] = owner
-	m.expOrder = append(m.expOrder, id)
-	if len(m.expOrder) > rememberExpired {
-		delete(m.expired, m.expOrder[0])
-		m.expOrder = m.expOrder[1:]
+// recentIDs remembers the latest rememberExpired session ids of a kind
+// (expired, ended elsewhere) with their owners, forgetting the oldest
+// first. The zero value is empty; the Manager's lock guards it.
+type recentIDs struct {
+	owners map[string]string // id -> owner
+	order  []string
+}
+
+// add remembers session id of owner.
+func (r *recentIDs) add(id, owner string) {
+	if r.owners == nil {
+		r.owners = map[string]string{}
 	}
+	r.owners[id] = owner
+	r.order = append(r.order, id)
+	if len(r.order) > rememberExpired {
+		delete(r.owners, r.order[0])
+		r.order = r.order[1:]
+	}
+}
+
+// of reports whether session id of owner is remembered.
+func (r *recentIDs) of(id, owner string) bool {
+	o, ok := r.owners[id]
+	return ok && o == owner
 }
 
 // closeSession aborts any running call, waits for it, and frees the browser
@@ -842,12 +857,7 @@ func (m *Manager) watch(s *managed, gone <-chan struct{}) {
 	m.mu.Lock()
 	removed := m.removeLocked(s, false)
 	if removed && ended {
-		m.ended[s.id] = s.owner
-		m.endOrder = append(m.endOrder, s.id)
-		if len(m.endOrder) > rememberExpired {
-			delete(m.ended, m.endOrder[0])
-			m.endOrder = m.endOrder[1:]
-		}
+		m.ended.add(s.id, s.owner)
 	} else if removed {
 		m.crashed[ownerName{s.owner, s.id}] = s
 		if s.name != "" {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -286,7 +285,7 @@ func (m *Manager) restore() {
 		left := time.Until(saved.LastUsed.Add(m.cfg.Timeout))
 		if left <= 0 {
 			m.mu.Lock()
-			m.rememberExpiredLocked(saved.ID, saved.Owner)
+			m.expired.add(saved.ID, saved.Owner)
 			m.mu.Unlock()
 			st.log.Info("a saved session expired while the server was down", "session", saved.ID)
 			continue
@@ -312,7 +311,7 @@ func (m *Manager) restore() {
 	m.mu.Lock()
 	for owner, id := range f.Active {
 		if s := m.sessions[id]; s != nil && s.owner == owner {
-			m.active[owner] = activeContext{name: cmp.Or(s.name, s.id), id: s.id}
+			m.active[owner] = activeOf(s)
 		}
 	}
 	m.mu.Unlock()
