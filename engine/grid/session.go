@@ -29,9 +29,8 @@ type session struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	endMu    sync.Mutex
-	ended    chan struct{} // closed once the Grid no longer lists the session
-	endedSet bool
+	ended   chan struct{} // closed once the Grid no longer lists the session
+	endOnce sync.Once
 }
 
 func newSession(e *Engine, inner engine.Session, browser *cdp.Engine, gridID string, log *slog.Logger) *session {
@@ -178,11 +177,10 @@ func (s *session) release() {
 // health check drops the node, minutes later), and so does a Grid that
 // does not answer: that is false, BROWSER_CRASHED.
 func (s *session) EndedElsewhere(ctx context.Context) bool {
-	s.endMu.Lock()
-	known := s.endedSet
-	s.endMu.Unlock()
-	if known {
+	select {
+	case <-s.ended:
 		return true
+	default:
 	}
 	ss, err := s.e.listSessions(ctx)
 	if err != nil {
@@ -194,13 +192,10 @@ func (s *session) EndedElsewhere(ctx context.Context) bool {
 			return false
 		}
 	}
-	s.endMu.Lock()
-	defer s.endMu.Unlock()
-	if !s.endedSet {
+	s.endOnce.Do(func() {
 		s.log.Info("the Grid session was closed elsewhere")
-		s.endedSet = true
 		close(s.ended)
-	}
+	})
 	return true
 }
 
