@@ -283,17 +283,16 @@ func (ts *TabSet[S]) abandon(ctx context.Context, s, prev S, act TabActions[S], 
 	if act.Selected != nil {
 		act.Selected(cctx, cur)
 	}
-	prev = cur
 	e := AsError(cause)
 	if e.Message == "" {
 		e.Message = cause.Error()
 	}
 	if closeErr != nil {
-		e.Message += fmt.Sprintf("; the new tab is still open, as tab %d (close it with tabs close), and tab %d is current", slices.Index(tabs, s), slices.Index(tabs, prev))
-		return e.With("tabIndex", slices.Index(tabs, s)).With("currentTab", slices.Index(tabs, prev))
+		e.Message += fmt.Sprintf("; the new tab is still open, as tab %d (close it with tabs close), and tab %d is current", slices.Index(tabs, s), slices.Index(tabs, cur))
+		return e.With("tabIndex", slices.Index(tabs, s)).With("currentTab", slices.Index(tabs, cur))
 	}
-	e.Message += fmt.Sprintf("; the new tab was closed, and tab %d is current", slices.Index(tabs, prev))
-	return e.With("tabClosed", true).With("currentTab", slices.Index(tabs, prev))
+	e.Message += fmt.Sprintf("; the new tab was closed, and tab %d is current", slices.Index(tabs, cur))
+	return e.With("tabClosed", true).With("currentTab", slices.Index(tabs, cur))
 }
 
 // AllTabsClosed is the error of a session whose every page was closed (by
