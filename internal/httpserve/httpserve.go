@@ -25,10 +25,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/seed4af8c199/browsermcp/engine"
@@ -145,27 +143,22 @@ const (
 type Handler struct {
 	mux   *http.ServeMux
 	srv   *server.MCPServer
-	sse   *server.SSEServer
 	keys  [][32]byte // SHA-256 of each key, compared in constant time
 	ids   []string   // identity of each key
 	hosts []string
 	log   *slog.Logger
 
-	// sseOwner binds each SSE stream to the key that opened it, so no other
-	// key can post messages into it.
-	mu       sync.Mutex
-	sseOwner map[string]string
-
-	// The WebSocket transport's guard and open connections.
-	wsGuard jsonrpc.Guard
-	ws      wsConns
+	// guard checks every JSON-RPC message, on every route.
+	guard jsonrpc.Guard
+	// The open SSE streams and WebSocket connections.
+	sse sseStreams
+	ws  wsConns
 }
-
-type sseHolderKey struct{}
 
 // NewHandler serves srv to the holders of o.APIKeys, on the hosts o allows.
 func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
-	h := &Handler{mux: http.NewServeMux(), srv: srv, hosts: allowedHosts(o), log: log, sseOwner: map[string]string{}}
+	h := &Handler{mux: http.NewServeMux(), srv: srv, hosts: allowedHosts(o), log: log,
+		guard: jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check, Recode: o.Recode}}
 	for _, k := range o.APIKeys {
 		h.keys = append(h.keys, sha256.Sum256([]byte(k)))
 		h.ids = append(h.ids, KeyIdentity(k))
@@ -187,7 +180,6 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 		w.Write([]byte(`{"status":"ok"}` + "\n"))
 	})
 	if o.WebSocket {
-		h.wsGuard = jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check, Recode: o.Recode}
 		h.mux.HandleFunc("/ws", h.serveWebSocket)
 		return h
 	}
@@ -199,73 +191,30 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 		server.WithDisableLocalhostProtection(true),
 		server.WithStreamableHTTPLogger(log),
 	)
-	h.sse = server.NewSSEServer(srv,
-		server.WithSSEEndpoint("/sse"),
-		server.WithMessageEndpoint("/message"),
-		server.WithUseFullURLForMessageEndpoint(false),
-		server.WithSSEDisableLocalhostProtection(true),
-		server.WithSessionIDGenerator(func(ctx context.Context, r *http.Request) (string, error) {
-			id := uuid.NewString()
-			if p, ok := ctx.Value(sseHolderKey{}).(*string); ok {
-				*p = id
-				h.mu.Lock()
-				h.sseOwner[id] = engine.OwnerOf(ctx)
-				h.mu.Unlock()
-			}
-			return id, nil
-		}),
-	)
 	// Every message is checked before mcp-go reads it (package jsonrpc),
-	// with the same guard on /mcp and /message; the refusals of a message
-	// to /message are answered on its SSE stream, as mcp-go answers there.
-	guard := jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check, Recode: o.Recode}
-	h.mux.Handle("/mcp", h.guard(jsonrpc.Handler(guard, ids.requireSession((&inflight{reqs: map[string]*cancelWriter{}}).wrap(streamable)))))
-	h.mux.Handle("/sse", h.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var id string
-		r = r.WithContext(context.WithValue(r.Context(), sseHolderKey{}, &id))
-		defer func() {
-			h.mu.Lock()
-			delete(h.sseOwner, id)
-			h.mu.Unlock()
-		}()
-		// The stream carries the answers to /message.
-		h.sse.SSEHandler().ServeHTTP(guard.Writer(w), r)
-	})))
-	h.mux.Handle("/message", h.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.mu.Lock()
-		owner, ok := h.sseOwner[r.URL.Query().Get("sessionId")]
-		h.mu.Unlock()
-		if ok && owner != engine.OwnerOf(r.Context()) {
-			httpError(w, http.StatusForbidden, "forbidden", "this SSE stream belongs to another API key")
-			return
-		}
-		jsonrpc.StreamHandler(guard, h.sendSSE, h.sse.MessageHandler()).ServeHTTP(w, r)
-	})))
+	// with the same guard on /mcp as on the SSE stream (sse.go), /ws and
+	// stdio.
+	h.mux.Handle("/mcp", h.guardRoute(jsonrpc.Handler(h.guard, ids.requireSession((&inflight{reqs: map[string]*cancelWriter{}}).wrap(streamable)))))
+	h.mux.Handle("/sse", h.guardRoute(http.HandlerFunc(h.serveSSE)))
+	h.mux.Handle("/message", h.guardRoute(http.HandlerFunc(h.postMessage)))
 	return h
-}
-
-// sendSSE answers a message posted to /message on the SSE stream it names.
-func (h *Handler) sendSSE(r *http.Request, answer []byte) error {
-	return h.sse.SendEventToSession(r.URL.Query().Get("sessionId"), json.RawMessage(answer))
 }
 
 // ServeHTTP makes a Handler an http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
 
-// CloseSessions ends every SSE stream, which http.Server.Shutdown would
-// otherwise wait for, and closes every WebSocket connection (going away),
-// waiting until each is served out.
+// CloseSessions ends every SSE stream and closes every WebSocket
+// connection (going away), which http.Server.Shutdown would otherwise
+// wait for, waiting until each is served out.
 func (h *Handler) CloseSessions() {
-	if h.sse != nil {
-		h.sse.CloseSessions()
-	}
+	h.sse.closeAll()
 	h.ws.closeAll()
 }
 
-// guard rejects requests from disallowed hosts or origins (DNS rebinding)
+// guardRoute rejects requests from disallowed hosts or origins (DNS rebinding)
 // and without a valid bearer key; it runs next as the key's owner, so every
 // browser session the request creates or uses belongs to that key.
-func (h *Handler) guard(next http.Handler) http.Handler {
+func (h *Handler) guardRoute(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !h.checkHost(w, r) {
 			return

@@ -1,24 +1,17 @@
 package httpserve
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
 	"github.com/google/uuid"
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
@@ -149,7 +142,7 @@ func (h *Handler) serveWebSocket(w http.ResponseWriter, r *http.Request) {
 	defer h.ws.remove(conn)
 	ctx := engine.WithOwner(context.WithoutCancel(r.Context()), id)
 	h.log.Info("WebSocket client connected", "remote", r.RemoteAddr, "owner", id)
-	err = (&wsServer{srv: h.srv, guard: h.wsGuard, conn: conn, log: h.log}).serve(ctx)
+	err = h.serveWS(ctx, conn)
 	h.log.Info("WebSocket client disconnected", "remote", r.RemoteAddr, "owner", id, "reason", err)
 }
 
@@ -162,125 +155,32 @@ func containsFold(list []string, s string) bool {
 	return false
 }
 
-// wsServer serves MCP on one connection.
-type wsServer struct {
-	srv   *server.MCPServer
-	guard jsonrpc.Guard
-	conn  *websocket.Conn
-	log   *slog.Logger
-	out   *jsonrpc.LockedWriter
-}
-
-// serve reads frames until the connection ends, and returns why it did.
-// Requests run at once, each on its own goroutine (at most wsMaxInflight);
-// notifications run in order. Every request has ended when serve returns.
-func (s *wsServer) serve(ctx context.Context) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+// serveWS serves MCP on one connection until either side closes it, and
+// returns why it ended: its frames are the lines of a streamServer.
+func (h *Handler) serveWS(ctx context.Context, conn *websocket.Conn) error {
 	// The library's own limit would close the connection; the guard
 	// answers an oversized message instead, skipping it as it streams.
-	s.conn.SetReadLimit(-1)
-	s.out = jsonrpc.NewLockedWriter(&frameWriter{ctx: ctx, conn: s.conn})
-
+	conn.SetReadLimit(-1)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	pr, pw := io.Pipe()
 	read := make(chan error, 1)
 	go func() {
-		err := readFrames(ctx, s.conn, pw)
+		err := readFrames(ctx, conn, pw)
 		pw.CloseWithError(err)
 		read <- err
 	}()
-	in := bufio.NewReader(jsonrpc.Reader(ctx, s.guard, pr, s.out))
-
-	sess := &wsSession{id: "ws-" + uuid.NewString(), notifications: make(chan mcp.JSONRPCNotification, 100)}
-	if err := s.srv.RegisterSession(ctx, sess); err != nil {
+	s := &streamServer{srv: h.srv, guard: h.guard, log: h.log, out: jsonrpc.NewLockedWriter(&frameWriter{ctx: ctx, conn: conn})}
+	if err := s.serve(ctx, "ws-"+uuid.NewString(), pr); err != nil {
 		cancel()
 		pr.Close()
 		<-read
 		return err
 	}
-	defer s.srv.UnregisterSession(ctx, sess.id)
-	mctx := s.srv.WithContext(ctx, sess)
-
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			select {
-			case n := <-sess.notifications:
-				s.write(n)
-			case <-ctx.Done():
-				return
-			}
-		}
-	})
-	slots := make(chan struct{}, wsMaxInflight)
-	for {
-		line, err := in.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			s.dispatch(mctx, &wg, slots, line)
-		}
-		if err != nil {
-			break
-		}
-	}
-	cancel()
-	wg.Wait()
 	pr.Close()
 	err := <-read
-	s.conn.Close(websocket.StatusNormalClosure, "")
+	conn.Close(websocket.StatusNormalClosure, "")
 	return err
-}
-
-// dispatch runs one message: a request on a goroutine of its own, a
-// notification at once. A response from the client is dropped: this
-// server sends no requests.
-func (s *wsServer) dispatch(ctx context.Context, wg *sync.WaitGroup, slots chan struct{}, line []byte) {
-	m, ok := jsonrpc.Parse(line)
-	switch {
-	case ok && m.Method == "" && m.HasID:
-		return
-	case ok && m.Method != "" && m.HasID:
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
-			return
-		}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			s.handle(ctx, m.ID, line)
-		})
-	default:
-		s.handle(ctx, m.ID, line)
-	}
-}
-
-// handle runs one message through mcp-go and sends its answer, if any.
-func (s *wsServer) handle(ctx context.Context, id any, msg []byte) {
-	var resp mcp.JSONRPCMessage
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				s.log.Error("panic serving a WebSocket message", "panic", r)
-				if id != nil {
-					resp = mcp.JSONRPCError{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(id),
-						Error: mcp.NewJSONRPCErrorDetails(mcp.INTERNAL_ERROR, fmt.Sprintf("internal panic: %v", r), nil)}
-				}
-			}
-		}()
-		resp = s.srv.HandleMessage(ctx, msg)
-	}()
-	if resp != nil {
-		s.write(resp)
-	}
-}
-
-func (s *wsServer) write(msg any) {
-	b, err := json.Marshal(msg)
-	if err != nil {
-		s.log.Error("encoding a WebSocket message", "err", err)
-		return
-	}
-	// A failed write closes the connection, which ends serve.
-	_, _ = s.out.Write(append(b, '\n'))
 }
 
 // readFrames feeds each text frame to w as one line: a newline inside a
@@ -343,52 +243,3 @@ func (f *frameWriter) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
-
-// wsSession is the MCP session of one connection.
-type wsSession struct {
-	id            string
-	notifications chan mcp.JSONRPCNotification
-	initialized   atomic.Bool
-	level         atomic.Value // mcp.LoggingLevel
-	info          atomic.Value // mcp.Implementation
-	caps          atomic.Value // mcp.ClientCapabilities
-}
-
-var (
-	_ server.SessionWithLogging    = (*wsSession)(nil)
-	_ server.SessionWithClientInfo = (*wsSession)(nil)
-)
-
-func (s *wsSession) SessionID() string { return s.id }
-
-func (s *wsSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return s.notifications }
-
-func (s *wsSession) Initialize() {
-	s.level.CompareAndSwap(nil, mcp.LoggingLevelError)
-	s.initialized.Store(true)
-}
-
-func (s *wsSession) Initialized() bool { return s.initialized.Load() }
-
-func (s *wsSession) SetLogLevel(level mcp.LoggingLevel) { s.level.Store(level) }
-
-func (s *wsSession) GetLogLevel() mcp.LoggingLevel {
-	if l, ok := s.level.Load().(mcp.LoggingLevel); ok {
-		return l
-	}
-	return mcp.LoggingLevelError
-}
-
-func (s *wsSession) GetClientInfo() mcp.Implementation {
-	v, _ := s.info.Load().(mcp.Implementation)
-	return v
-}
-
-func (s *wsSession) SetClientInfo(v mcp.Implementation) { s.info.Store(v) }
-
-func (s *wsSession) GetClientCapabilities() mcp.ClientCapabilities {
-	v, _ := s.caps.Load().(mcp.ClientCapabilities)
-	return v
-}
-
-func (s *wsSession) SetClientCapabilities(v mcp.ClientCapabilities) { s.caps.Store(v) }

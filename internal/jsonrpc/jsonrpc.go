@@ -1,7 +1,7 @@
 // Package jsonrpc checks JSON-RPC messages before mcp-go reads them, in one
 // place for both transports: stdio (Reader) and HTTP (Handler). It refuses
-// what mcp-go would misread or answer with the wrong code: a message over
-// the size limit, a batch in a protocol version without batches, a method or id of the wrong type, params that
+// what mcp-go would misread or answer with the wrong code: a message that
+// is not valid JSON, a message over the size limit, a batch in a protocol version without batches, a method or id of the wrong type, params that
 // are not an object, and what a Check refuses (a resource of a session the
 // caller cannot see). Everything else passes through unchanged.
 package jsonrpc
@@ -62,6 +62,9 @@ type Guard struct {
 	Recode Recode
 }
 
+// Max is the most bytes of one message under g.
+func (g Guard) Max() int64 { return g.max() }
+
 func (g Guard) max() int64 {
 	if g.MaxMessage <= 0 {
 		return DefaultMaxMessage
@@ -78,9 +81,8 @@ func (g Guard) Inspect(ctx context.Context, msg []byte) (resp []byte, code int) 
 	if len(msg) == 0 {
 		return nil, 0
 	}
-	if msg[0] != '{' && !json.Valid(msg) {
-		// mcp-go answers a parse error itself.
-		return nil, 0
+	if !json.Valid(msg) {
+		return parseError(msg)
 	}
 	if msg[0] == '[' {
 		// The transports answer batches themselves (batch.go), in the
@@ -97,8 +99,8 @@ func (g Guard) inspect(ctx context.Context, msg []byte) (resp []byte, code int) 
 	if len(msg) == 0 {
 		return nil, 0
 	}
-	if msg[0] != '{' && !json.Valid(msg) {
-		return nil, 0
+	if !json.Valid(msg) {
+		return parseError(msg)
 	}
 	switch msg[0] {
 	case '{':
@@ -107,7 +109,7 @@ func (g Guard) inspect(ctx context.Context, msg []byte) (resp []byte, code int) 
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(msg, &m); err != nil {
-		return nil, 0 // not valid JSON: mcp-go answers a parse error itself
+		return parseError(msg)
 	}
 	rawID, hasID := m["id"]
 	rawMethod, hasMethod := m["method"]
@@ -148,6 +150,20 @@ func (g Guard) inspect(ctx context.Context, msg []byte) (resp []byte, code int) 
 		}
 	}
 	return nil, 0
+}
+
+// parseError answers a message that is not valid JSON. The guard answers
+// it rather than mcp-go, whose transports word it each their own way (and
+// whose SSE transport read the first value of a body and ran it, ignoring
+// what followed): every transport gives the same answer.
+func parseError(msg []byte) ([]byte, int) {
+	var v any
+	err := json.Unmarshal(msg, &v)
+	detail := "invalid JSON"
+	if err != nil {
+		detail = err.Error()
+	}
+	return refusal(nil, &Error{Code: ParseError, Message: "the message is not valid JSON: " + clip(detail)})
 }
 
 // TooLarge is the response to a message over the size limit; prefix is

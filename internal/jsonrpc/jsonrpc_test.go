@@ -41,7 +41,9 @@ func TestInspect(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, 0, nil, ""},
 		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, 0, nil, ""},
 		{`{"jsonrpc":"2.0","id":1,"result":{}}`, 0, nil, ""},
-		{`{not json`, 0, nil, ""}, // mcp-go answers -32700
+		{`{not json`, ParseError, nil, "not valid JSON"},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"} {"x":1}`, ParseError, nil, "not valid JSON"},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}`, ParseError, nil, "not valid JSON"},
 		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, InvalidRequest, nil, "batches are allowed only in MCP protocol versions 2024-11-05 and 2025-03-26"},
 		{`{"jsonrpc":"2.0","id":7,"method":null}`, InvalidRequest, 7.0, "method must be a string, not null"},
 		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, InvalidRequest, nil, "id must be a string or a number, not an object"},
