@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/seed4af8c199/browsermcp/internal/httpservetest"
+	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
 
 // The tests in this file send the same raw JSON-RPC messages, good and
@@ -438,4 +440,57 @@ func clipMsg(s string) string {
 		return s[:90] + "…"
 	}
 	return s
+}
+
+// TestElementsResourceBadSelectorOnEveryTransport (issue #23): a
+// resources/read of elements by a selector that does not parse is
+// answered -32602 with INVALID_SELECTOR (the code the tools give a bad
+// selector) in its message and data, over every transport of the binary,
+// never a generic -32603.
+func TestElementsResourceBadSelectorOnEveryTransport(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	httpBin := startHTTPBinary(t, "--headless")
+	wsBin := startHTTPBinary(t, "--headless", "--transport", "websocket")
+	for _, tr := range []struct {
+		name string
+		tr   rawTransport
+	}{
+		{"stdio", newStdioRaw(t, "2025-06-18")},
+		{"http", newHTTPRaw(t, httpBin.url, httpservetest.KeyA, "2025-06-18")},
+		{"sse", newSSERaw(t, httpBin.url, httpservetest.KeyA, "2025-06-18")},
+		{"websocket", newWSRaw(t, httpservetest.WSURL(wsBin.url), httpservetest.KeyA, "2025-06-18")},
+	} {
+		got := tr.tr.exchange(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_session","arguments":{}}}`, 1.0)
+		res, _ := got[len(got)-1]["result"].(map[string]any)
+		sc, _ := res["structuredContent"].(map[string]any)
+		id, _ := sc["sessionId"].(string)
+		if id == "" {
+			t.Fatalf("create_session over %s: %v", tr.name, got)
+		}
+		nav := fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"navigate","arguments":{"sessionId":%q,"url":%q}}}`, id, site.URL+"/form.html")
+		if got := tr.tr.exchange(t, nav, 2.0); got[len(got)-1]["result"] == nil {
+			t.Fatalf("navigate over %s: %v", tr.name, got)
+		}
+		// Each selector percent-encoded, as the template asks; then as a
+		// client may send it, not encoded, which the template cannot match.
+		var uris []string
+		for _, sel := range []string{"div[[", "##", "a:no-such-pseudo", ":has(", "div >", "//div[@", "xpath=//*[", "%zz["} {
+			uris = append(uris, "browser:///elements/"+id+"/0/"+url.PathEscape(sel))
+		}
+		for _, sel := range []string{"a b [", "div>>", "%zz", `\`, "svg|a", "a:has(>b)"} {
+			uris = append(uris, "browser:///elements/"+id+"/0/"+sel, "playwright:///elements/"+id+"/0/"+sel)
+		}
+		for i, uri := range uris {
+			sel := uri
+			n := 10 + i
+			got := tr.tr.exchange(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":%q}}`, n, uri), float64(n))
+			m := got[len(got)-1]
+			e, _ := m["error"].(map[string]any)
+			data, _ := e["data"].(map[string]any)
+			if e == nil || e["code"] != -32602.0 || !strings.HasPrefix(fmt.Sprint(e["message"]), "INVALID_SELECTOR: ") || data["errorCode"] != "INVALID_SELECTOR" {
+				t.Errorf("elements of %q over %s: %v, want -32602 with INVALID_SELECTOR", sel, tr.name, m)
+			}
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -373,10 +374,46 @@ func ResourceCheck(m *engine.Manager) jsonrpc.Check {
 			return nil
 		}
 		if m.Owns(ctx, parts[1]) {
-			return nil
+			return unencodedSelector(p.URI, parts)
 		}
 		return &jsonrpc.Error{Code: jsonrpc.ResourceNotFound,
 			Message: fmt.Sprintf("%s: resource not found: no session %q", engine.SessionNotFound, engine.Clip(parts[1], 64)),
 			Data:    map[string]any{"uri": engine.Clip(p.URI, 256), "errorCode": engine.SessionNotFound}}
 	}
+}
+
+// elementsTemplates are the elements template under each scheme, as mcp-go
+// matches a URI against it.
+var elementsTemplates = sync.OnceValue(func() map[string]*mcp.URITemplate {
+	ts := map[string]*mcp.URITemplate{}
+	for _, r := range resources() {
+		if r.name == "elements" {
+			for _, scheme := range []string{ResourceScheme, SeedScheme} {
+				ts[scheme] = mcp.NewResourceTemplate(scheme+r.uri, r.name).URITemplate
+			}
+		}
+	}
+	return ts
+})
+
+// unencodedSelector refuses an elements URI whose selector the template
+// cannot match, because it holds characters a URI must percent-encode (a
+// space, '>', '|', '\', a '%' that starts no escape): mcp-go would answer
+// -32002, no handler for the URI, as if there were no such resource. It
+// is a selector the URI does not carry as the template asks,
+// INVALID_SELECTOR, as a selector that does not parse is.
+func unencodedSelector(uri string, parts []string) *jsonrpc.Error {
+	if parts[0] != "elements" || len(parts) < 4 || strings.Join(parts[3:], "") == "" {
+		return nil
+	}
+	scheme := strings.TrimSuffix(uri, strings.Join(parts, "/"))
+	t := elementsTemplates()[scheme]
+	if t == nil || t.Regexp().MatchString(uri) {
+		return nil
+	}
+	sel := strings.Join(parts[3:], "/")
+	return &jsonrpc.Error{Code: jsonrpc.InvalidParams,
+		Message: fmt.Sprintf("%s: the selector %q is not percent-encoded in the URI: encode it (encodeURIComponent, url.PathEscape) as the template's {+selector} asks",
+			engine.InvalidSelector, engine.Clip(sel, 256)),
+		Data: map[string]any{"uri": engine.Clip(uri, 256), "errorCode": engine.InvalidSelector, "field": "selector"}}
 }
