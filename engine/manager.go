@@ -90,6 +90,8 @@ type Manager struct {
 	profileGate chan struct{}
 	// store keeps the sessions across restarts; nil without StateDir.
 	store *store
+	// onEnd run after each session ends (OnEnd).
+	onEnd []func(id string)
 }
 
 // activeContext is an owner's active context: its name (or id when it has
@@ -818,6 +820,17 @@ func (r *recentIDs) of(id, owner string) bool {
 	return ok && o == owner
 }
 
+// OnEnd registers f to run with a session's id once the session has ended
+// (closed, expired, lost with its browser, ended by another server, or at
+// shutdown), after its browser context is closed and its files removed:
+// what a layer above keeps for a session goes with it. f runs outside the
+// Manager's lock, once per session.
+func (m *Manager) OnEnd(f func(id string)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.onEnd = append(m.onEnd, f)
+}
+
 // closeSession aborts any running call, waits for it, and frees the browser
 // context.
 func (m *Manager) closeSession(ctx context.Context, s *managed) error {
@@ -828,6 +841,12 @@ func (m *Manager) closeSession(ctx context.Context, s *managed) error {
 	// The session's files (its downloads) go with it.
 	if rerr := os.RemoveAll(m.outputDir(s.id)); err == nil && rerr != nil {
 		err = Wrap(BrowserError, rerr, "could not remove the session's files: "+rerr.Error())
+	}
+	m.mu.Lock()
+	ends := slices.Clone(m.onEnd)
+	m.mu.Unlock()
+	for _, f := range ends {
+		f(s.id)
 	}
 	return err
 }

@@ -731,3 +731,48 @@ func TestFindDoesNotUseTheSession(t *testing.T) {
 		m.Close(t.Context(), info.ID)
 	})
 }
+
+// TestOnEndRunsOnceForEveryEnd: what a layer above registers with OnEnd
+// runs once for a session closed, once for one that expired and once for
+// each left at shutdown, after its browser context was freed.
+func TestOnEndRunsOnceForEveryEnd(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fakeEngine{}
+		m := newManager(f, time.Minute, 10)
+		var mu sync.Mutex
+		ended := map[string]int{}
+		m.OnEnd(func(id string) {
+			mu.Lock()
+			defer mu.Unlock()
+			ended[id]++
+		})
+		count := func(id string) int {
+			mu.Lock()
+			defer mu.Unlock()
+			return ended[id]
+		}
+		closed, _ := m.Create(t.Context(), "", engine.SessionOptions{})
+		if _, err := m.Close(t.Context(), closed.ID); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(closed.ID); n != 1 {
+			t.Fatalf("OnEnd ran %d times for a closed session, want 1", n)
+		}
+		m.Close(t.Context(), closed.ID) // already gone: no second end
+		expiring, _ := m.Create(t.Context(), "", engine.SessionOptions{})
+		time.Sleep(30 * time.Second)
+		kept, _ := m.Create(t.Context(), "", engine.SessionOptions{})
+		time.Sleep(31 * time.Second)
+		synctest.Wait()
+		if n := count(expiring.ID); n != 1 || f.openSessions() != 1 {
+			t.Fatalf("OnEnd ran %d times for an expired session (open: %d), want 1", n, f.openSessions())
+		}
+		if n := count(kept.ID); n != 0 {
+			t.Fatalf("OnEnd ran for a live session")
+		}
+		m.Shutdown(t.Context())
+		if n := count(kept.ID); n != 1 || count(closed.ID) != 1 {
+			t.Fatalf("after shutdown OnEnd ran %v", ended)
+		}
+	})
+}

@@ -281,9 +281,9 @@ func imageResult(img []byte, mime, note string, omitted bool, info engine.Info) 
 var shotCount atomic.Int64
 
 // saveImage writes an image the client cannot take to the output
-// directory's screenshots folder, which outlives the session, and returns
-// the note that names the file.
-func saveImage(dir, sessionID, mime string, img []byte) (string, error) {
+// directory's screenshots folder, and returns the note that names the
+// file; the file is removed when the session ends (shotLog.end).
+func saveImage(dir, sessionID, mime string, img []byte, log *shotLog) (string, error) {
 	dir = filepath.Join(dir, "screenshots")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", engine.Wrap(engine.BrowserError, err, "cannot save the screenshot: "+err.Error())
@@ -293,6 +293,7 @@ func saveImage(dir, sessionID, mime string, img []byte) (string, error) {
 	if err := os.WriteFile(path, img, 0o600); err != nil {
 		return "", engine.FileError(engine.BrowserError, err, "cannot save the screenshot")
 	}
+	log.saved(sessionID, path)
 	return "image omitted (--image-responses omit); saved to " + path, nil
 }
 
@@ -334,7 +335,7 @@ func imageTool[In sessionRefer](d *Deps, name, desc string, fn func(context.Cont
 		func(ctx context.Context, s engine.Session, in In) (shot, error) {
 			img, mime, note, err := fn(ctx, s, in)
 			if err == nil && d.OmitImages {
-				saved, err := saveImage(d.OutputDir, engine.SessionIDFrom(ctx), mime, img)
+				saved, err := saveImage(d.OutputDir, engine.SessionIDFrom(ctx), mime, img, &d.shots)
 				if err != nil {
 					return shot{}, err
 				}

@@ -173,6 +173,8 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 		}
 		s.AddTool(t.Def, recovering(log, t.Def.Name, h))
 	}
+	// A session's kept screenshots go with it.
+	m.OnEnd(d.shots.end)
 	d.subs = newSubscriptions(s, hooks, d)
 	addResources(s, hooks, d)
 	addPrompts(s, secrets)

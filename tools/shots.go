@@ -5,6 +5,7 @@ import (
 	"image"
 	_ "image/jpeg" // DecodeConfig of JPEG screenshots
 	_ "image/png"  // and of PNG ones
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -13,7 +14,7 @@ import (
 // The screenshots the screenshot tool takes are kept, the last few of each
 // session, for the screenshot resources: a list per page, and each by its
 // timestamp (seed 002 §3.4). They live in memory, bounded in number per
-// session and in all.
+// session and in all, and are dropped when their session ends.
 
 const (
 	// shotsPerSession is how many screenshots of one session are kept.
@@ -37,10 +38,36 @@ type shot struct {
 	fullPage       bool
 }
 
-// shotLog holds the kept screenshots, oldest first.
+// shotLog holds the kept screenshots, oldest first, and the files of the
+// images saved under --image-responses omit; both go with their session
+// (end).
 type shotLog struct {
 	mu    sync.Mutex
 	shots []*shot
+	files map[string][]string // session -> the paths saved for it
+}
+
+// saved records a file saved for session.
+func (l *shotLog) saved(session, path string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.files == nil {
+		l.files = map[string][]string{}
+	}
+	l.files[session] = append(l.files[session], path)
+}
+
+// end forgets the screenshots of a session that ended and removes the
+// files saved for it.
+func (l *shotLog) end(session string) {
+	l.mu.Lock()
+	l.shots = slices.DeleteFunc(l.shots, func(s *shot) bool { return s.session == session })
+	files := l.files[session]
+	delete(l.files, session)
+	l.mu.Unlock()
+	for _, f := range files {
+		os.Remove(f)
+	}
 }
 
 // add keeps a screenshot of session.
