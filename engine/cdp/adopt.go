@@ -18,18 +18,30 @@ import (
 // server's connection is set again from opts (viewport, user agent,
 // locale, headers, the domain policy) or starts afresh (element refs,
 // network and console records, routes). Its other pages become tabs at the
-// session's next tab call.
+// session's next tab call. Under a policy with host rules the WebSocket
+// relay starts again on Config.Relay, the address the browser context's
+// proxy rules name (sockets.go); without it, the session's WebSockets go
+// where the other server's relay was.
 func (e *Engine) Adopt(ctx context.Context, opts engine.SessionOptions) (engine.Session, error) {
 	b, release, err := e.browser(ctx)
 	if err != nil {
 		return nil, err
 	}
+	var relay *socketRelay
 	adopted := false
 	defer func() {
 		if !adopted {
+			relay.close()
 			release()
 		}
 	}()
+	if ln := e.takeRelay(); ln != nil {
+		if !e.cfg.Policy.HasHostRules() {
+			ln.Close()
+		} else if relay, err = startRelay(e.cfg.Policy, opts.Proxy, ln); err != nil {
+			return nil, err
+		}
+	}
 	// Calls on the browser run on its context, bounded by the caller's.
 	c, cancel := context.WithCancel(b.ctx)
 	defer cancel()
@@ -68,5 +80,5 @@ func (e *Engine) Adopt(ctx context.Context, opts engine.SessionOptions) (engine.
 	// the session's tabs and storage calls need it.
 	chromedp.FromContext(s.tab).BrowserContextID = page.BrowserContextID
 	adopted = true
-	return e.finish(ctx, b, s, opts, nil, release)
+	return e.finish(ctx, b, s, opts, relay, release)
 }

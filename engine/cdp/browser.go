@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -66,6 +67,13 @@ type Config struct {
 	// Closing a session then closes its pages but not its browser context,
 	// which goes with the browser.
 	Shared bool
+	// Relay, when set, is where the WebSocket relay of the domain policy
+	// (sockets.go) of the engine's one session listens, instead of a
+	// port of its own: engine/grid records the address with the Grid
+	// session, so that a server that adopts the session serves the relay
+	// again at the address its browser context sends WebSockets to. The
+	// first session (or Adopt) takes it; Close closes it if none did.
+	Relay net.Listener
 }
 
 // disabledFeatures are merged into one --disable-features value: Chromium
@@ -107,6 +115,8 @@ type Engine struct {
 	pool *pool
 	last atomic.Pointer[browserProc] // the latest launch, for Lost
 	lock *profileLock                // LockProfile's, released by Close
+	// relay is Config.Relay until a session takes it.
+	relay atomic.Pointer[net.Listener]
 }
 
 // browserProc is one browser launch or attachment; its LaunchState makes
@@ -143,6 +153,9 @@ func New(cfg Config) *Engine {
 		l = slog.New(slog.DiscardHandler)
 	}
 	e := &Engine{cfg: cfg, log: l}
+	if cfg.Relay != nil {
+		e.relay.Store(&cfg.Relay)
+	}
 	limit := cfg.LaunchTimeout
 	if limit <= 0 {
 		limit = DefaultLaunchTimeout
@@ -281,6 +294,14 @@ func (e *Engine) launch() *browserProc {
 	return b
 }
 
+// takeRelay returns Config.Relay the first time, nil after.
+func (e *Engine) takeRelay() net.Listener {
+	if p := e.relay.Swap(nil); p != nil {
+		return *p
+	}
+	return nil
+}
+
 // Lost tells the engine that its browser is gone even though the
 // connection to it may still be open: a proxy in front of the browser, such
 // as Selenium Grid's se:cdp, can keep the websocket of a browser that died
@@ -314,7 +335,7 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 			release()
 			return nil, err
 		}
-		if relay, err = startRelay(e.cfg.Policy, opts.Proxy); err != nil {
+		if relay, err = startRelay(e.cfg.Policy, opts.Proxy, e.takeRelay()); err != nil {
 			stopAuth()
 			release()
 			return nil, err
@@ -405,6 +426,9 @@ func (e *Engine) finishTabs(ctx context.Context, b *browserProc, s *session, opt
 // attached to; sessions' contexts close with them.
 func (e *Engine) Close() error {
 	defer e.lock.release()
+	if ln := e.takeRelay(); ln != nil {
+		ln.Close()
+	}
 	e.pool.close()
 	return nil
 }

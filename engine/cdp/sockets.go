@@ -46,21 +46,27 @@ type socketRelay struct {
 // dialing the destination.
 const relayHandshakeTimeout = 30 * time.Second
 
-// startRelay starts a relay for one session. upstream is the session's own
-// proxy (http:// or socks5://), to which allowed connections are chained.
-func startRelay(pol *engine.Policy, upstream string) (*socketRelay, error) {
+// startRelay starts a relay for one session, on ln, or on a port of its
+// own when ln is nil. upstream is the session's own proxy (http:// or
+// socks5://), to which allowed connections are chained.
+func startRelay(pol *engine.Policy, upstream string, ln net.Listener) (*socketRelay, error) {
 	r := &socketRelay{pol: pol}
 	if upstream != "" {
 		u, err := url.Parse(upstream)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "socks5") {
+			if ln != nil {
+				ln.Close()
+			}
 			return nil, engine.Errorf(engine.InvalidParameters,
 				"proxy %q: under the domain policy a session's proxy must be http:// or socks5://, so that its WebSockets can be checked on the way", upstream).With("field", "proxy")
 		}
 		r.upstream = u
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, engine.Wrap(engine.BrowserError, err, "could not start the WebSocket relay of the domain policy: "+err.Error())
+	if ln == nil {
+		var err error
+		if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+			return nil, engine.Wrap(engine.BrowserError, err, "could not start the WebSocket relay of the domain policy: "+err.Error())
+		}
 	}
 	r.ln = ln
 	go r.serve()

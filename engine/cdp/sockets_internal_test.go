@@ -46,7 +46,7 @@ func TestRelayChainsThroughSessionProxy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := startRelay(pol, "http://"+proxy)
+	r, err := startRelay(pol, "http://"+proxy, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestRelayChainsThroughSessionProxy(t *testing.T) {
 // chain through is refused, naming the field, rather than bypassed.
 func TestRelayRefusesOtherProxySchemes(t *testing.T) {
 	pol, _ := engine.NewPolicy([]string{"example.com"}, nil, false)
-	_, err := startRelay(pol, "https://proxy.example:8443")
+	_, err := startRelay(pol, "https://proxy.example:8443", nil)
 	var e *engine.Error
 	if engine.CodeOf(err) != engine.InvalidParameters || !asError(err, &e) || e.Details["field"] != "proxy" {
 		t.Fatalf("err = %v, want INVALID_PARAMETERS naming proxy", err)

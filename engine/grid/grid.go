@@ -34,6 +34,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -156,13 +157,28 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 		// which the Grid's browser cannot reach.
 		return nil, engine.Errorf(engine.Unsupported, "a proxy with a username or password is not supported on the Grid: its browser cannot log in to a proxy").With("field", "proxy")
 	}
-	r, err := e.newGridSession(ctx, e.capabilities(ctx, opts))
+	caps := e.capabilities(ctx, opts)
+	// Under a policy with host rules the session's WebSockets pass a relay
+	// of ours (engine/cdp/sockets.go); its address goes with the Grid
+	// session, for a server that adopts it to serve the relay again.
+	var relay net.Listener
+	if e.cfg.Policy.HasHostRules() {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, engine.Wrap(engine.BrowserError, err, "could not start the WebSocket relay of the domain policy: "+err.Error())
+		}
+		relay, caps[capRelay] = ln, ln.Addr().String()
+	}
+	r, err := e.newGridSession(ctx, caps)
 	if err != nil {
+		if relay != nil {
+			relay.Close()
+		}
 		return nil, err
 	}
 	log := e.log.With("gridSession", r.SessionID, "session", engine.SessionIDFrom(ctx))
 	log.Debug("grid session created", "cdp", r.Capabilities.CDP)
-	browser := e.browserFor(r.Capabilities.CDP, log)
+	browser := e.browserFor(r.Capabilities.CDP, log, relay)
 	inner, err := browser.NewSession(ctx, opts)
 	if err != nil {
 		browser.Close()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -39,6 +40,11 @@ const (
 	capName    = "bmcp:name"    // the session's name, "" for none
 	capOptions = "bmcp:options" // its engine.SessionOptions, less the storage state
 	capCreated = "bmcp:created" // when it was created, Unix ms
+	// capRelay is the address of the session's WebSocket relay under a
+	// domain policy (engine/cdp/sockets.go), which its browser context's
+	// proxy rules name: a server that adopts the session serves the relay
+	// there again.
+	capRelay = "bmcp:relay"
 )
 
 // heartbeat is the script each keep-alive runs, over WebDriver, in the Grid
@@ -73,6 +79,7 @@ type gridSession struct {
 	Owner   string
 	Created time.Time
 	Options engine.SessionOptions
+	Relay   string // capRelay
 }
 
 // listSessions asks the Grid's GraphQL API for its sessions that carry our
@@ -108,11 +115,12 @@ func (e *Engine) listSessions(ctx context.Context) ([]gridSession, error) {
 			Name    string                 `json:"bmcp:name"`
 			Created int64                  `json:"bmcp:created"`
 			Options *engine.SessionOptions `json:"bmcp:options"`
+			Relay   string                 `json:"bmcp:relay"`
 		}
 		if json.Unmarshal([]byte(s.Capabilities), &c) != nil || c.Ours == nil || *c.Ours == "" {
 			continue // not one of ours
 		}
-		gs := gridSession{ID: s.ID, Ours: *c.Ours, Name: c.Name, Owner: c.Owner, Created: time.UnixMilli(c.Created)}
+		gs := gridSession{ID: s.ID, Ours: *c.Ours, Name: c.Name, Owner: c.Owner, Created: time.UnixMilli(c.Created), Relay: c.Relay}
 		if c.Options != nil {
 			gs.Options = *c.Options
 		}
@@ -158,7 +166,7 @@ func (e *Engine) Adopt(ctx context.Context, ref, owner string) (engine.Adopted, 
 		return engine.Adopted{}, err
 	}
 	log := e.log.With("gridSession", gs.ID, "session", gs.Ours)
-	browser := e.browserFor(e.cdpURL(gs.ID), log)
+	browser := e.browserFor(e.cdpURL(gs.ID), log, e.relayAt(gs.Relay, log))
 	inner, err := browser.Adopt(ctx, gs.Options)
 	if err != nil {
 		// The Grid session stays: it may be another server's to carry on.
@@ -205,11 +213,28 @@ func (e *Engine) cdpURL(id string) string {
 
 // browserFor is the cdp engine that drives one Grid browser: Shared, so
 // that the session's page stays for another server when this one goes.
-func (e *Engine) browserFor(endpoint string, log *slog.Logger) *cdp.Engine {
+// relay, when not nil, is where its session's WebSocket relay listens.
+func (e *Engine) browserFor(endpoint string, log *slog.Logger, relay net.Listener) *cdp.Engine {
 	return cdp.New(cdp.Config{
 		Endpoint: endpoint, Viewport: e.cfg.Viewport, Logger: log,
-		Policy: e.cfg.Policy, Dialogs: e.cfg.Dialogs, Shared: true,
+		Policy: e.cfg.Policy, Dialogs: e.cfg.Dialogs, Shared: true, Relay: relay,
 	})
+}
+
+// relayAt listens at addr, the WebSocket relay's address of a session
+// being adopted, when the domain policy needs the relay. It returns nil
+// when the address is taken (the server that created the session may
+// still serve it there) or when there is nothing to serve.
+func (e *Engine) relayAt(addr string, log *slog.Logger) net.Listener {
+	if addr == "" || !e.cfg.Policy.HasHostRules() {
+		return nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		log.Warn("cannot serve the adopted session's WebSocket relay again: its WebSockets go to whatever listens there", "addr", addr, "err", err)
+		return nil
+	}
+	return ln
 }
 
 // post sends a JSON request that is not WebDriver's (GraphQL) and decodes
