@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -139,10 +138,9 @@ func TestEnginesOverStdio(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v\nstderr:\n%s", name, err, stderr.String())
 				}
-				var out map[string]any
-				b, _ := json.Marshal(res.StructuredContent)
-				if err := json.Unmarshal(b, &out); err != nil {
-					t.Fatalf("%s: structured content %s", name, b)
+				out := mcpcheck.Body(res)
+				if out == nil {
+					t.Fatalf("%s: no JSON object in %+v", name, res)
 				}
 				return out, res.IsError
 			}

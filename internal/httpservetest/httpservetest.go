@@ -8,7 +8,6 @@ package httpservetest
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -138,10 +137,9 @@ func (c *Client) Call(name string, args map[string]any) (map[string]any, bool) {
 	}
 	// structuredContent is the result; the text is the same JSON except for
 	// tools whose text is an outline (snapshot).
-	var out map[string]any
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &out); err != nil {
-		c.t.Fatal(err)
+	out := mcpcheck.Body(res)
+	if out == nil {
+		c.t.Fatalf("%s: no JSON object in %+v", name, res)
 	}
 	return out, res.IsError
 }
