@@ -808,7 +808,7 @@ func printJSON(w io.Writer, cfg Config) {
 // usage prints the flags GNU-style (--name), each setting once with its
 // aliases, its default, its variable and its config-file key.
 func usage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "Usage: browsermcp [flags]\n\nAn MCP server that drives real browsers in isolated sessions, over stdio (default)\nor HTTP (--port): Streamable HTTP at /mcp, SSE at /sse, health at /healthz.\n\nPrecedence: defaults < --config file < environment < flags.\n\nFlags:\n")
+	fmt.Fprintf(w, "Usage: browsermcp [serve] [flags]\n       browsermcp install driver|firefox|chromium|webkit  (see browsermcp install --help)\n\nAn MCP server that drives real browsers in isolated sessions, over stdio (default)\nor HTTP (--port): Streamable HTTP at /mcp, SSE at /sse, health at /healthz.\n\nPrecedence: defaults < --config file < environment < flags.\n\nFlags:\n")
 	def := defaultConfig()
 	type entry struct{ names, usage string }
 	var entries []entry
