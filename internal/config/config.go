@@ -1025,6 +1025,8 @@ func (c Config) ToolOptions(log *slog.Logger) tools.Options {
 		NoFileAccess:       !c.Security.EnableFileUpload,
 		NoScriptEvaluation: !c.Security.EnableScriptEvaluation,
 		OmitImages:         c.ImageResponses == "omit",
+		// Over HTTP the client's roots name its own machine's directories.
+		ClientRoots: c.Transport == "stdio",
 	}
 }
 
