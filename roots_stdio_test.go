@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -245,5 +246,56 @@ func TestClientRootsIgnoredOverHTTP(t *testing.T) {
 	}
 	if n := roots.times(); n != 0 {
 		t.Errorf("over HTTP the server asked for the client's roots %d times", n)
+	}
+}
+
+// TestClientRootsTypeScriptSDK offers a root from the official TypeScript
+// SDK's client over stdio, as Claude Code and VS Code do: an upload from
+// the root succeeds and one from outside it is refused.
+func TestClientRootsTypeScriptSDK(t *testing.T) {
+	testenv.Chromium(t)
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	dir, _ := filepath.Abs(filepath.Join("internal", "httpserve", "testdata", "tsclient"))
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		t.Skipf("the TypeScript SDK is not installed (make tsclient): %v", err)
+	}
+	site := testsite.Start()
+	defer site.Close()
+	project, other := t.TempDir(), t.TempDir()
+	inProject, inOther := writeFile(t, project, "in-project.txt"), writeFile(t, other, "in-other.txt")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "roots.mjs", buildBinary(t), site.URL+"/input.html", project, inProject, inOther)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir(), "DISPLAY=", "WAYLAND_DISPLAY=")
+	cmd.WaitDelay = 5 * time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node roots.mjs: %v\n%s\n%s", err, out, stderr.String())
+	}
+	var got struct {
+		Inside, Outside struct {
+			IsError   bool
+			ErrorCode string
+			Title     string
+		}
+		Asked int
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got.Inside.IsError || got.Inside.Title != "files in-project.txt:9" {
+		t.Errorf("upload from the root: %+v\n%s", got.Inside, stderr.String())
+	}
+	if !got.Outside.IsError || got.Outside.ErrorCode != "INVALID_PARAMETERS" {
+		t.Errorf("upload from outside the root: %+v", got.Outside)
+	}
+	if got.Asked == 0 {
+		t.Error("the server never asked the TypeScript client for its roots")
 	}
 }
