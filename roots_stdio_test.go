@@ -220,8 +220,7 @@ func TestClientRootsIgnoredOverHTTP(t *testing.T) {
 	roots.set(project)
 
 	s := startHTTPBinary(t, "--headless")
-	tr, err := transport.NewStreamableHTTP(s.url+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + httpservetest.KeyA}),
-		transport.WithContinuousListening())
+	tr, err := transport.NewStreamableHTTP(s.url+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + httpservetest.KeyA}))
 	if err != nil {
 		t.Fatal(err)
 	}
