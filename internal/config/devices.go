@@ -34,9 +34,6 @@ type device struct {
 	mobile    bool
 	touch     bool
 	userAgent string
-	// browser is the engine Playwright runs the device on by default
-	// (chromium, firefox or webkit); informational only.
-	browser string
 }
 
 // descriptor is one entry of devices.json.
@@ -46,8 +43,8 @@ type descriptor struct {
 	DeviceScaleFactor float64         `json:"deviceScaleFactor"`
 	IsMobile          bool            `json:"isMobile"`
 	HasTouch          bool            `json:"hasTouch"`
-	// DefaultBrowserType is chromium, firefox or webkit.
-	DefaultBrowserType string `json:"defaultBrowserType"`
+	// defaultBrowserType (the browser Playwright picks for the device) is
+	// not read: --browser chooses the browser here.
 }
 
 // allDevices parses devicesJSON once. It panics on a bad table: the file
@@ -60,7 +57,7 @@ var allDevices = sync.OnceValue(func() map[string]device {
 	m := make(map[string]device, len(raw))
 	for name, d := range raw {
 		m[name] = device{viewport: d.Viewport, scale: d.DeviceScaleFactor, mobile: d.IsMobile, touch: d.HasTouch,
-			userAgent: d.UserAgent, browser: d.DefaultBrowserType}
+			userAgent: d.UserAgent}
 	}
 	return m
 })
