@@ -57,7 +57,7 @@ func TestStartupFailsFast(t *testing.T) {
 	}
 	cases := []tc{
 		{"DriverMissing", []string{"--browser", "firefox", "--headless"}, []string{pw.EnvDriverPath + "=" + t.TempDir()}, 1,
-			[]string{"playwright driver 1.52.0 not found", "make pwdriver", "npm install playwright-core@1.52.0"}},
+			[]string{"playwright driver 1.52.0 not found", "`browsermcp install driver`", "npm install playwright-core@1.52.0"}},
 		{"FirefoxMissing", []string{"--browser", "firefox", "--headless", "--executable-path", "/nonexistent/firefox"}, nil, 1,
 			[]string{"is not an executable Firefox"}},
 		{"EngineCannotDriveBrowser", []string{"--engine", "cdp", "--browser", "firefox"}, nil, 2,

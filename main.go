@@ -25,6 +25,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/internal/config"
 	"github.com/seed4af8c199/browsermcp/internal/engines"
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
+	"github.com/seed4af8c199/browsermcp/internal/install"
 	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
 	"github.com/seed4af8c199/browsermcp/internal/logbridge"
 	"github.com/seed4af8c199/browsermcp/tools"
@@ -40,6 +41,18 @@ func main() {
 // run is the whole program; it returns the exit status: 0, 1 for a failure,
 // 2 for a usage error.
 func run(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// `browsermcp install ...` sets up the driver and browsers; without a
+	// subcommand, or with serve, the binary is the server.
+	if len(args) > 0 {
+		switch args[0] {
+		case "install":
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return install.Main(ctx, args[1:], stderr)
+		case "serve":
+			args = args[1:]
+		}
+	}
 	cfg, err := config.Load(args, getenv, stdout, version)
 	switch {
 	case errors.Is(err, config.ErrPrinted):
