@@ -394,8 +394,8 @@ func TestSessionsRunInParallelAndCancelledCallsLeaveTheLine(t *testing.T) {
 	w.send(call(3, "navigate", map[string]any{"sessionId": a, "url": site.URL + "/form.html?before"}))
 	answers(t, w, 3)
 
-	// A waits a minute; B's navigate and snapshot answer meanwhile.
-	w.send(call(10, "wait_for", map[string]any{"sessionId": a, "time": 60}),
+	// A waits two minutes; B's navigate and snapshot answer meanwhile.
+	w.send(call(10, "wait_for_selector", map[string]any{"sessionId": a, "selector": "#never", "timeout": 120000}),
 		call(11, "navigate", map[string]any{"sessionId": b, "url": site.URL + "/welcome.html"}),
 		call(12, "snapshot", map[string]any{"sessionId": b}))
 	got := answers(t, w, 11, 12)
@@ -410,7 +410,9 @@ func TestSessionsRunInParallelAndCancelledCallsLeaveTheLine(t *testing.T) {
 		call(14, "snapshot", map[string]any{"sessionId": a}),
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":13,"reason":"test"}}`,
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":10,"reason":"test"}}`)
-	got = answers(t, w, 14)
+	for id, m := range answers(t, w, 14) {
+		got[id] = m
+	}
 	if snap, errCode := toolResult(t, got[14]); errCode != "" || !strings.HasSuffix(snap["url"].(string), "/form.html?before") {
 		t.Fatalf("behind the cancelled navigate, session A shows %v %s, want the page from before", snap, errCode)
 	}
@@ -427,5 +429,112 @@ func TestSessionsRunInParallelAndCancelledCallsLeaveTheLine(t *testing.T) {
 	}
 	if snap, errCode := toolResult(t, got[15]); errCode != "" || !strings.HasSuffix(snap["url"].(string), "/form.html?before") {
 		t.Fatalf("session A after the cancelled calls shows %v %s, want the page from before", snap, errCode)
+	}
+}
+
+// streamable posts one message to a Streamable HTTP session and returns
+// the messages of its answer, a JSON body or an event stream, as they
+// come: each on the channel, which closes when the answer ends.
+func streamable(ctx context.Context, t *testing.T, url, session, body string) <-chan map[string]any {
+	req, _ := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+httpservetest.KeyA)
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+	out := make(chan map[string]any, 16)
+	go func() {
+		defer close(out)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return
+		}
+		defer res.Body.Close()
+		sc := bufio.NewScanner(res.Body)
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			line := strings.TrimPrefix(sc.Text(), "data: ")
+			var m map[string]any
+			if json.Unmarshal([]byte(line), &m) == nil {
+				out <- m
+			}
+		}
+	}()
+	return out
+}
+
+// next returns the next message of an answer.
+func next(t *testing.T, ms <-chan map[string]any) map[string]any {
+	t.Helper()
+	select {
+	case m, ok := <-ms:
+		if !ok {
+			t.Fatal("the answer ended")
+		}
+		return m
+	case <-time.After(time.Minute):
+		t.Fatal("no message within a minute")
+	}
+	return nil
+}
+
+// TestCallWhosePOSTGoesAwayLeavesTheLine (issue 23, item 3): over
+// Streamable HTTP a call waiting for its turn whose request goes away (the
+// client closed it) leaves the line: it never runs, and the call behind it
+// runs once the session is free.
+func TestCallWhosePOSTGoesAwayLeavesTheLine(t *testing.T) {
+	testenv.Chromium(t)
+	site := testsite.Start()
+	defer site.Close()
+	s := startHTTPBinary(t, "--headless", "--log-level", "debug")
+	url := s.url + "/mcp"
+	res := post(t, url, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, nil)
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	session := res.Header.Get("Mcp-Session-Id")
+	ctx := t.Context()
+	for range streamable(ctx, t, url, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`) {
+	}
+	out, errCode := toolResult(t, next(t, streamable(ctx, t, url, session, call(1, "create_session", nil))))
+	if errCode != "" {
+		t.Fatal(errCode)
+	}
+	id := out["sessionId"].(string)
+	if _, errCode := toolResult(t, next(t, streamable(ctx, t, url, session, call(2, "navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html?before"})))); errCode != "" {
+		t.Fatal(errCode)
+	}
+
+	// A waits two minutes; B, behind it, reports progress as it arrives,
+	// and then its client goes away.
+	withProgress := func(id int, tool string, args map[string]any) string {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call",
+			"params": map[string]any{"name": tool, "arguments": args, "_meta": map[string]any{"progressToken": tool}}})
+		return string(b)
+	}
+	if m := next(t, streamable(ctx, t, url, session, withProgress(10, "wait_for_selector", map[string]any{"sessionId": id, "selector": "#never", "timeout": 120000}))); m["method"] != "notifications/progress" {
+		t.Fatalf("want wait_for's first progress, got %v", m)
+	}
+	bctx, goAway := context.WithCancel(ctx)
+	if m := next(t, streamable(bctx, t, url, session, withProgress(11, "navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html?gone"}))); m["method"] != "notifications/progress" {
+		t.Fatalf("want navigate's first progress, got %v", m)
+	}
+	goAway()
+	testenv.Eventually(t, "the server to drop the navigate whose request went away", func() (bool, error) {
+		stderrMu.Lock()
+		defer stderrMu.Unlock()
+		for l := range strings.Lines(s.log.String()) {
+			if strings.Contains(l, "tool failed") && strings.Contains(l, "navigate") {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	snap := streamable(ctx, t, url, session, call(12, "snapshot", map[string]any{"sessionId": id}))
+	for m := range streamable(ctx, t, url, session, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":10,"reason":"test"}}`) {
+		t.Errorf("the cancellation was answered: %v", m)
+	}
+	got, errCode := toolResult(t, next(t, snap))
+	if errCode != "" || !strings.HasSuffix(got["url"].(string), "/form.html?before") {
+		t.Fatalf("behind the navigate whose request went away, the session shows %v %s, want the page from before", got, errCode)
 	}
 }
