@@ -151,8 +151,8 @@ func (r *reader) stamp(line []byte) []byte {
 	if token != "" {
 		r.out.turns.start(IDKey(id), token)
 	}
-	if len(out) > 0 && out[len(out)-1] != '\n' {
-		out = append(out, '\n')
+	if bytes.HasSuffix(line, []byte("\n")) && !bytes.HasSuffix(out, []byte("\n")) {
+		out = append(out, '\n') // a stamped line ends as the line did
 	}
 	return out
 }
