@@ -96,10 +96,10 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	guard := jsonrpc.Guard{MaxMessage: int64(cfg.Security.MaxMessageSize), Check: tools.Check(mgr, srv), Recode: tools.Recode}
+	guard := jsonrpc.Guard{MaxMessage: int64(cfg.Security.MaxMessageSize), Check: tools.Check(mgr, srv), Recode: tools.Recode, Turns: tools.Turns(mgr)}
 	if cfg.Transport == "http" || cfg.Transport == "websocket" {
 		opts := cfg.HTTPOptions()
-		opts.Check, opts.Recode = guard.Check, guard.Recode
+		opts.Check, opts.Recode, opts.Turns = guard.Check, guard.Recode, guard.Turns
 		err = httpserve.Serve(ctx, opts, srv, log, stderr)
 	} else {
 		err = serveStdio(ctx, srv, guard, log, stdin, stdout)

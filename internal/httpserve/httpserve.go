@@ -52,6 +52,9 @@ type Options struct {
 	// Recode gives the errors of resource and prompt handlers their true
 	// JSON-RPC codes in the answers (see jsonrpc.Recode).
 	Recode jsonrpc.Recode
+	// Turns orders the calls on each session by arrival (see
+	// jsonrpc.Turns).
+	Turns jsonrpc.Turns
 	// WebSocket serves MCP over a WebSocket at /ws instead of Streamable
 	// HTTP and SSE (--transport websocket).
 	WebSocket bool
@@ -187,7 +190,7 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 		w.Write([]byte(`{"status":"ok"}` + "\n"))
 	})
 	if o.WebSocket {
-		h.wsGuard = jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check, Recode: o.Recode}
+		h.wsGuard = jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check, Recode: o.Recode, Turns: o.Turns}
 		h.mux.HandleFunc("/ws", h.serveWebSocket)
 		return h
 	}
@@ -218,7 +221,7 @@ func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 	// Every message is checked before mcp-go reads it (package jsonrpc),
 	// with the same guard on /mcp and /message; the refusals of a message
 	// to /message are answered on its SSE stream, as mcp-go answers there.
-	guard := jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check, Recode: o.Recode}
+	guard := jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check, Recode: o.Recode, Turns: o.Turns}
 	h.mux.Handle("/mcp", h.guard(jsonrpc.Handler(guard, ids.requireSession((&inflight{reqs: map[string]*cancelWriter{}}).wrap(streamable)))))
 	h.mux.Handle("/sse", h.guard(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var id string
