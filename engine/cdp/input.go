@@ -20,7 +20,7 @@ import (
 // element's visible centre in page coordinates, after the hit test in its
 // frame and in every frame above it, once the element holds still (unless
 // forced); guard (page.GuardClick, …) is the input that follows, which the
-// check guards in the world it returns (see guarded).
+// check guards in the world it returns (see inputHit).
 func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg engine.Target, timeout time.Duration, force, clear bool, guard string) (page.ElementCheck, *world, error) {
 	args := map[string]any{"op": op, "timeout": timeout.Milliseconds(), "force": force, "clear": clear, "guard": guard}
 	var r page.ElementCheck
@@ -58,11 +58,11 @@ func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg
 	return r, w, page.ElementError(r, tg, timeout)
 }
 
-// guarded ends the guard that resolve set in world w and returns what the
+// inputHit ends the guard that resolve set in world w and returns what the
 // guarded input hit. A world that went away (the input navigated) saw
 // nothing. It runs inside act's race with dialogs: a dialog the input
 // opened blocks the page, and the action reports it instead.
-func guarded(ctx context.Context, s *session, w *world) page.Hit {
+func (s *session) inputHit(ctx context.Context, w *world) page.Hit {
 	var h page.Hit
 	if w == nil {
 		return page.Hit{None: true}
@@ -118,16 +118,24 @@ func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.Ac
 		if err != nil {
 			return err
 		}
-		var hit page.Hit
+		// The input runs on while a dialog it opened is answered: its hit
+		// comes back on a channel, and only when it is there.
+		hits := make(chan page.Hit, 1)
 		res, err = s.actFor(ctx, t, m, req.NavigationTimeout, func(ctx context.Context) error {
 			if err := mouseClick(ctx, t, r.X, r.Y, input.MouseButton(req.Button), req.ClickCount); err != nil {
 				return err
 			}
-			hit = guarded(ctx, s, w)
+			hit := s.inputHit(ctx, w)
+			hits <- hit
 			return page.HitError(hit, req.Target, "click")
 		})
 		if err != nil || !req.Force {
 			return err
+		}
+		var hit page.Hit
+		select {
+		case hit = <-hits:
+		default:
 		}
 		// A forced click skipped the hit test, which said where it would
 		// land: a click another element took is not a success.

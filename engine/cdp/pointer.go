@@ -29,7 +29,7 @@ func (s *session) Hover(ctx context.Context, req engine.HoverRequest) (engine.Ac
 			if _, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: r.X, Y: r.Y}); err != nil {
 				return err
 			}
-			return page.HitError(guarded(ctx, s, w), req.Target, "hover")
+			return page.HitError(s.inputHit(ctx, w), req.Target, "hover")
 		})
 		return err
 	})
@@ -50,7 +50,7 @@ func (s *session) Drag(ctx context.Context, req engine.DragRequest) (engine.Acti
 		// be in view at once for a drag. The target must hold still too.
 		to, _, err := s.resolveFor(ctx, t, m, "point", req.Target, req.Timeout, true, false, page.GuardDrop)
 		if err != nil {
-			guarded(ctx, s, w) // end the source's guard: no input follows
+			s.inputHit(ctx, w) // end the source's guard: no input follows
 			return err
 		}
 		if err := evalJSON(ctx, t, "0", nil); err != nil {
@@ -65,7 +65,7 @@ func (s *session) Drag(ctx context.Context, req engine.DragRequest) (engine.Acti
 			if err != nil {
 				return err
 			}
-			return page.HitError(guarded(ctx, s, w), req.Source, "drag")
+			return page.HitError(s.inputHit(ctx, w), req.Source, "drag")
 		})
 		return err
 	})

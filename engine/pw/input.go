@@ -37,7 +37,7 @@ var resolveJS = `async (a) => {
 // click, "focus" for typing), waiting up to timeout, and returns its handle,
 // or only the point to click (see resolveJS), once the element holds still
 // (unless forced). guard (page.GuardClick, …) is the pointer input that
-// follows, which the check guards (see guarded).
+// follows, which the check guards (see inputHit).
 func (s *session) resolve(ctx context.Context, op string, tg engine.Target, timeout time.Duration, force, clear bool, guard string) (playwright.ElementHandle, page.ElementCheck, error) {
 	el, r, err := s.find(ctx, op, tg, timeout, force, clear, guard)
 	if err != nil {
@@ -92,12 +92,12 @@ func (s *session) find(ctx context.Context, op string, tg engine.Target, timeout
 	}
 }
 
-// guarded ends the guard that the element check of tg set in its frame
+// inputHit ends the guard that the element check of tg set in its frame
 // (the ref's frame, or the page's main frame for a selector) and returns
 // what the guarded input hit. A frame whose document went away (the input
 // navigated) saw nothing; a dialog the input opened ends ctx (withDialogs),
 // and the action reports the dialog.
-func (s *session) guarded(ctx context.Context, tg engine.Target) page.Hit {
+func (s *session) inputHit(ctx context.Context, tg engine.Target) page.Hit {
 	f := s.page.MainFrame()
 	if tg.Ref != "" {
 		rf, _, err := s.refFrame(tg.Ref)
@@ -201,7 +201,7 @@ func (s *session) clickAction(ctx context.Context, req engine.ClickRequest) (eng
 	if err != nil {
 		return engine.ActionResult{}, s.classify(err, what)
 	}
-	hit := s.guarded(ctx, req.Target)
+	hit := s.inputHit(ctx, req.Target)
 	if err := page.HitError(hit, req.Target, "click"); err != nil {
 		return engine.ActionResult{}, err
 	}

@@ -61,7 +61,7 @@ func (s *session) hoverAction(ctx context.Context, req engine.HoverRequest) (eng
 	if err != nil {
 		return engine.ActionResult{}, s.actionErr(err, what, req.Target)
 	}
-	if err := page.HitError(s.guarded(ctx, req.Target), req.Target, "hover"); err != nil {
+	if err := page.HitError(s.inputHit(ctx, req.Target), req.Target, "hover"); err != nil {
 		return engine.ActionResult{}, err
 	}
 	return s.settle(ctx, m, engine.DefaultNavigationTimeout)
@@ -131,26 +131,26 @@ func (s *session) dragAction(ctx context.Context, req engine.DragRequest) (engin
 	// in view at once for a drag. The target must hold still too.
 	to, err := s.point(ctx, req.Target, req.Timeout, true, page.GuardDrop)
 	if err != nil {
-		s.guarded(ctx, req.Source) // end the source's guard: no input follows
+		s.inputHit(ctx, req.Source) // end the source's guard: no input follows
 		return engine.ActionResult{}, err
 	}
 	vp, err := s.viewport(ctx)
 	if err != nil {
-		s.guarded(ctx, req.Source)
+		s.inputHit(ctx, req.Source)
 		return engine.ActionResult{}, err
 	}
 	for _, p := range [][2]float64{from, to} {
 		if p[0] < 0 || p[1] < 0 || p[0] >= vp[0] || p[1] >= vp[1] {
-			s.guarded(ctx, req.Source)
+			s.inputHit(ctx, req.Source)
 			return engine.ActionResult{}, engine.Errorf(engine.ElementNotClickable, "%s and %s are not both in the viewport", req.Source, req.Target).
 				With("reason", "outside_viewport")
 		}
 	}
 	if err := s.drag(ctx, from, to); err != nil {
-		s.guarded(ctx, req.Source)
+		s.inputHit(ctx, req.Source)
 		return engine.ActionResult{}, s.classify(err, what)
 	}
-	if err := page.HitError(s.guarded(ctx, req.Source), req.Source, "drag"); err != nil {
+	if err := page.HitError(s.inputHit(ctx, req.Source), req.Source, "drag"); err != nil {
 		return engine.ActionResult{}, err
 	}
 	return s.settle(ctx, m, engine.DefaultNavigationTimeout)
