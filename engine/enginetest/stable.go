@@ -64,18 +64,31 @@ func (h *harness) testStable(t *testing.T) {
 	})
 	t.Run("MovesAtTheClick", func(t *testing.T) {
 		// A button that jumps away when the mouse comes over it: it holds
-		// still for the check, and the press then lands on the link. The
-		// press is stopped before the page sees it, and the answer names
-		// the link.
+		// still for the check, and then moves as the mouse arrives. Chromium
+		// hit-tests the press after that move, so the press would land on
+		// the link: it is stopped before the page sees it, and the answer
+		// names the link. Firefox (WebDriver BiDi) delivers the press to
+		// the button before the move, and the click is the button's.
 		s := h.open(t, "/drawer.html")
-		_, err := s.Click(ctx(t), engine.ClickRequest{Target: sel("#runaway")})
+		res, err := s.Click(ctx(t), engine.ClickRequest{Target: sel("#runaway")})
+		g := pageGot(t, s)
+		if g.Link != 0 {
+			t.Fatalf("the click on #runaway (answer %+v, %v) landed on the link", res, err)
+		}
+		if err == nil && !h.chromium() {
+			if g.Runaway != 1 {
+				t.Fatalf("the click on #runaway reported success, but the button got %d clicks", g.Runaway)
+			}
+			t.Logf("%s delivered the press to the button before it moved", h.eng.Name())
+			return
+		}
 		e := wantError(t, err, engine.ElementNotClickable, map[string]any{"reason": "moved", "element": "button#runaway",
 			"receivedBy": "a#continue", "hitText": "Continue shopping", "clicked": false, "selector": "#runaway"})
 		if !strings.Contains(e.Message, `a#continue ("Continue shopping")`) {
 			t.Errorf("message %q does not name the element that would have received the click", e.Message)
 		}
-		if g := pageGot(t, s); g.Link != 0 || g.Runaway != 0 {
-			t.Fatalf("the refused click reached the page: %+v", g)
+		if g.Runaway != 0 {
+			t.Fatalf("the refused click reached the button: %+v", g)
 		}
 		// Forced, the click goes ahead where the button was: the link gets
 		// it, and the answer says so.
