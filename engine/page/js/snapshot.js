@@ -12,20 +12,21 @@
 // engine (a cancelled call) gave out numbers the engine does not know of,
 // and they must not be given out again.
 //
-// Other browsers do not expose their accessibility engine to pages. With
-// a.fallback the walk then computes roles and names itself (see "Fallback"
-// below): the ARIA role attribute, the implicit roles of HTML elements as
-// Chromium names them, and a compact accessible-name computation, so that
-// common HTML reads the same on every browser.
+// Other browsers, and a Chromium started without
+// --enable-blink-features=ComputedAccessibilityInfo (one we attach to), do
+// not expose their accessibility engine to pages. The walk then computes
+// roles and names itself (see "Fallback" below): the ARIA role attribute,
+// the implicit roles of HTML elements as Chromium names them, and a compact
+// accessible-name computation, so that common HTML reads the same on every
+// browser.
 //
-// a = {prefix, next, depth, interactiveOnly, fallback?, kind?, sel?}; with no
+// a = {prefix, next, depth, interactiveOnly, kind?, sel?}; with no
 // sel the walk starts at `this` when it is an element, else at the document.
 // Returns {text, next, frames, url, title} or {error, message}. Lines that hold only
 // "\u0001N" stand for the cross-origin frame R.frames[N], which the engine
 // walks in its own world and splices in.
 function (a) {
   const native = "computedRole" in Element.prototype;
-  if (!native && !a.fallback) return { error: "no_computed_ax" };
   let R = window.__bmcp;
   // Only a registry in the page's own world (engine/pw) can meet one the
   // page planted. This catches a careless fake, not a forgery of the right
