@@ -116,3 +116,46 @@ func TestSnapshotAttachedMatchesLaunched(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkSnapshotAttached compares snapshots on the Chromium we launch
+// (roles and names from the accessibility engine) with snapshots on a
+// plain Chromium we attached to (the script's own computation), on the
+// generated and the Wikipedia-like page: "repeat" is a snapshot of a page
+// already snapshotted, "first" the first snapshot after a navigation
+// (the navigation is not timed), which on our launch pays for building the
+// accessibility tree.
+func BenchmarkSnapshotAttached(b *testing.B) {
+	bg := context.Background()
+	for _, browser := range []string{"launched", "attached"} {
+		var e *cdp.Engine
+		if browser == "launched" {
+			e = newEngine(b, engine.DialogsManual)
+		} else {
+			e = cdp.New(cdp.Config{Endpoint: testenv.PlainChromium(b), Viewport: engine.Viewport{Width: 1280, Height: 720}})
+			e.Start()
+			b.Cleanup(func() { e.Close() })
+		}
+		for _, page := range []string{"peerbench/large-gen.html", "peerbench/large.html"} {
+			s := open(b, e, "/"+page)
+			b.Run(browser+"/repeat/"+page, func(b *testing.B) {
+				for range b.N {
+					if _, err := s.Snapshot(bg, engine.SnapshotRequest{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(browser+"/first/"+page, func(b *testing.B) {
+				for range b.N {
+					b.StopTimer()
+					if _, err := s.Navigate(bg, engine.NavigateRequest{URL: site.URL + "/" + page}); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					if _, err := s.Snapshot(bg, engine.SnapshotRequest{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -282,13 +282,20 @@ function (a) {
     return "generic";
   };
   const squash = (s) => (s || "").replace(/\s+/g, " ").trim();
-  // The text of an element's ::before or ::after: the strings of its CSS
-  // content, which Chromium puts into names computed from content.
+  // The text of an element's ::before or ::after: the strings and
+  // attr() values of its CSS content, or its alternative text (content:
+  // "★" / "Favourite"), which Chromium puts into names computed from
+  // content. Firefox leaves attr() unresolved in the computed value.
   const pseudo = (el, which) => {
     const c = getComputedStyle(el, which).content;
-    if (!c || c === "none" || c === "normal" || c.indexOf('"') < 0) return "";
+    if (!c || c === "none" || c === "normal" || c.indexOf('"') < 0 && c.indexOf("attr(") < 0) return "";
+    const unq = (x) => x.replace(/\\(.)/g, "$1");
+    const alt = c.match(/\/\s*"((?:[^"\\]|\\.)*)"\s*$/);
+    if (alt) return unq(alt[1]);
     let out = "";
-    for (const m of c.matchAll(/"((?:[^"\\]|\\.)*)"/g)) out += m[1].replace(/\\(.)/g, "$1");
+    for (const m of c.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
+      out += m[2] !== undefined ? el.getAttribute(m[2]) || "" : unq(m[1]);
+    }
     return out;
   };
   // An svg is named by its own title element.
