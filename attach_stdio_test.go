@@ -16,9 +16,10 @@ import (
 
 // attachPages are the test pages whose outlines must read the same on a
 // browser we attached to as on one we launched: the form the actions
-// below use, the page with every kind of element, and the two large pages
-// (the Wikipedia-size one and the generated one).
-var attachPages = []string{"/form.html", "/snapshot.html", "/peerbench/large.html", "/peerbench/large-gen.html"}
+// below use, the page with every kind of element, the page of roles and
+// names the script once computed otherwise than Chromium, and the two
+// large pages (the Wikipedia-size one and the generated one).
+var attachPages = []string{"/form.html", "/snapshot.html", "/roles.html", "/peerbench/large.html", "/peerbench/large-gen.html"}
 
 // TestSnapshotOnAttachedBrowsers drives the built binary attached
 // (--cdp-endpoint) to browsers started without our switches, so without
