@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
@@ -105,8 +106,10 @@ func TestLongCallsEndByTheirDeadline(t *testing.T) {
 	res := r.read()
 	took := time.Since(start)
 	var body map[string]any
-	b, _ := json.Marshal(res["result"].(map[string]any)["structuredContent"])
-	json.Unmarshal(b, &body)
+	if content, _ := res["result"].(map[string]any)["content"].([]any); len(content) > 0 {
+		text, _ := content[0].(map[string]any)["text"].(string)
+		json.Unmarshal([]byte(text), &body)
+	}
 	if res["result"].(map[string]any)["isError"] == true && body["errorCode"] != "TIMEOUT" {
 		t.Fatalf("type 1 MiB: %v", body)
 	}
@@ -165,9 +168,7 @@ func TestOversizedInputsAreRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		raw, _ := json.Marshal(res)
-		var body map[string]any
-		b, _ := json.Marshal(res.StructuredContent)
-		json.Unmarshal(b, &body)
+		body := mcpcheck.Body(res)
 		details, _ := body["details"].(map[string]any)
 		if !res.IsError || body["errorCode"] != "INVALID_PARAMETERS" || details["field"] != c.field || details["maxBytes"] != float64(c.size) {
 			t.Errorf("%s {%s: %d bytes}: %v", c.tool, c.field, len(value), body)

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -58,7 +57,7 @@ func TestStartupFailsFast(t *testing.T) {
 	}
 	cases := []tc{
 		{"DriverMissing", []string{"--browser", "firefox", "--headless"}, []string{pw.EnvDriverPath + "=" + t.TempDir()}, 1,
-			[]string{"playwright driver 1.52.0 not found", "make pwdriver", "npm install playwright-core@1.52.0"}},
+			[]string{"playwright driver 1.52.0 not found", "`browsermcp install driver`", "npm install playwright-core@1.52.0"}},
 		{"FirefoxMissing", []string{"--browser", "firefox", "--headless", "--executable-path", "/nonexistent/firefox"}, nil, 1,
 			[]string{"is not an executable Firefox"}},
 		{"EngineCannotDriveBrowser", []string{"--engine", "cdp", "--browser", "firefox"}, nil, 2,
@@ -139,10 +138,9 @@ func TestEnginesOverStdio(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v\nstderr:\n%s", name, err, stderr.String())
 				}
-				var out map[string]any
-				b, _ := json.Marshal(res.StructuredContent)
-				if err := json.Unmarshal(b, &out); err != nil {
-					t.Fatalf("%s: structured content %s", name, b)
+				out := mcpcheck.Body(res)
+				if out == nil {
+					t.Fatalf("%s: no JSON object in %+v", name, res)
 				}
 				return out, res.IsError
 			}

@@ -173,8 +173,21 @@ func TestDeviceFlags(t *testing.T) {
 		if got := traits(s, nil); got["touch"] != true || got["width"] != 600.0 || got["layout"].(float64) <= 600 {
 			t.Errorf("--mobile: the page sees %v", got)
 		}
+
+		// A name playwright-mcp users pass, with Playwright's descriptor:
+		// 390x664 at 3x, and its user agent, on a page laid out at the
+		// device's width.
+		s = startEngine(t, eng, "--device", "iPhone 13")
+		id := s.ok("create_session", nil)["sessionId"].(string)
+		s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/device.html"})
+		got = eval(s, id, `() => ({inner: innerWidth, innerH: innerHeight, ua: navigator.userAgent, dpr: devicePixelRatio, touch: navigator.maxTouchPoints > 0})`).(map[string]any)
+		if got["inner"] != 390.0 || got["innerH"] != 664.0 || got["dpr"] != 3.0 || got["touch"] != true ||
+			!strings.Contains(got["ua"].(string), "iPhone OS 15_0") {
+			t.Errorf("--device \"iPhone 13\": the page sees %v", got)
+		}
 	})
-	refused(t, []string{"--device", "Nokia 3310"}, `invalid value "Nokia 3310" for flag -device`, "iPhone 15", "Pixel 7", "Desktop Chrome")
+	refused(t, []string{"--device", "Nokia 3310"}, `invalid value "Nokia 3310" for flag -device`, `closest: "Nokia N9"`)
+	refused(t, []string{"--device", "iphone 13"}, `closest: "iPhone 13"`)
 }
 
 func TestTimeoutFlags(t *testing.T) {

@@ -25,6 +25,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/internal/config"
 	"github.com/seed4af8c199/browsermcp/internal/engines"
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
+	"github.com/seed4af8c199/browsermcp/internal/install"
 	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
 	"github.com/seed4af8c199/browsermcp/internal/logbridge"
 	"github.com/seed4af8c199/browsermcp/tools"
@@ -40,6 +41,18 @@ func main() {
 // run is the whole program; it returns the exit status: 0, 1 for a failure,
 // 2 for a usage error.
 func run(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// `browsermcp install ...` sets up the driver and browsers; without a
+	// subcommand, or with serve, the binary is the server.
+	if len(args) > 0 {
+		switch args[0] {
+		case "install":
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return install.Main(ctx, args[1:], stderr)
+		case "serve":
+			args = args[1:]
+		}
+	}
 	cfg, err := config.Load(args, getenv, stdout, version)
 	switch {
 	case errors.Is(err, config.ErrPrinted):
@@ -83,10 +96,10 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	guard := jsonrpc.Guard{MaxMessage: int64(cfg.Security.MaxMessageSize), Check: tools.Check(mgr, srv), Recode: tools.Recode}
+	guard := jsonrpc.Guard{MaxMessage: int64(cfg.Security.MaxMessageSize), Check: tools.Check(mgr, srv), Recode: tools.Recode, Turns: tools.Turns(mgr)}
 	if cfg.Transport == "http" || cfg.Transport == "websocket" {
 		opts := cfg.HTTPOptions()
-		opts.Check, opts.Recode = guard.Check, guard.Recode
+		opts.Check, opts.Recode, opts.Turns = guard.Check, guard.Recode, guard.Turns
 		err = httpserve.Serve(ctx, opts, srv, log, stderr)
 	} else {
 		err = serveStdio(ctx, srv, guard, log, stdin, stdout)

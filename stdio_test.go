@@ -117,10 +117,7 @@ func (s *proc) call(name string, args map[string]any) (map[string]any, bool) {
 	if err != nil {
 		s.t.Fatalf("%s: %v", name, err)
 	}
-	var out map[string]any
-	b, _ := json.Marshal(res.StructuredContent)
-	json.Unmarshal(b, &out)
-	return out, res.IsError
+	return mcpcheck.Body(res), res.IsError
 }
 
 func (s *proc) ok(name string, args map[string]any) map[string]any {
@@ -562,7 +559,7 @@ func TestBrowserThatNeverStartsFailsCreateSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(res.StructuredContent)
+	b, _ := json.Marshal(mcpcheck.Body(res))
 	if !res.IsError || !strings.Contains(string(b), `"errorCode":"BROWSER_ERROR"`) || !strings.Contains(string(b), "did not start") {
 		t.Fatalf("create_session with a dead browser: %s", b)
 	}

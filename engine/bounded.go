@@ -139,7 +139,9 @@ func (b *bounded) Click(ctx context.Context, req ClickRequest) (ActionResult, er
 	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req.NavigationTimeout = orDefault(req.NavigationTimeout, b.t.Navigation)
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "click on "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Click(ctx, req) })))
+	return b.navigated(ctx)(within(ctx, "click on "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
+		return retryBlocked(req.Timeout, func(d time.Duration) (ActionResult, error) { req.Timeout = d; return b.s.Click(ctx, req) })
+	})))
 }
 
 func (b *bounded) Type(ctx context.Context, req TypeRequest) (ActionResult, error) {
@@ -223,7 +225,9 @@ func (b *bounded) Hover(ctx context.Context, req HoverRequest) (ActionResult, er
 	}
 	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "hover over "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Hover(ctx, req) })))
+	return b.navigated(ctx)(within(ctx, "hover over "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
+		return retryBlocked(req.Timeout, func(d time.Duration) (ActionResult, error) { req.Timeout = d; return b.s.Hover(ctx, req) })
+	})))
 }
 
 func (b *bounded) Press(ctx context.Context, req PressRequest) (ActionResult, error) {
@@ -241,7 +245,9 @@ func (b *bounded) Drag(ctx context.Context, req DragRequest) (ActionResult, erro
 	}
 	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "drag "+req.Source.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Drag(ctx, req) })))
+	return b.navigated(ctx)(within(ctx, "drag "+req.Source.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
+		return retryBlocked(req.Timeout, func(d time.Duration) (ActionResult, error) { req.Timeout = d; return b.s.Drag(ctx, req) })
+	})))
 }
 
 func (b *bounded) Upload(ctx context.Context, req UploadRequest) (ActionResult, error) {
@@ -259,6 +265,28 @@ func (b *bounded) Mouse(ctx context.Context, req MouseRequest) (ActionResult, er
 	}
 	req = req.WithDefaults()
 	return b.navigated(ctx)(within(ctx, req.Action+" the mouse", req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Mouse(ctx, req) })))
+}
+
+// blockedTries bounds how often a pointer action runs whose input the page
+// never received (ErrInputBlocked: its target moved away or was covered at
+// the moment of the input).
+const blockedTries = 3
+
+// retryBlocked runs a pointer action with an element timeout of timeout,
+// and again, with what is left of that timeout, while its input was
+// blocked: nothing happened in the page, and the next try waits for the
+// target to hold still again, as Playwright retries a click whose hit
+// target check failed. The last answer is the error that names what would
+// have received the input.
+func retryBlocked(timeout time.Duration, act func(timeout time.Duration) (ActionResult, error)) (ActionResult, error) {
+	start, d := time.Now(), timeout
+	for try := 1; ; try++ {
+		res, err := act(d)
+		d = timeout - time.Since(start)
+		if err == nil || !errors.Is(err, ErrInputBlocked) || try == blockedTries || d <= 0 {
+			return res, err
+		}
+	}
 }
 
 func (b *bounded) Cookies(ctx context.Context, urls []string) ([]Cookie, error) {

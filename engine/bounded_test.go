@@ -212,3 +212,47 @@ func TestSessionOptionsValidate(t *testing.T) {
 		}
 	}
 }
+
+// blocker is a Session whose clicks are blocked (ErrInputBlocked) the first
+// blocked times, each after taking took, and then succeed.
+type blocker struct {
+	engine.Session
+	blocked  int
+	took     time.Duration
+	timeouts []time.Duration
+}
+
+func (b *blocker) Click(ctx context.Context, req engine.ClickRequest) (engine.ActionResult, error) {
+	b.timeouts = append(b.timeouts, req.Timeout)
+	time.Sleep(b.took)
+	if len(b.timeouts) <= b.blocked {
+		return engine.ActionResult{}, engine.Wrap(engine.ElementNotClickable, engine.ErrInputBlocked, "blocked").With("reason", "moved")
+	}
+	return engine.ActionResult{}, nil
+}
+
+func TestBoundTriesBlockedInputAgain(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		// Blocked twice, then the click goes through: three tries, each
+		// with what is left of the element timeout.
+		b := &blocker{blocked: 2, took: 100 * time.Millisecond}
+		if _, err := engine.Bound(b).Click(t.Context(), engine.ClickRequest{Timeout: time.Second}); err != nil {
+			t.Fatalf("Click after two blocked tries: %v", err)
+		}
+		if want := []time.Duration{time.Second, 900 * time.Millisecond, 800 * time.Millisecond}; len(b.timeouts) != 3 || b.timeouts[1] != want[1] || b.timeouts[2] != want[2] {
+			t.Errorf("tries had timeouts %v, want %v", b.timeouts, want)
+		}
+		// Always blocked: the third answer is the error.
+		b = &blocker{blocked: 100, took: 10 * time.Millisecond}
+		_, err := engine.Bound(b).Click(t.Context(), engine.ClickRequest{Timeout: time.Second})
+		if !errors.Is(err, engine.ErrInputBlocked) || len(b.timeouts) != 3 {
+			t.Errorf("always blocked: %d tries, %v; want 3 tries and the blocked error", len(b.timeouts), err)
+		}
+		// A try that spent the timeout is the last.
+		b = &blocker{blocked: 100, took: 2 * time.Second}
+		_, err = engine.Bound(b).Click(t.Context(), engine.ClickRequest{Timeout: time.Second, NavigationTimeout: time.Minute})
+		if !errors.Is(err, engine.ErrInputBlocked) || len(b.timeouts) != 1 {
+			t.Errorf("blocked past the timeout: %d tries, %v; want 1", len(b.timeouts), err)
+		}
+	})
+}

@@ -138,6 +138,13 @@ func Recovered(v any) *Error {
 	return Errorf(InternalError, "internal error: %v", v)
 }
 
+// ErrInputBlocked is the cause of an ELEMENT_NOT_CLICKABLE whose input the
+// page never received: the target moved away or was covered at the moment
+// of the input, and the guard the element check set up stopped the input
+// at the window, before any handler of the page saw it. Nothing happened,
+// so Bound tries such an action again while its timeout lasts.
+var ErrInputBlocked = errors.New("the input was stopped before the page received it")
+
 // Error is the one error type that crosses the engine/tool boundary. Backends
 // classify failures at their edge into an Error; the tool layer serialises it
 // as {errorCode, message, sessionId?, details?, retryable, suggestion?} and

@@ -92,6 +92,8 @@ type Manager struct {
 	store *store
 	// onEnd run after each session ends (OnEnd).
 	onEnd []func(id string)
+	// turns order the calls on each session by arrival (turns.go).
+	turns turns
 }
 
 // activeContext is an owner's active context: its name (or id when it has
@@ -494,10 +496,16 @@ func (m *Manager) Find(ctx context.Context, ref string) (Info, error) {
 }
 
 // Use runs fn on the session named by ref (an id or a name) once no other
-// call on it is running. An empty ref means the owner's default session,
-// created on first use. On success the session's expiry slides to now +
-// timeout. Errors from fn carry the session id.
+// call on it is running and, when ctx carries a turn (WithTurn), once
+// every call that arrived before it on the session has ended; its turn
+// ends with it. An empty ref means the owner's default session, created
+// on first use. On success the session's expiry slides to now + timeout.
+// Errors from fn carry the session id.
 func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Context, s Session) error) (Info, error) {
+	defer m.Leave(turnOf(ctx))
+	if err := m.waitTurn(ctx); err != nil {
+		return Info{}, err
+	}
 	s, err := m.resolve(ctx, ref)
 	if err != nil {
 		return Info{}, err

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
 )
 
 // Deps is what tool constructors need.
@@ -54,6 +55,9 @@ type Tool struct {
 	Progress bool
 	// in is the type its arguments bind to, whose tags bound them.
 	in reflect.Type
+	// session is set for a tool that runs on one session (onSession):
+	// its calls take turns on it (turns.go).
+	session bool
 }
 
 // Limit is the bound of one argument of a tool: a numeric range, or the
@@ -118,7 +122,7 @@ type metaSetter interface{ setMeta(engine.Info) }
 func sessionTool[In sessionRefer, Out any](d *Deps, name, desc string, h hints,
 	fn func(ctx context.Context, s engine.Session, in In) (Out, error)) Tool {
 	def := define[In, Out](name, desc, h)
-	return Tool{Def: def, Group: Core, in: reflect.TypeFor[In](), Handler: onSession(d, name, def, fn, func(out Out, info engine.Info) *mcp.CallToolResult {
+	return Tool{Def: def, Group: Core, in: reflect.TypeFor[In](), session: true, Handler: onSession(d, name, def, fn, func(out Out, info engine.Info) *mcp.CallToolResult {
 		if m, ok := any(&out).(metaSetter); ok {
 			m.setMeta(info)
 		}
@@ -133,6 +137,12 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 	render func(R, engine.Info) *mcp.CallToolResult) server.ToolHandlerFunc {
 	shape := shapeOf[In](def)
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// The call's turn on its session (turns.go): Use waits for the
+		// calls that arrived before it, and a call that fails before
+		// Use lets the next one go.
+		turn := jsonrpc.TurnOf(req.Params.Meta)
+		defer d.Sessions.Leave(turn)
+		ctx = engine.WithTurn(ctx, turn)
 		in, err := bind[In](req, shape)
 		if err != nil {
 			return errorResult(withSessionID(err, req)), nil

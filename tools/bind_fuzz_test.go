@@ -172,8 +172,10 @@ func FuzzToolArguments(f *testing.F) {
 				Message string `json:"message"`
 			} `json:"error"`
 			Result *struct {
-				IsError           bool      `json:"isError"`
-				StructuredContent ErrorBody `json:"structuredContent"`
+				IsError bool `json:"isError"`
+				Content []struct {
+					Text string `json:"text"`
+				} `json:"content"`
 			} `json:"result"`
 		}
 		if err := json.Unmarshal(resp, &env); err != nil {
@@ -198,9 +200,14 @@ func FuzzToolArguments(f *testing.F) {
 			}
 		case env.Result == nil:
 			t.Fatalf("%s(%s): no result: %s", name, data, resp)
-		case env.Result.IsError && !slices.Contains(allowed, env.Result.StructuredContent.ErrorCode):
-			t.Fatalf("%s(%s): failed with %s (%s), want one of %v", name, data,
-				env.Result.StructuredContent.ErrorCode, env.Result.StructuredContent.Message, allowed)
+		case env.Result.IsError:
+			var body ErrorBody
+			if len(env.Result.Content) == 0 || json.Unmarshal([]byte(env.Result.Content[0].Text), &body) != nil {
+				t.Fatalf("%s(%s): an error result without our error JSON: %s", name, data, resp)
+			}
+			if !slices.Contains(allowed, body.ErrorCode) {
+				t.Fatalf("%s(%s): failed with %s (%s), want one of %v", name, data, body.ErrorCode, body.Message, allowed)
+			}
 		}
 	})
 }

@@ -72,7 +72,7 @@ func contextCreate(d *Deps) Tool {
 				return ContextOut{}, invalid("name", "name must not be empty")
 			}
 			var o engine.SessionOptions
-			if err := in.apply(d, &o); err != nil {
+			if err := in.apply(ctx, d, &o); err != nil {
 				return ContextOut{}, err
 			}
 			info, err := d.Sessions.Create(ctx, in.Name, o)

@@ -331,7 +331,7 @@ func imageTool[In sessionRefer](d *Deps, name, desc string, fn func(context.Cont
 		mime, note string
 	}
 	def := define[In, ImageOut](name, desc, readOnly)
-	return Tool{Def: def, Group: Core, in: reflect.TypeFor[In](), Handler: onSession(d, name, def,
+	return Tool{Def: def, Group: Core, in: reflect.TypeFor[In](), session: true, Handler: onSession(d, name, def,
 		func(ctx context.Context, s engine.Session, in In) (shot, error) {
 			img, mime, note, err := fn(ctx, s, in)
 			if err == nil && d.OmitImages {

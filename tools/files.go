@@ -1,10 +1,12 @@
 package tools
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/seed4af8c199/browsermcp/engine"
@@ -17,13 +19,16 @@ import (
 // files. A relative path is taken inside the output directory. Links and
 // ".." are resolved before the check, so nothing escapes through them. With
 // file access off (security.enableFileUpload false) no argument may name a
-// file at all.
+// file at all. Over stdio, the MCP client's roots are allowed too
+// (roots.go).
 
 // fileAccess is the rule for file arguments.
 type fileAccess struct {
 	enabled bool
 	out     string   // the output directory, absolute
 	roots   []string // out and the allowed paths, absolute and cleaned
+	// client, when set (stdio), adds the client's roots.
+	client *clientRoots
 }
 
 func newFileAccess(enabled bool, outputDir string, allowed []string) fileAccess {
@@ -44,16 +49,16 @@ func newFileAccess(enabled bool, outputDir string, allowed []string) fileAccess 
 	return fa
 }
 
-// describe names the directories the rule allows, for error messages.
-func (fa fileAccess) describe() string {
-	return strings.Join(fa.roots, ", ")
+// describe names the directories allowed, for error messages.
+func describe(roots []string) string {
+	return strings.Join(roots, ", ")
 }
 
 // resolve checks one path argument and returns the real path to use.
 // write is true for a file the server will create or overwrite: it need not
 // exist, but its directory must. The output directory is created on first
 // use.
-func (fa fileAccess) resolve(field, p string, write bool) (string, error) {
+func (fa fileAccess) resolve(ctx context.Context, field, p string, write bool) (string, error) {
 	if !fa.enabled {
 		return "", refusePath(field, field+": file access is disabled on this server (security.enableFileUpload is false); pass the data inline instead")
 	}
@@ -64,10 +69,22 @@ func (fa fileAccess) resolve(field, p string, write bool) (string, error) {
 		p = filepath.Join(fa.out, p)
 	}
 	p = filepath.Clean(p)
+	// The client's roots are asked for only when the configured
+	// directories do not hold the path.
+	roots, asked := fa.roots, false
+	withClient := func() bool {
+		if fa.client == nil || asked {
+			return false
+		}
+		asked = true
+		extra := fa.client.get(ctx)
+		roots = append(slices.Clip(fa.roots), extra...)
+		return len(extra) > 0
+	}
 	// A path outside is refused before the file system is asked anything,
 	// so that the answer tells nothing about files there.
-	if !fa.inside(p, false) {
-		return "", fa.outside(field, p)
+	if !inside(roots, p, false) && (!withClient() || !inside(roots, p, false)) {
+		return "", fa.outside(field, p, roots)
 	}
 	if write && strings.HasPrefix(p, fa.out+string(filepath.Separator)) {
 		if err := os.MkdirAll(fa.out, 0o700); err != nil {
@@ -79,7 +96,7 @@ func (fa fileAccess) resolve(field, p string, write bool) (string, error) {
 		// A new file: its directory must exist and be inside. A link to a
 		// missing file is not new: writing it would follow the link.
 		if _, lerr := os.Lstat(p); lerr == nil {
-			return "", fa.outside(field, p)
+			return "", fa.outside(field, p, roots)
 		}
 		var dir string
 		if dir, err = filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
@@ -92,16 +109,16 @@ func (fa fileAccess) resolve(field, p string, write bool) (string, error) {
 		}
 		return "", engine.Wrap(engine.InvalidParameters, err, field+": "+err.Error()).With("field", field)
 	}
-	if !fa.inside(real, true) {
-		return "", fa.outside(field, p)
+	if !inside(roots, real, true) && (!withClient() || !inside(roots, real, true)) {
+		return "", fa.outside(field, p, roots)
 	}
 	return real, nil
 }
 
 // inside reports whether p is one of the roots or below one, lexically;
 // resolved compares with the roots' real paths only.
-func (fa fileAccess) inside(p string, resolved bool) bool {
-	for _, root := range fa.roots {
+func inside(roots []string, p string, resolved bool) bool {
+	for _, root := range roots {
 		cands := []string{root}
 		if r, err := filepath.EvalSymlinks(root); err == nil {
 			if resolved {
@@ -118,10 +135,14 @@ func (fa fileAccess) inside(p string, resolved bool) bool {
 	return false
 }
 
-func (fa fileAccess) outside(field, p string) *engine.Error {
-	return refusePath(field, field+": "+p+" is outside the directories this server lets tools use: "+fa.describe()+
-		" (the output directory, --output-dir, and --allowed-paths); a relative path is taken inside the output directory").
-		With("allowed", fa.roots)
+func (fa fileAccess) outside(field, p string, roots []string) *engine.Error {
+	which := "the output directory, --output-dir, and --allowed-paths"
+	if fa.client != nil {
+		which = "the output directory, --output-dir, --allowed-paths, and the MCP client's roots"
+	}
+	return refusePath(field, field+": "+p+" is outside the directories this server lets tools use: "+describe(roots)+
+		" ("+which+"); a relative path is taken inside the output directory").
+		With("allowed", roots)
 }
 
 func refusePath(field, msg string) *engine.Error {

@@ -89,7 +89,7 @@ func uploadFile(d *Deps) Tool {
 		func(ctx context.Context, s engine.Session, in UploadIn) (ActionOut, error) {
 			files := make([]string, len(in.Files))
 			for i, f := range in.Files {
-				p, err := d.files.resolve("files", f, false)
+				p, err := d.files.resolve(ctx, "files", f, false)
 				if err != nil {
 					return ActionOut{}, err
 				}

@@ -136,6 +136,14 @@ func decode(t testing.TB, res *mcp.CallToolResult) map[string]any {
 	if err := json.Unmarshal([]byte(text), &fromText); err != nil {
 		t.Fatalf("text content is not JSON: %q", text)
 	}
+	if res.IsError {
+		// An error's JSON is only in its text: structuredContent answers
+		// the output schema, which describes the tool's success.
+		if res.StructuredContent != nil {
+			t.Fatalf("error result carries structuredContent: %v", res.StructuredContent)
+		}
+		return fromText
+	}
 	b, _ := json.Marshal(res.StructuredContent)
 	var structured map[string]any
 	if err := json.Unmarshal(b, &structured); err != nil {

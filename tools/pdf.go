@@ -44,7 +44,7 @@ type PDFOut struct {
 
 func pdf(d *Deps) Tool {
 	def := define[PDFIn, PDFOut]("pdf", "Print the page to PDF (Chromium, headless); returned as an embedded application/pdf resource.", readOnly)
-	return inGroup(PDF, Tool{Def: def, in: reflect.TypeFor[PDFIn](), Handler: onSession(d, "pdf", def,
+	return inGroup(PDF, Tool{Def: def, in: reflect.TypeFor[PDFIn](), session: true, Handler: onSession(d, "pdf", def,
 		func(ctx context.Context, s engine.Session, in PDFIn) ([]byte, error) {
 			b, err := s.PDF(ctx, engine.PDFRequest{Format: in.Format, Landscape: in.Landscape, PrintBackground: in.PrintBackground, PageRanges: in.PageRanges})
 			if err == nil && len(b) > MaxPDFBytes {

@@ -38,12 +38,15 @@ type ErrorBody struct {
 	Suggestion string         `json:"suggestion,omitempty"`
 }
 
-// errorResult renders a failure as an isError result.
+// errorResult renders a failure as an isError result whose one text block
+// is the ErrorBody's JSON. It carries no structuredContent: that field
+// answers the tool's output schema, which describes the tool's success, and
+// clients that validate it (the TypeScript SDK does, error results included)
+// would throw instead of showing the agent our errorCode
+// (docs/decisions/2026-11-27-errors-without-structured-content.md).
 func errorResult(err error) *mcp.CallToolResult {
 	e := engine.AsError(err).Clipped()
 	body := ErrorBody{ErrorCode: e.Code, Message: e.Message, SessionID: e.SessionID, Details: e.Details, Retryable: e.Retryable, Suggestion: e.Suggestion}
 	b, _ := json.Marshal(body)
-	r := mcp.NewToolResultStructured(json.RawMessage(b), string(b))
-	r.IsError = true
-	return r
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(b))}, IsError: true}
 }

@@ -126,6 +126,10 @@ type Options struct {
 	// saved to, under OutputDir/screenshots, instead of image content, for
 	// clients that cannot take images.
 	OmitImages bool
+	// ClientRoots lets file arguments name files in the MCP client's
+	// roots too, when it offers them (roots.go). Set it over stdio only,
+	// where the client runs on the server's machine.
+	ClientRoots bool
 }
 
 // NewServer returns an MCP server with the core tools and those of the
@@ -163,6 +167,10 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 	}
 	*d = Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets,
 		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths), noScript: o.NoScriptEvaluation, OmitImages: o.OmitImages}
+	if o.ClientRoots && !o.NoFileAccess {
+		d.files.client = &clientRoots{log: log}
+		d.files.client.register(s)
+	}
 	for _, t := range Tools(d) {
 		if slices.Contains(o.DisabledTools, t.Def.Name) || !enabled(o.Caps, t.Group) {
 			continue

@@ -104,7 +104,7 @@ func (a ProxyStateArgs) validate() error {
 
 // apply sets the proxy and the storage state on o. A storage state given
 // as a path is read under the rules of every file argument (files.go).
-func (a ProxyStateArgs) apply(d *Deps, o *engine.SessionOptions) error {
+func (a ProxyStateArgs) apply(ctx context.Context, d *Deps, o *engine.SessionOptions) error {
 	p, err := a.proxy()
 	if err != nil {
 		return err
@@ -114,7 +114,7 @@ func (a ProxyStateArgs) apply(d *Deps, o *engine.SessionOptions) error {
 	case map[string]any:
 		o.StorageState, err = parseState(mustJSON(v))
 	case string:
-		path, rerr := d.files.resolve("storageState", v, false)
+		path, rerr := d.files.resolve(ctx, "storageState", v, false)
 		if rerr != nil {
 			return rerr
 		}
@@ -140,13 +140,13 @@ func (in CreateSessionIn) validate() error {
 	return nil
 }
 
-func (in CreateSessionIn) options(d *Deps) (engine.SessionOptions, error) {
+func (in CreateSessionIn) options(ctx context.Context, d *Deps) (engine.SessionOptions, error) {
 	o := engine.SessionOptions{UserAgent: in.UserAgent, Locale: in.Locale, TimezoneID: in.TimezoneID,
 		ExtraHTTPHeaders: in.ExtraHTTPHeaders}
 	if in.Viewport != nil {
 		o.Viewport = engine.Viewport{Width: in.Viewport.Width, Height: in.Viewport.Height}
 	}
-	return o, in.apply(d, &o)
+	return o, in.apply(ctx, d, &o)
 }
 
 // CreateSessionOut is the result of create_session.
@@ -161,7 +161,7 @@ func createSession(d *Deps) Tool {
 		"Open an isolated browser session; returns sessionId.",
 		local,
 		func(ctx context.Context, in CreateSessionIn) (CreateSessionOut, error) {
-			opts, err := in.options(d)
+			opts, err := in.options(ctx, d)
 			if err != nil {
 				return CreateSessionOut{}, err
 			}

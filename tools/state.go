@@ -77,7 +77,7 @@ func saveState(d *Deps) Tool {
 		func(ctx context.Context, s engine.Session, in SaveStateIn) (SavedStateOut, error) {
 			path := ""
 			if in.Path != "" {
-				p, err := d.files.resolve("path", in.Path, true)
+				p, err := d.files.resolve(ctx, "path", in.Path, true)
 				if err != nil {
 					return SavedStateOut{}, err
 				}
@@ -127,7 +127,7 @@ func restoreState(d *Deps) Tool {
 		func(ctx context.Context, s engine.Session, in RestoreStateIn) (SuccessOut, error) {
 			raw := []byte(mustJSON(in.State))
 			if in.Path != "" {
-				path, err := d.files.resolve("path", in.Path, false)
+				path, err := d.files.resolve(ctx, "path", in.Path, false)
 				if err != nil {
 					return SuccessOut{}, err
 				}

@@ -144,6 +144,12 @@ type browserProc struct {
 
 	dlMu sync.Mutex
 	dl   *dlHub // routes download events to sessions, see downloads.go
+
+	// ax is whether the browser's pages expose its accessibility engine
+	// (Element.computedRole): axUnknown until a snapshot asked (see
+	// nativeAX). Every renderer of one browser runs with the same
+	// switches.
+	ax atomic.Int32
 }
 
 // New returns an engine; it does not start the browser.

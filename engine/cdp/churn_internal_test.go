@@ -67,9 +67,9 @@ func TestChurn(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		out, _ := res.StructuredContent.(map[string]any)
+		out := mcpcheck.Body(res)
 		if res.IsError {
-			return nil, fmt.Errorf("%s: %v", name, res.StructuredContent)
+			return nil, fmt.Errorf("%s: %v", name, out)
 		}
 		return out, nil
 	}

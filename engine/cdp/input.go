@@ -18,30 +18,32 @@ import (
 // and prepares it for op ("point" for a click, "focus" for typing), waiting
 // up to timeout for it to become ready. For "point" the result is the
 // element's visible centre in page coordinates, after the hit test in its
-// frame and in every frame above it.
-func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg engine.Target, timeout time.Duration, force, clear bool) (page.ElementCheck, error) {
-	args := map[string]any{"op": op, "timeout": timeout.Milliseconds(), "force": force, "clear": clear}
+// frame and in every frame above it, once the element holds still (unless
+// forced); guard (page.GuardClick, …) is the input that follows, which the
+// check guards in the world it returns (see inputHit).
+func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg engine.Target, timeout time.Duration, force, clear bool, guard string) (page.ElementCheck, *world, error) {
+	args := map[string]any{"op": op, "timeout": timeout.Milliseconds(), "force": force, "clear": clear, "guard": guard}
 	var r page.ElementCheck
 	if tg.Ref != "" {
 		w, err := s.callOnRef(ctx, t, tg.Ref, page.ElementScript(), args, &r)
 		if err != nil {
-			return r, err
+			return r, nil, err
 		}
 		if r.Error == "stale" {
-			return r, page.StaleRef(tg.Ref, "the element was removed from the page")
+			return r, nil, page.StaleRef(tg.Ref, "the element was removed from the page")
 		}
 		if err := page.ElementError(r, tg, timeout); err != nil {
-			return r, err
+			return r, nil, err
 		}
 		if op == "point" && w.frameID != "" {
 			if err := s.toPage(ctx, w, &r, force); err != nil {
 				if e, ok := err.(*engine.Error); ok {
 					e.With("ref", tg.Ref)
 				}
-				return r, err
+				return r, nil, err
 			}
 		}
-		return r, nil
+		return r, w, nil
 	}
 	kind, expr := engine.ParseSelector(tg.Selector)
 	args["sel"], args["kind"] = expr, "css"
@@ -49,36 +51,53 @@ func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg
 		args["kind"] = "xpath"
 	}
 	a, _ := json.Marshal(args)
-	if err := s.evalIn(ctx, &world{t: t}, "("+page.ElementScript()+").call(null, "+string(a)+")", &r); err != nil {
-		return r, err
+	w := &world{t: t}
+	if err := s.evalIn(ctx, w, "("+page.ElementScript()+").call(null, "+string(a)+")", &r); err != nil {
+		return r, nil, err
 	}
-	return r, page.ElementError(r, tg, timeout)
+	return r, w, page.ElementError(r, tg, timeout)
+}
+
+// inputHit ends the guard that resolve set in world w and returns what the
+// guarded input hit. A world that went away (the input navigated) saw
+// nothing. It runs inside act's race with dialogs: a dialog the input
+// opened blocks the page, and the action reports it instead.
+func (s *session) inputHit(ctx context.Context, w *world) page.Hit {
+	var h page.Hit
+	if w == nil {
+		return page.Hit{None: true}
+	}
+	if err := s.evalIn(ctx, w, "("+page.HitScript()+")()", &h); err != nil {
+		return page.Hit{None: true}
+	}
+	return h
 }
 
 // resolveFor is resolve before an action, taken at mark m. A dialog that
 // opens meanwhile (from a focus handler, or a timer while the element is
 // awaited) blocks the page's scripts: unless the dialog policy answers it,
 // it stops the action at once with DIALOG_OPEN, and nothing has been done.
-func (s *session) resolveFor(ctx context.Context, t *chromedp.Target, m mark, op string, tg engine.Target, timeout time.Duration, force, clear bool) (page.ElementCheck, error) {
+func (s *session) resolveFor(ctx context.Context, t *chromedp.Target, m mark, op string, tg engine.Target, timeout time.Duration, force, clear bool, guard string) (page.ElementCheck, *world, error) {
 	rctx, cancel := context.WithTimeout(ctx, timeout+engine.CallGrace)
 	defer cancel()
 	type result struct {
 		r   page.ElementCheck
+		w   *world
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		r, err := s.resolve(rctx, t, op, tg, timeout, force, clear)
-		done <- result{r, err}
+		r, w, err := s.resolve(rctx, t, op, tg, timeout, force, clear, guard)
+		done <- result{r, w, err}
 	}()
 	for {
 		d, ch := s.st.dialogAfter(m)
 		if d != nil && d.Handled == "" {
-			return page.ElementCheck{}, engine.DialogBlocked(*d, tg)
+			return page.ElementCheck{}, nil, engine.DialogBlocked(*d, tg)
 		}
 		select {
 		case res := <-done:
-			return res.r, res.err
+			return res.r, res.w, res.err
 		case <-ch:
 		}
 	}
@@ -95,22 +114,35 @@ func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.Ac
 			return err
 		}
 		m := s.st.mark()
-		r, err := s.resolveFor(ctx, t, m, "point", req.Target, req.Timeout, req.Force, false)
+		r, w, err := s.resolveFor(ctx, t, m, "point", req.Target, req.Timeout, req.Force, false, page.GuardClick)
 		if err != nil {
 			return err
 		}
+		// The input runs on while a dialog it opened is answered: its hit
+		// comes back on a channel, and only when it is there.
+		hits := make(chan page.Hit, 1)
 		res, err = s.actFor(ctx, t, m, req.NavigationTimeout, func(ctx context.Context) error {
-			return mouseClick(ctx, t, r.X, r.Y, input.MouseButton(req.Button), req.ClickCount)
+			if err := mouseClick(ctx, t, r.X, r.Y, input.MouseButton(req.Button), req.ClickCount); err != nil {
+				return err
+			}
+			hit := s.inputHit(ctx, w)
+			hits <- hit
+			return page.HitError(hit, req.Target, "click")
 		})
 		if err != nil || !req.Force {
 			return err
 		}
+		var hit page.Hit
+		select {
+		case hit = <-hits:
+		default:
+		}
 		// A forced click skipped the hit test, which said where it would
 		// land: a click another element took is not a success.
-		if r.Missed {
+		if r.Missed && !hit.OK {
 			return page.MissedClick(r, req.Target)
 		}
-		res.ReceivedBy = r.ReceivedBy
+		res.ReceivedBy = r.Element
 		return nil
 	})
 	return res, err
@@ -159,7 +191,7 @@ func (s *session) Type(ctx context.Context, req engine.TypeRequest) (engine.Acti
 			return err
 		}
 		m := s.st.mark()
-		_, err := s.resolveFor(ctx, t, m, "focus", req.Target, req.Timeout, false, req.Clear)
+		_, _, err := s.resolveFor(ctx, t, m, "focus", req.Target, req.Timeout, false, req.Clear, "")
 		if err != nil {
 			return err
 		}

@@ -21,13 +21,15 @@ func (s *session) Hover(ctx context.Context, req engine.HoverRequest) (engine.Ac
 	var res engine.ActionResult
 	err := s.run(ctx, "hover over "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
 		m := s.st.mark()
-		r, err := s.resolveFor(ctx, t, m, "point", req.Target, req.Timeout, false, false)
+		r, w, err := s.resolveFor(ctx, t, m, "point", req.Target, req.Timeout, false, false, page.GuardHover)
 		if err != nil {
 			return err
 		}
 		res, err = s.act(ctx, t, m, func(ctx context.Context) error {
-			_, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: r.X, Y: r.Y})
-			return err
+			if _, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: r.X, Y: r.Y}); err != nil {
+				return err
+			}
+			return page.HitError(s.inputHit(ctx, w), req.Target, "hover")
 		})
 		return err
 	})
@@ -40,14 +42,15 @@ func (s *session) Drag(ctx context.Context, req engine.DragRequest) (engine.Acti
 	var res engine.ActionResult
 	err := s.run(ctx, "drag "+req.Source.String(), func(ctx context.Context, t *chromedp.Target) error {
 		m := s.st.mark()
-		from, err := s.resolveFor(ctx, t, m, "point", req.Source, req.Timeout, false, false)
+		from, w, err := s.resolveFor(ctx, t, m, "point", req.Source, req.Timeout, false, false, page.GuardDown)
 		if err != nil {
 			return err
 		}
 		// Point at the target without scrolling the source away: both must
-		// be in view at once for a drag.
-		to, err := s.resolveFor(ctx, t, m, "point", req.Target, req.Timeout, true, false)
+		// be in view at once for a drag. The target must hold still too.
+		to, _, err := s.resolveFor(ctx, t, m, "point", req.Target, req.Timeout, true, false, page.GuardDrop)
 		if err != nil {
+			s.inputHit(ctx, w) // end the source's guard: no input follows
 			return err
 		}
 		if err := evalJSON(ctx, t, "0", nil); err != nil {
@@ -59,7 +62,10 @@ func (s *session) Drag(ctx context.Context, req engine.DragRequest) (engine.Acti
 				return engine.Errorf(engine.ElementNotClickable, "%s and %s are not both in the viewport", req.Source, req.Target).
 					With("reason", "outside_viewport")
 			}
-			return err
+			if err != nil {
+				return err
+			}
+			return page.HitError(s.inputHit(ctx, w), req.Source, "drag")
 		})
 		return err
 	})

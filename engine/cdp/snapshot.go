@@ -16,8 +16,10 @@ import (
 
 // Snapshot walks the page in browsermcp's world, then each cross-origin
 // frame in its own world, and splices the frames' outlines in where their iframes
-// are. Roles and names come from Chromium's accessibility engine; see
-// engine/page's snapshot script for what is kept and how it is printed.
+// are. Roles and names come from Chromium's accessibility engine when the
+// browser exposes it to pages (we launch it so); a browser we attached to
+// that was started without it gets them from the script's own computation.
+// See engine/page's snapshot script for what is kept and how it is printed.
 func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (engine.SnapshotResult, error) {
 	var res engine.SnapshotResult
 	err := s.run(ctx, "take a snapshot", func(ctx context.Context, t *chromedp.Target) error {
@@ -127,10 +129,29 @@ const noScript = "no_script"
 // preparePage returns browsermcp's world in the tab's top document, and
 // makes the renderer keep that document's accessibility tree (keepAX),
 // once per document. The two calls go out together: neither waits for the
-// other.
+// other. A browser whose pages do not expose the accessibility engine
+// gets no keepAX: the walk does not read that tree, and building and
+// keeping it would only cost.
 func (s *session) preparePage(ctx context.Context, t *chromedp.Target) (*world, error) {
 	doc := s.docKey()
 	if s.axDoc == doc {
+		return pageWorld(ctx, t)
+	}
+	if s.b.ax.Load() == axUnknown {
+		w, err := pageWorld(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.probeAX(ctx, w); err != nil {
+			return nil, err
+		}
+		if s.b.ax.Load() != axNative {
+			s.axDoc = doc
+			return w, nil
+		}
+	}
+	if s.b.ax.Load() != axNative {
+		s.axDoc = doc
 		return pageWorld(ctx, t)
 	}
 	ax := make(chan error, 1)
@@ -144,6 +165,37 @@ func (s *session) preparePage(ctx context.Context, t *chromedp.Target) (*world, 
 	}
 	s.axDoc = doc
 	return w, nil
+}
+
+// What the pages of a browser expose (browserProc.ax).
+const (
+	axUnknown int32 = iota
+	axNative        // Element.computedRole: Chromium's accessibility engine
+	axScript        // nothing: the snapshot script computes roles and names
+)
+
+// probeAX finds out, once per browser, whether its pages expose its
+// accessibility engine (browserProc.ax), asking world w. Chromium does so
+// only when started with --enable-blink-features=ComputedAccessibilityInfo,
+// as we launch it; a browser the user started and we attached to
+// (--cdp-endpoint) usually lacks it. The answer comes from browsermcp's
+// world, where the page cannot fake it.
+func (s *session) probeAX(ctx context.Context, w *world) error {
+	if s.b.ax.Load() != axUnknown {
+		return nil
+	}
+	var native bool
+	if err := s.evalIn(ctx, w, `"computedRole" in Element.prototype`, &native); err != nil {
+		return err
+	}
+	state := axScript
+	if native {
+		state = axNative
+	}
+	if s.b.ax.CompareAndSwap(axUnknown, state) && !native {
+		s.b.log.Info("the browser does not expose its accessibility engine to pages (started without --enable-blink-features=ComputedAccessibilityInfo): snapshots compute roles and names in the page script")
+	}
+	return nil
 }
 
 // spliceFrames replaces each frame line of out by the outline of that
@@ -171,10 +223,13 @@ func (s *session) frameText(ctx context.Context, parent *world, idx int, req eng
 	if err != nil {
 		return "- text: (frame not reachable: " + err.Error() + ")", nil
 	}
+	native := s.b.ax.Load() == axNative
 	if w.t != parent.t {
-		_ = keepAX(ctx, w.t, "")
+		if native {
+			_ = keepAX(ctx, w.t, "")
+		}
 		defer s.releaseObjects(w.t)
-	} else {
+	} else if native {
 		_ = keepAX(ctx, w.t, w.frameID)
 	}
 	args := page.SnapshotArgs{Prefix: w.alias, Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}

@@ -70,6 +70,7 @@ func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 	t.Run("Isolation", h.testIsolation)
 	t.Run("Navigate", h.testNavigate)
 	t.Run("Click", h.testClick)
+	t.Run("Stable", h.testStable)
 	t.Run("Type", h.testType)
 	t.Run("Settle", h.testSettle)
 	t.Run("Evaluate", h.testEvaluate)

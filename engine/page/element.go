@@ -18,6 +18,99 @@ func ElementScript() string { return elementJSQ }
 
 var elementJSQ = withQuery(elementJS)
 
+//go:embed js/hit.js
+var hitJS string
+
+// The guards an element check can set on the input that follows it (its
+// argument "guard"). The first event of that input must reach the target;
+// when another element would receive it, the guard stops the input before
+// the page sees it, and HitScript tells the engine.
+const (
+	GuardClick = "click" // a click, double click or any button
+	GuardHover = "hover" // a mouse move onto the element
+	GuardDown  = "down"  // the press that starts a drag
+	// GuardDrop guards nothing (the dragged element is under the pointer
+	// at the drop), but waits for a still box even for a forced check,
+	// as a drag's target is checked.
+	GuardDrop = "drop"
+)
+
+// HitScript returns js/hit.js, the in-page function that ends the guard the
+// element check set in its world and returns what it saw, as a Hit. The
+// engine calls it in the same world, right after the input.
+func HitScript() string { return hitJS }
+
+// Hit is what HitScript returns: whether the first event of the guarded
+// input reached the target (OK), another element (Missed), or no window
+// of the check's world at all (None: the page handled nothing there, or a
+// navigation replaced the document).
+type Hit struct {
+	None, OK, Missed bool
+	// Blocked says the input was stopped before the page's handlers saw
+	// it: nothing was clicked. A forced action is never blocked.
+	Blocked bool
+	// Reason is "moved" when the target was no longer under the point when
+	// the input arrived, or "covered" when something else was on top.
+	Reason     string
+	Element    string
+	ReceivedBy string
+	Hit        string
+	HitText    string
+	CoveredBy  string
+	Event      string
+}
+
+// HitError is the error of an action whose guarded input missed its target
+// (h.Missed), or nil. A blocked input is ELEMENT_NOT_CLICKABLE with the
+// reason (moved or covered), naming the element that would have received
+// it, and wraps engine.ErrInputBlocked: nothing happened, and Bound tries
+// the action again while its timeout lasts. A forced input that was sent
+// is MissedClick's error: it happened, on that element.
+func HitError(h Hit, tg engine.Target, action string) error {
+	if !h.Missed {
+		return nil
+	}
+	if !h.Blocked {
+		return MissedClick(ElementCheck{Element: h.Element, ReceivedBy: h.ReceivedBy, CoveredBy: h.CoveredBy, Hit: h.Hit, HitText: h.HitText}, tg)
+	}
+	by := named(h.ReceivedBy, h.HitText)
+	why := "it moved away from the point before the " + action + " arrived"
+	if h.Reason == "covered" {
+		why = "something covered it when the " + action + " arrived"
+	}
+	e := engine.Wrap(engine.ElementNotClickable, engine.ErrInputBlocked,
+		fmt.Sprintf("element %s did not get the %s: %s, and %s would have received it; the %s was stopped, nothing was clicked", h.Element, action, why, by, action)).
+		With("reason", h.Reason).With("element", h.Element).With("receivedBy", h.ReceivedBy).With("clicked", false)
+	if h.HitText != "" {
+		e.With("hitText", h.HitText)
+	}
+	if h.CoveredBy != "" {
+		e.With("coveredBy", h.CoveredBy).With("hit", h.Hit)
+	}
+	e.Suggest("Wait for the page to stop moving (take a snapshot), then act again.")
+	return withTarget(e, tg)
+}
+
+// named is an element's description with its text, when it shows any:
+// a#continue ("Continue shopping").
+func named(desc, text string) string {
+	if text == "" {
+		return desc
+	}
+	return fmt.Sprintf("%s (%q)", desc, text)
+}
+
+// withTarget adds the target's selector or ref to e's details.
+func withTarget(e *engine.Error, tg engine.Target) *engine.Error {
+	if tg.Selector != "" {
+		e.With("selector", tg.Selector)
+	}
+	if tg.Ref != "" {
+		e.With("ref", tg.Ref)
+	}
+	return e
+}
+
 // ElementCheck is what ElementScript returns, decoded from JSON.
 type ElementCheck struct {
 	X, Y      float64
@@ -27,7 +120,9 @@ type ElementCheck struct {
 	Element   string
 	CoveredBy string
 	Hit       string
-	Message   string
+	// HitText is a snippet of the text of the element the point hits.
+	HitText string
+	Message string
 	// ReceivedBy describes the element a click at (X, Y) lands on: the
 	// target itself, or with Missed (only when forced) what covers it.
 	ReceivedBy string
@@ -40,9 +135,9 @@ type ElementCheck struct {
 // with reason covered, as an unforced click on a covered element is, and
 // says that the click happened.
 func MissedClick(r ElementCheck, tg engine.Target) error {
-	cover := r.ReceivedBy
+	cover := named(r.ReceivedBy, r.HitText)
 	if r.CoveredBy != "" && r.CoveredBy != r.ReceivedBy {
-		cover = fmt.Sprintf("%s (inside %s, which covers it)", r.ReceivedBy, r.CoveredBy)
+		cover = fmt.Sprintf("%s (inside %s, which covers it)", cover, r.CoveredBy)
 	}
 	e := engine.Errorf(engine.ElementNotClickable, "the forced click on %s was sent, but %s received it, not the target", r.Element, cover).
 		With("reason", "covered").With("element", r.Element).With("receivedBy", r.ReceivedBy).With("clicked", true).
@@ -52,13 +147,10 @@ func MissedClick(r ElementCheck, tg engine.Target) error {
 	if r.CoveredBy != "" {
 		e.With("coveredBy", r.CoveredBy).With("hit", r.Hit)
 	}
-	if tg.Selector != "" {
-		e.With("selector", tg.Selector)
+	if r.HitText != "" {
+		e.With("hitText", r.HitText)
 	}
-	if tg.Ref != "" {
-		e.With("ref", tg.Ref)
-	}
-	return e
+	return withTarget(e, tg)
 }
 
 // Through takes the answer c of the element check's frame climb (op
@@ -68,7 +160,7 @@ func MissedClick(r ElementCheck, tg engine.Target) error {
 func (r *ElementCheck) Through(c ElementCheck) {
 	r.X, r.Y = c.X, c.Y
 	if c.Missed && !r.Missed {
-		r.Missed, r.ReceivedBy, r.CoveredBy, r.Hit = true, c.ReceivedBy, c.CoveredBy, c.Hit
+		r.Missed, r.ReceivedBy, r.CoveredBy, r.Hit, r.HitText = true, c.ReceivedBy, c.CoveredBy, c.Hit, c.HitText
 	}
 }
 
@@ -89,14 +181,23 @@ func ElementError(r ElementCheck, tg engine.Target, timeout time.Duration) error
 	case "not_clickable":
 		msg := fmt.Sprintf("element %s is not clickable: %s", r.Element, reasonText(r.Reason))
 		if r.CoveredBy != "" {
-			msg = fmt.Sprintf("element %s is covered by %s, which would receive the click", r.Element, r.CoveredBy)
+			msg = fmt.Sprintf("element %s is covered by %s, which would receive the click", r.Element, named(r.CoveredBy, r.HitText))
 			if r.Hit != "" && r.Hit != r.CoveredBy {
-				msg = fmt.Sprintf("element %s is covered by %s (its %s would receive the click)", r.Element, r.CoveredBy, r.Hit)
+				msg = fmt.Sprintf("element %s is covered by %s (its %s would receive the click)", r.Element, r.CoveredBy, named(r.Hit, r.HitText))
 			}
+		}
+		if r.Reason == "not_stable" {
+			msg = fmt.Sprintf("element %s is not clickable: it kept moving (an animation, a transition or a script moves it) and did not hold still for two animation frames within %d ms", r.Element, timeout.Milliseconds())
 		}
 		e = engine.Errorf(engine.ElementNotClickable, "%s", msg).With("reason", r.Reason).With("element", r.Element)
 		if r.CoveredBy != "" {
 			e.With("coveredBy", r.CoveredBy).With("hit", r.Hit)
+		}
+		if r.HitText != "" {
+			e.With("hitText", r.HitText)
+		}
+		if r.Reason == "not_stable" {
+			e.With("timeout", timeout.Milliseconds()).Suggest("Wait until the element stops moving (an animation that never ends keeps it moving); force:true clicks where it is now.")
 		}
 	case "not_editable":
 		e = engine.Errorf(engine.ElementNotEditable, "element %s cannot be typed into: %s", r.Element, reasonText(r.Reason)).
@@ -104,13 +205,7 @@ func ElementError(r ElementCheck, tg engine.Target, timeout time.Duration) error
 	default:
 		e = engine.Errorf(engine.BrowserError, "unexpected element check result %q", r.Error)
 	}
-	if tg.Selector != "" {
-		e.With("selector", tg.Selector)
-	}
-	if tg.Ref != "" {
-		e.With("ref", tg.Ref)
-	}
-	return e
+	return withTarget(e, tg)
 }
 
 func reasonText(r string) string {

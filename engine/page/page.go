@@ -10,8 +10,11 @@
 //     arguments, SnapshotOutcome its answer, and SpliceFrames,
 //     TruncateOutline and CountRefs finish the outline;
 //   - the element check (ElementScript), which resolves a target and checks
-//     it for one action (a click's hit test, typing's focus); ElementCheck
-//     is its answer and ElementError the error it means;
+//     it for one action (a click's wait for a still box and its hit test,
+//     typing's focus); ElementCheck is its answer and ElementError the error
+//     it means. For a pointer action it also guards the input that follows
+//     (Guard*): the hit script (HitScript) ends the guard, Hit is what the
+//     input reached and HitError the error when that was another element;
 //   - the evaluation runner (EvalScript), which runs an engine.EvalRequest's
 //     function on the page or its targets; EvalOutcome is its answer and
 //     EvalResult the result or error it means.

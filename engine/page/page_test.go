@@ -106,3 +106,32 @@ func TestSpliceFrames(t *testing.T) {
 		t.Errorf("CountRefs = %d; want 3", n)
 	}
 }
+
+func TestHitError(t *testing.T) {
+	tg := engine.Target{Ref: "e5"}
+	for _, h := range []Hit{{None: true}, {OK: true, ReceivedBy: "button#go"}} {
+		if err := HitError(h, tg, "click"); err != nil {
+			t.Errorf("HitError(%+v) = %v, want nil", h, err)
+		}
+	}
+	// Blocked: nothing was clicked; the error names what would have been,
+	// with its text, and Bound may try again.
+	blocked := Hit{Missed: true, Blocked: true, Reason: "moved", Element: "button#checkout", ReceivedBy: "a#continue",
+		Hit: "a#continue", HitText: "Continue shopping", CoveredBy: "a#continue"}
+	err := HitError(blocked, tg, "click")
+	var e *engine.Error
+	if !errors.As(err, &e) || e.Code != engine.ElementNotClickable || !errors.Is(err, engine.ErrInputBlocked) {
+		t.Fatalf("blocked: %v, want ELEMENT_NOT_CLICKABLE wrapping ErrInputBlocked", err)
+	}
+	if e.Details["reason"] != "moved" || e.Details["clicked"] != false || e.Details["receivedBy"] != "a#continue" || e.Details["ref"] != "e5" ||
+		!strings.Contains(e.Message, `a#continue ("Continue shopping") would have received it`) {
+		t.Errorf("blocked: %s %v", e.Message, e.Details)
+	}
+	// Forced: the input was sent, and another element got it.
+	forced := blocked
+	forced.Blocked = false
+	err = HitError(forced, tg, "click")
+	if !errors.As(err, &e) || errors.Is(err, engine.ErrInputBlocked) || e.Details["clicked"] != true || e.Details["receivedBy"] != "a#continue" {
+		t.Fatalf("forced: %v %v, want the click reported as received by a#continue", err, e.Details)
+	}
+}

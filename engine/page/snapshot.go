@@ -27,11 +27,8 @@ type SnapshotArgs struct {
 	Next            int    `json:"next"`
 	Depth           int    `json:"depth"`
 	InteractiveOnly bool   `json:"interactiveOnly"`
-	// Fallback computes roles and names in the script where the browser
-	// does not expose its own (every browser but Chromium).
-	Fallback bool   `json:"fallback,omitempty"`
-	Kind     string `json:"kind,omitempty"`
-	Sel      string `json:"sel,omitempty"`
+	Kind            string `json:"kind,omitempty"`
+	Sel             string `json:"sel,omitempty"`
 }
 
 // SnapshotOutcome is what SnapshotScript returns, decoded from JSON.
@@ -58,9 +55,6 @@ func SnapshotError(out SnapshotOutcome, tg engine.Target) error {
 	switch out.Error {
 	case "":
 		return nil
-	case "no_computed_ax":
-		return engine.Errorf(engine.Unsupported, "this browser does not expose its accessibility engine to pages (Element.computedRole); snapshots need Chromium started with --enable-blink-features=ComputedAccessibilityInfo").
-			Suggest("Let browsermcp launch the browser, or start the browser you attach to with --enable-blink-features=ComputedAccessibilityInfo.")
 	case "registry_taken":
 		return engine.Errorf(engine.Unsupported, "the page defines window.__bmcp, where this engine keeps the refs of a snapshot in the page's own world: the page may be trying to steer refs").
 			Suggest("Use the cdp engine (Chromium), which keeps refs in a world the page cannot reach.")

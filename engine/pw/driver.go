@@ -20,10 +20,27 @@ const EnvDriverPath = "PLAYWRIGHT_DRIVER_PATH"
 // driver directory needs no node of its own.
 const envNodePath = "PLAYWRIGHT_NODEJS_PATH"
 
+// InstallCommand is the command that assembles the driver where the server
+// looks for it (InstalledDriverDir); every driver error names it.
+const InstallCommand = "browsermcp install driver"
+
 // driverHelp says how to install the driver; every driver error ends with it.
-const driverHelp = "install it with `make pwdriver` (runs `npm install playwright-core@" + DriverVersion +
-	"` and lays it out as DIR/package plus DIR/node, a link to node >= 18), then point " +
-	EnvDriverPath + " at DIR; playwright.Install is never used because its CDN may be unreachable"
+const driverHelp = "install it with `" + InstallCommand + "` (it runs `npm install playwright-core@" + DriverVersion +
+	"`, needs node >= 18 and npm, and lays the driver out in the user's cache directory, where the server looks), " +
+	"or point " + EnvDriverPath + " at a DIR laid out as DIR/package plus DIR/node, a link to node (in a checkout, `make pwdriver` does this); " +
+	"playwright.Install is never used because its CDN may be unreachable"
+
+// InstalledDriverDir is where `browsermcp install driver` puts the driver
+// and where the server looks for it after $PLAYWRIGHT_DRIVER_PATH: a
+// directory per version under browsermcp in the user's cache directory
+// (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on Linux).
+func InstalledDriverDir() (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no user cache directory for the Playwright driver: %w", err)
+	}
+	return filepath.Join(cache, "browsermcp", "pwdriver-"+DriverVersion), nil
+}
 
 // Driver is a Playwright driver laid out as playwright-go expects.
 type Driver struct {
@@ -32,8 +49,9 @@ type Driver struct {
 }
 
 // FindDriver locates the driver: dir when given, else $PLAYWRIGHT_DRIVER_PATH,
-// else the candidates in order (typically ./.cache/pwdriver next to the
-// binary and playwright-go's default cache directory). It checks the
+// else the candidates in order (typically InstalledDriverDir and
+// ./.cache/pwdriver next to the binary), then playwright-go's default cache
+// directory. It checks the
 // version, so a stale driver fails here and not in the middle of a session.
 func FindDriver(dir string, candidates ...string) (Driver, error) {
 	var tried []string

@@ -2,6 +2,7 @@ package pw
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -34,9 +35,11 @@ var resolveJS = `async (a) => {
 
 // resolve finds the target element and prepares it for op ("point" for a
 // click, "focus" for typing), waiting up to timeout, and returns its handle,
-// or only the point to click (see resolveJS).
-func (s *session) resolve(ctx context.Context, op string, tg engine.Target, timeout time.Duration, force, clear bool) (playwright.ElementHandle, page.ElementCheck, error) {
-	el, r, err := s.find(ctx, op, tg, timeout, force, clear)
+// or only the point to click (see resolveJS), once the element holds still
+// (unless forced). guard (page.GuardClick, …) is the pointer input that
+// follows, which the check guards (see inputHit).
+func (s *session) resolve(ctx context.Context, op string, tg engine.Target, timeout time.Duration, force, clear bool, guard string) (playwright.ElementHandle, page.ElementCheck, error) {
+	el, r, err := s.find(ctx, op, tg, timeout, force, clear, guard)
 	if err != nil {
 		// A dialog that opened meanwhile (a focus handler, a timer) blocks
 		// the page, and withDialogs ended the wait: nothing was done.
@@ -48,10 +51,10 @@ func (s *session) resolve(ctx context.Context, op string, tg engine.Target, time
 }
 
 // find is resolve without the dialog check.
-func (s *session) find(ctx context.Context, op string, tg engine.Target, timeout time.Duration, force, clear bool) (playwright.ElementHandle, page.ElementCheck, error) {
+func (s *session) find(ctx context.Context, op string, tg engine.Target, timeout time.Duration, force, clear bool, guard string) (playwright.ElementHandle, page.ElementCheck, error) {
 	var r page.ElementCheck
 	// playwright-go serialises int but not int64.
-	args := map[string]any{"op": op, "timeout": int(timeout.Milliseconds()), "force": force, "clear": clear,
+	args := map[string]any{"op": op, "timeout": int(timeout.Milliseconds()), "force": force, "clear": clear, "guard": guard,
 		// Pointer actions get only the point our checks computed and go
 		// there with the mouse; settle waits for a navigation they request
 		// to commit, as Playwright's element click would. (Firefox spent
@@ -87,6 +90,32 @@ func (s *session) find(ctx context.Context, op string, tg engine.Target, timeout
 		}
 		return nil, r, page.ElementError(r, tg, timeout)
 	}
+}
+
+// inputHit ends the guard that the element check of tg set in its frame
+// (the ref's frame, or the page's main frame for a selector) and returns
+// what the guarded input hit. A frame whose document went away (the input
+// navigated) saw nothing; a dialog the input opened ends ctx (withDialogs),
+// and the action reports the dialog.
+func (s *session) inputHit(ctx context.Context, tg engine.Target) page.Hit {
+	f := s.page.MainFrame()
+	if tg.Ref != "" {
+		rf, _, err := s.refFrame(tg.Ref)
+		if err != nil {
+			return page.Hit{None: true}
+		}
+		f = rf
+	}
+	v, err := call(ctx, func() (any, error) { return f.Evaluate("() => (" + page.HitScript() + ")()") }, nil)
+	if err != nil {
+		return page.Hit{None: true}
+	}
+	var h page.Hit
+	b, _ := json.Marshal(v)
+	if json.Unmarshal(b, &h) != nil {
+		return page.Hit{None: true}
+	}
+	return h
 }
 
 // isContextGone matches the errors of an evaluation whose document went away.
@@ -161,7 +190,7 @@ func (s *session) clickAction(ctx context.Context, req engine.ClickRequest) (eng
 	}
 	what := "click " + req.Target.String()
 	m := s.st.mark()
-	_, pt, err := s.resolve(ctx, "point", req.Target, req.Timeout, req.Force, false)
+	_, pt, err := s.resolve(ctx, "point", req.Target, req.Timeout, req.Force, false, page.GuardClick)
 	if err != nil {
 		return engine.ActionResult{}, err
 	}
@@ -172,16 +201,20 @@ func (s *session) clickAction(ctx context.Context, req engine.ClickRequest) (eng
 	if err != nil {
 		return engine.ActionResult{}, s.classify(err, what)
 	}
+	hit := s.inputHit(ctx, req.Target)
+	if err := page.HitError(hit, req.Target, "click"); err != nil {
+		return engine.ActionResult{}, err
+	}
 	res, err := s.settle(ctx, m, req.NavigationTimeout)
 	if err != nil || !req.Force {
 		return res, err
 	}
 	// A forced click skipped the hit test, which said where it would land:
 	// a click another element took is not a success.
-	if pt.Missed {
+	if pt.Missed && !hit.OK {
 		return engine.ActionResult{}, page.MissedClick(pt, req.Target)
 	}
-	res.ReceivedBy = pt.ReceivedBy
+	res.ReceivedBy = pt.Element
 	return res, nil
 }
 
@@ -210,7 +243,7 @@ func (s *session) typeAction(ctx context.Context, req engine.TypeRequest) (engin
 	defer cancel()
 	count := 0 // characters typed, for a TIMEOUT to report
 	m := s.st.mark()
-	el, _, err := s.resolve(ctx, "focus", req.Target, req.Timeout, false, req.Clear)
+	el, _, err := s.resolve(ctx, "focus", req.Target, req.Timeout, false, req.Clear, "")
 	if err != nil {
 		return engine.ActionResult{}, err
 	}

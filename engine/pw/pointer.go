@@ -53,13 +53,16 @@ func (s *session) hoverAction(ctx context.Context, req engine.HoverRequest) (eng
 	}
 	what := "hover over " + req.Target.String()
 	m := s.st.mark()
-	_, pt, err := s.resolve(ctx, "point", req.Target, req.Timeout, false, false)
+	_, pt, err := s.resolve(ctx, "point", req.Target, req.Timeout, false, false, page.GuardHover)
 	if err != nil {
 		return engine.ActionResult{}, err
 	}
 	err = do(ctx, func() error { return s.page.Mouse().Move(pt.X, pt.Y) })
 	if err != nil {
 		return engine.ActionResult{}, s.actionErr(err, what, req.Target)
+	}
+	if err := page.HitError(s.inputHit(ctx, req.Target), req.Target, "hover"); err != nil {
+		return engine.ActionResult{}, err
 	}
 	return s.settle(ctx, m, engine.DefaultNavigationTimeout)
 }
@@ -120,36 +123,44 @@ func (s *session) dragAction(ctx context.Context, req engine.DragRequest) (engin
 	}
 	what := "drag " + req.Source.String()
 	m := s.st.mark()
-	from, err := s.point(ctx, req.Source, req.Timeout, false)
+	from, err := s.point(ctx, req.Source, req.Timeout, false, page.GuardDown)
 	if err != nil {
 		return engine.ActionResult{}, err
 	}
 	// Point at the target without scrolling the source away: both must be
-	// in view at once for a drag.
-	to, err := s.point(ctx, req.Target, req.Timeout, true)
+	// in view at once for a drag. The target must hold still too.
+	to, err := s.point(ctx, req.Target, req.Timeout, true, page.GuardDrop)
 	if err != nil {
+		s.inputHit(ctx, req.Source) // end the source's guard: no input follows
 		return engine.ActionResult{}, err
 	}
 	vp, err := s.viewport(ctx)
 	if err != nil {
+		s.inputHit(ctx, req.Source)
 		return engine.ActionResult{}, err
 	}
 	for _, p := range [][2]float64{from, to} {
 		if p[0] < 0 || p[1] < 0 || p[0] >= vp[0] || p[1] >= vp[1] {
+			s.inputHit(ctx, req.Source)
 			return engine.ActionResult{}, engine.Errorf(engine.ElementNotClickable, "%s and %s are not both in the viewport", req.Source, req.Target).
 				With("reason", "outside_viewport")
 		}
 	}
 	if err := s.drag(ctx, from, to); err != nil {
+		s.inputHit(ctx, req.Source)
 		return engine.ActionResult{}, s.classify(err, what)
+	}
+	if err := page.HitError(s.inputHit(ctx, req.Source), req.Source, "drag"); err != nil {
+		return engine.ActionResult{}, err
 	}
 	return s.settle(ctx, m, engine.DefaultNavigationTimeout)
 }
 
 // point is the viewport point where a click on tg would land, after
-// engine/cdp's checks; force skips the checks and the scrolling.
-func (s *session) point(ctx context.Context, tg engine.Target, timeout time.Duration, force bool) ([2]float64, error) {
-	_, pt, err := s.resolve(ctx, "point", tg, timeout, force, false)
+// engine/cdp's checks; force skips the checks and the scrolling, and guard
+// is as for resolve.
+func (s *session) point(ctx context.Context, tg engine.Target, timeout time.Duration, force bool, guard string) ([2]float64, error) {
+	_, pt, err := s.resolve(ctx, "point", tg, timeout, force, false, guard)
 	if err != nil {
 		return [2]float64{}, err
 	}

@@ -16,7 +16,8 @@
 // with the same codes and details; Playwright's own errors are classified at this edge.
 //
 // The driver is never downloaded here (playwright.Install is not used): it is
-// assembled from npm by `make pwdriver`; see FindDriver.
+// assembled from npm by `browsermcp install driver` (internal/install) or a
+// checkout's `make pwdriver`; see FindDriver.
 package pw
 
 import (

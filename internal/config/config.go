@@ -86,8 +86,9 @@ type BrowserConfig struct {
 	// UserAgent is every session's default user agent; create_session's
 	// userAgent overrides it.
 	UserAgent string `json:"userAgent"`
-	// Device names a device of devices.go whose page size, pixel ratio,
-	// touch, mobile viewport and user agent every session emulates.
+	// Device names one of Playwright's devices (devices.json) whose page
+	// size, pixel ratio, touch, mobile viewport and user agent every
+	// session emulates.
 	Device string `json:"device"`
 	// Mobile emulates a mobile browser with touch at the viewport size.
 	Mobile bool `json:"isMobile"`
@@ -235,7 +236,7 @@ var options = []option{
 		field: func(c *Config) any { return &c.Browser.UserAgent }, check: func(c *Config) error {
 			return engine.SessionOptions{UserAgent: c.Browser.UserAgent}.Validate()
 		}},
-	{flags: []string{"device"}, env: "BROWSERMCP_DEVICE", key: "browser.device", usage: "emulate this `device` in every session: its size, pixel ratio, touch and user agent (\"iPhone 15\", \"Pixel 7\", ...; see README)",
+	{flags: []string{"device"}, env: "BROWSERMCP_DEVICE", key: "browser.device", usage: "emulate this `device` in every session: its size, pixel ratio, touch and user agent; any of Playwright's device names (\"iPhone 13\", \"Pixel 7\", ...; see README)",
 		field: func(c *Config) any { return &c.Browser.Device }, check: func(c *Config) error { return checkDevice(c.Browser.Device) }},
 	{flags: []string{"mobile"}, env: "BROWSERMCP_MOBILE", key: "browser.isMobile", usage: "emulate a mobile browser with touch, at the viewport size",
 		field: func(c *Config) any { return &c.Browser.Mobile }},
@@ -511,7 +512,7 @@ func Load(args []string, getenv func(string) string, stdout io.Writer, version s
 			source[maxOpt] = source[optionByKey("pool.minBrowsers")]
 		}
 		// A device brings its page size, unless one was given.
-		if d, ok := devices[cfg.Browser.Device]; ok && source[optionByKey("browser.viewport")] == "" {
+		if d, ok := lookupDevice(cfg.Browser.Device); ok && source[optionByKey("browser.viewport")] == "" {
 			cfg.Browser.Viewport = fmt.Sprintf("%dx%d", d.viewport.Width, d.viewport.Height)
 		}
 		for i := range options {
@@ -807,7 +808,7 @@ func printJSON(w io.Writer, cfg Config) {
 // usage prints the flags GNU-style (--name), each setting once with its
 // aliases, its default, its variable and its config-file key.
 func usage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "Usage: browsermcp [flags]\n\nAn MCP server that drives real browsers in isolated sessions, over stdio (default)\nor HTTP (--port): Streamable HTTP at /mcp, SSE at /sse, health at /healthz.\n\nPrecedence: defaults < --config file < environment < flags.\n\nFlags:\n")
+	fmt.Fprintf(w, "Usage: browsermcp [serve] [flags]\n       browsermcp install driver|firefox|chromium|webkit  (see browsermcp install --help)\n\nAn MCP server that drives real browsers in isolated sessions, over stdio (default)\nor HTTP (--port): Streamable HTTP at /mcp, SSE at /sse, health at /healthz.\n\nPrecedence: defaults < --config file < environment < flags.\n\nFlags:\n")
 	def := defaultConfig()
 	type entry struct{ names, usage string }
 	var entries []entry
@@ -986,7 +987,7 @@ func StateDirDefault(getenv func(string) string) string {
 func (c Config) sessionDefaults(vp engine.Viewport) engine.SessionOptions {
 	b := c.Browser
 	d := engine.SessionOptions{Viewport: vp, IgnoreHTTPSErrors: b.IgnoreHTTPSErrors}
-	if dev, ok := devices[b.Device]; ok {
+	if dev, ok := lookupDevice(b.Device); ok {
 		d.DeviceScaleFactor, d.IsMobile, d.HasTouch, d.UserAgent = dev.scale, dev.mobile, dev.touch, dev.userAgent
 	}
 	if b.Mobile {
@@ -1024,6 +1025,8 @@ func (c Config) ToolOptions(log *slog.Logger) tools.Options {
 		NoFileAccess:       !c.Security.EnableFileUpload,
 		NoScriptEvaluation: !c.Security.EnableScriptEvaluation,
 		OmitImages:         c.ImageResponses == "omit",
+		// Over HTTP the client's roots name its own machine's directories.
+		ClientRoots: c.Transport == "stdio",
 	}
 }
 

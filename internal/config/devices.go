@@ -1,16 +1,33 @@
 package config
 
 import (
+	_ "embed"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
 
+// devicesJSON is Playwright's table of device descriptors, the same
+// table playwright-mcp's --device reads, so that every name a
+// playwright-mcp user knows works here with the same values. It is a
+// verbatim copy of lib/server/deviceDescriptorsSource.json from the npm
+// package playwright-core at DevicesVersion, the driver version engine/pw
+// pins; TestDevicesMatchPinnedDriver compares the two when the driver is
+// present. To refresh it, copy that file from the new driver.
+//
+//go:embed devices.json
+var devicesJSON []byte
+
+// DevicesVersion is the playwright-core version devices.json comes from.
+const DevicesVersion = "1.52.0"
+
 // device is what --device emulates: the page size, the pixel ratio, touch,
-// the mobile viewport and the user agent of a common device. The values
-// are Playwright's device descriptors of the same names.
+// the mobile viewport and the user agent of a device, as Playwright's
+// descriptor of that name gives them.
 type device struct {
 	viewport  engine.Viewport
 	scale     float64
@@ -19,28 +36,43 @@ type device struct {
 	userAgent string
 }
 
-// devices are the names --device accepts (README lists them).
-var devices = map[string]device{
-	"iPhone 15": {engine.Viewport{Width: 393, Height: 659}, 3, true, true,
-		"Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1"},
-	"iPhone SE": {engine.Viewport{Width: 320, Height: 568}, 2, true, true,
-		"Mozilla/5.0 (iPhone; CPU iPhone OS 10_3_1 like Mac OS X) AppleWebKit/603.1.30 (KHTML, like Gecko) Version/10.0 Mobile/14E304 Safari/602.1"},
-	"Pixel 7": {engine.Viewport{Width: 412, Height: 839}, 2.625, true, true,
-		"Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"},
-	"Galaxy S9+": {engine.Viewport{Width: 320, Height: 658}, 4.5, true, true,
-		"Mozilla/5.0 (Linux; Android 8.0.0; SM-G965U Build/R16NW) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"},
-	"iPad Mini": {engine.Viewport{Width: 768, Height: 1024}, 2, true, true,
-		"Mozilla/5.0 (iPad; CPU OS 12_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/12.1 Mobile/15E148 Safari/604.1"},
-	"Desktop Chrome": {engine.Viewport{Width: 1280, Height: 720}, 1, false, false,
-		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"},
-	"Desktop Firefox": {engine.Viewport{Width: 1280, Height: 720}, 1, false, false,
-		"Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:125.0) Gecko/20100101 Firefox/125.0"},
+// descriptor is one entry of devices.json.
+type descriptor struct {
+	UserAgent         string          `json:"userAgent"`
+	Viewport          engine.Viewport `json:"viewport"`
+	DeviceScaleFactor float64         `json:"deviceScaleFactor"`
+	IsMobile          bool            `json:"isMobile"`
+	HasTouch          bool            `json:"hasTouch"`
+	// defaultBrowserType (the browser Playwright picks for the device) is
+	// not read: --browser chooses the browser here.
 }
 
-// deviceNames are the names of devices, sorted.
+// allDevices parses devicesJSON once. It panics on a bad table: the file
+// is part of the binary, so a bad one is a build mistake a test catches.
+var allDevices = sync.OnceValue(func() map[string]device {
+	var raw map[string]descriptor
+	if err := json.Unmarshal(devicesJSON, &raw); err != nil {
+		panic("config: devices.json: " + err.Error())
+	}
+	m := make(map[string]device, len(raw))
+	for name, d := range raw {
+		m[name] = device{viewport: d.Viewport, scale: d.DeviceScaleFactor, mobile: d.IsMobile, touch: d.HasTouch,
+			userAgent: d.UserAgent}
+	}
+	return m
+})
+
+// lookupDevice returns the device of that name; names are Playwright's,
+// matched exactly as Playwright does.
+func lookupDevice(name string) (device, bool) {
+	d, ok := allDevices()[name]
+	return d, ok
+}
+
+// deviceNames are the names of the devices, sorted.
 func deviceNames() []string {
-	names := make([]string, 0, len(devices))
-	for n := range devices {
+	names := make([]string, 0, len(allDevices()))
+	for n := range allDevices() {
 		names = append(names, n)
 	}
 	slices.Sort(names)
@@ -48,8 +80,89 @@ func deviceNames() []string {
 }
 
 func checkDevice(name string) error {
-	if _, ok := devices[name]; name == "" || ok {
+	if _, ok := lookupDevice(name); name == "" || ok {
 		return nil
 	}
-	return fmt.Errorf("unknown device; want one of %s", strings.Join(deviceNames(), ", "))
+	near := closestDevices(name, 5)
+	if len(near) == 0 {
+		return fmt.Errorf("unknown device (it must be one of Playwright %s's %d device names; see README)", DevicesVersion, len(allDevices()))
+	}
+	return fmt.Errorf("unknown device; closest: %s (Playwright %s's %d device names are accepted; see README)",
+		strings.Join(quoteAll(near), ", "), DevicesVersion, len(allDevices()))
+}
+
+func quoteAll(s []string) []string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return q
+}
+
+// closestDevices are up to n device names nearest to name: first those
+// that contain it or that it contains, ignoring case (nearest in length
+// first), then the rest by edit distance, ignoring case, when it is at most
+// half the name's length (a name that resembles nothing gets no
+// suggestion).
+func closestDevices(name string, n int) []string {
+	want := strings.ToLower(strings.TrimSpace(name))
+	if want == "" {
+		return nil
+	}
+	type cand struct {
+		name  string
+		group int // 0: substring either way; 1: by edit distance
+		dist  int
+	}
+	var cands []cand
+	for _, dn := range deviceNames() {
+		lower := strings.ToLower(dn)
+		switch {
+		case strings.Contains(lower, want) || strings.Contains(want, lower):
+			cands = append(cands, cand{dn, 0, abs(len(lower) - len(want))})
+		default:
+			if d := editDistance(want, lower); d <= max(2, len(want)/2) {
+				cands = append(cands, cand{dn, 1, d})
+			}
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		if a.group != b.group {
+			return a.group - b.group
+		}
+		return a.dist - b.dist
+	})
+	var out []string
+	for _, c := range cands[:min(n, len(cands))] {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -287,15 +287,19 @@ func newPlaywright(c Config, log *slog.Logger) (engine.Engine, error) {
 	})
 }
 
-// driverCandidates are where `make pwdriver` puts the Playwright driver,
-// relative to the binary (bin/browsermcp) and to the working directory; they
-// are searched after $PLAYWRIGHT_DRIVER_PATH.
+// driverCandidates are where the Playwright driver is looked for after
+// $PLAYWRIGHT_DRIVER_PATH: where `browsermcp install driver` puts it (the
+// user's cache directory), then where a checkout's `make pwdriver` puts it,
+// relative to the binary (bin/browsermcp) and to the working directory.
 func driverCandidates() []string {
-	dirs := []string{filepath.Join(".cache", "pwdriver")}
-	if exe, err := os.Executable(); err == nil {
-		dirs = append([]string{filepath.Join(filepath.Dir(exe), "..", ".cache", "pwdriver")}, dirs...)
+	var dirs []string
+	if d, err := pw.InstalledDriverDir(); err == nil {
+		dirs = append(dirs, d)
 	}
-	return dirs
+	if exe, err := os.Executable(); err == nil {
+		dirs = append(dirs, filepath.Join(filepath.Dir(exe), "..", ".cache", "pwdriver"))
+	}
+	return append(dirs, filepath.Join(".cache", "pwdriver"))
 }
 
 func noDisplay() bool {

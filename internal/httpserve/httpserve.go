@@ -50,6 +50,9 @@ type Options struct {
 	// Recode gives the errors of resource and prompt handlers their true
 	// JSON-RPC codes in the answers (see jsonrpc.Recode).
 	Recode jsonrpc.Recode
+	// Turns orders the calls on each session by arrival (see
+	// jsonrpc.Turns).
+	Turns jsonrpc.Turns
 	// WebSocket serves MCP over a WebSocket at /ws instead of Streamable
 	// HTTP and SSE (--transport websocket).
 	WebSocket bool
@@ -158,7 +161,7 @@ type Handler struct {
 // NewHandler serves srv to the holders of o.APIKeys, on the hosts o allows.
 func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 	h := &Handler{mux: http.NewServeMux(), srv: srv, hosts: allowedHosts(o), log: log,
-		guard: jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check, Recode: o.Recode}}
+		guard: jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check, Recode: o.Recode, Turns: o.Turns}}
 	for _, k := range o.APIKeys {
 		h.keys = append(h.keys, sha256.Sum256([]byte(k)))
 		h.ids = append(h.ids, KeyIdentity(k))

@@ -104,7 +104,7 @@ func TestMCPSessionsAreTracked(t *testing.T) {
 		want               int
 	}{
 		{"made-up id", keyA, "mcp-session-" + "0f8fad5b-d9cb-469f-a165-70867728950e", 404},
-		{"forged mac", keyA, id[:len(id)-2] + "AA", 404},
+		{"forged mac", keyA, forged(id), 404},
 		{"another key's id", keyB, id, 404},
 		{"no id", keyA, "", 400},
 	} {
@@ -291,4 +291,14 @@ func TestBatchesOverHTTP(t *testing.T) {
 	if e, _ := ms[0]["error"].(map[string]any); e["code"] != -32600.0 || !strings.Contains(e["message"].(string), "not allowed in MCP protocol version 2025-06-18") {
 		t.Errorf("a batch at 2025-06-18: %d %s", st, b)
 	}
+}
+
+// forged is id with the last character of its MAC changed: always another
+// id (replacing it with a fixed "AA" left one id in 4,096 unchanged).
+func forged(id string) string {
+	c := byte('A')
+	if id[len(id)-1] == c {
+		c = 'B'
+	}
+	return id[:len(id)-1] + string(c)
 }

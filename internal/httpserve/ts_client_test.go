@@ -4,32 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
 // TestTypeScriptClient drives the server with the official TypeScript SDK
-// over Streamable HTTP and SSE. It installs the SDK under testdata/tsclient
-// with npm when missing (make tsclient does the same) and skips only when
-// node is not installed.
+// over Streamable HTTP and SSE (testenv.TSClient installs it).
 func TestTypeScriptClient(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed")
-	}
-	dir, _ := filepath.Abs(filepath.Join("testdata", "tsclient"))
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		install := exec.Command("npm", "install", "--no-audit", "--no-fund")
-		install.Dir = dir
-		if out, err := install.CombinedOutput(); err != nil {
-			t.Fatalf("npm install: %v\n%s", err, out)
-		}
-	}
+	node, dir := testenv.TSClient(t)
 	s := startServer(t, tools.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -8,7 +8,6 @@ package httpservetest
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -63,7 +62,7 @@ func start(t testing.TB, eng engine.Engine, opts tools.Options, ws bool) *Server
 	opts.Version, opts.Log = "test", log
 	srv := tools.NewServer(mgr, opts)
 	h := httpserve.NewHandler(srv, httpserve.Options{Host: "127.0.0.1", APIKeys: []string{KeyA, KeyB}, AllowedHosts: []string{AllowedHost},
-		MaxMessage: 1 << 20, Check: tools.Check(mgr, srv), Recode: tools.Recode, WebSocket: ws}, log)
+		MaxMessage: 1 << 20, Check: tools.Check(mgr, srv), Recode: tools.Recode, Turns: tools.Turns(mgr), WebSocket: ws}, log)
 	hs := httptest.NewServer(h)
 	t.Cleanup(func() {
 		h.CloseSessions()
@@ -138,10 +137,9 @@ func (c *Client) Call(name string, args map[string]any) (map[string]any, bool) {
 	}
 	// structuredContent is the result; the text is the same JSON except for
 	// tools whose text is an outline (snapshot).
-	var out map[string]any
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &out); err != nil {
-		c.t.Fatal(err)
+	out := mcpcheck.Body(res)
+	if out == nil {
+		c.t.Fatalf("%s: no JSON object in %+v", name, res)
 	}
 	return out, res.IsError
 }

@@ -51,6 +51,9 @@ func Handler(g Guard, next http.Handler) http.Handler {
 			write(w, status, resp)
 			return
 		}
+		body, token, _ := g.turn(r.Context(), body)
+		w, end := g.afterPOST(w, token)
+		defer end()
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 		next.ServeHTTP(g.Writer(w), r)
@@ -92,12 +95,17 @@ func serveBatch(g Guard, next http.Handler, w http.ResponseWriter, r *http.Reque
 			answers[i] = resp
 			continue
 		}
+		// The turns are taken here, in the batch's order, before its
+		// requests run at the same time.
+		e, token, _ := g.turn(r.Context(), e)
 		wg.Go(func() {
 			rec := &recorder{header: http.Header{}}
+			w, end := g.afterPOST(rec, token)
+			defer end()
 			sub := r.Clone(r.Context())
 			sub.Body = io.NopCloser(bytes.NewReader(e))
 			sub.ContentLength = int64(len(e))
-			next.ServeHTTP(g.Writer(rec), sub)
+			next.ServeHTTP(g.Writer(w), sub)
 			answer, ok := rec.answer()
 			mu.Lock()
 			defer mu.Unlock()

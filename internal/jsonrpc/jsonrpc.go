@@ -60,6 +60,8 @@ type Guard struct {
 	// Recode, when set, gives a handler's error its true code in the
 	// answer (Answer).
 	Recode Recode
+	// Turns, when set, orders the calls on each session by arrival.
+	Turns Turns
 }
 
 // Max is the most bytes of one message under g.

@@ -20,6 +20,9 @@ func Reader(ctx context.Context, g Guard, in io.Reader, out *LockedWriter) io.Re
 	if g.Recode != nil {
 		out.answer = g.Answer
 	}
+	if g.Turns != nil {
+		out.turns.leave = g.Turns.Leave
+	}
 	return &reader{ctx: ctx, g: g, in: bufio.NewReaderSize(in, 64<<10), out: out}
 }
 
@@ -57,10 +60,16 @@ func (r *reader) Read(p []byte) (int, error) {
 			if len(lines) == 0 {
 				continue
 			}
+			var stamped []byte
 			for _, l := range bytes.SplitAfter(lines, []byte("\n")) {
+				if len(l) == 0 {
+					continue
+				}
+				l = r.stamp(l)
 				r.track(l)
+				stamped = append(stamped, l...)
 			}
-			r.line = lines
+			r.line = stamped
 			break
 		}
 		if resp, code := r.g.Inspect(r.ctx, line); code != 0 {
@@ -71,8 +80,10 @@ func (r *reader) Read(p []byte) (int, error) {
 			}
 			continue
 		}
+		line = r.stamp(line)
 		r.track(line)
 		r.line = r.toBatch(line)
+		r.leaveCancelled(r.line)
 	}
 	n := copy(p, r.line)
 	r.line = r.line[n:]
@@ -130,6 +141,32 @@ func (r *reader) toBatch(line []byte) []byte {
 	m["params"], _ = json.Marshal(p)
 	b, _ := json.Marshal(m)
 	return append(b, '\n')
+}
+
+// stamp takes the turn of a tools/call as the reader hands it on, in
+// order (Turns), and remembers it by the request's id, under which its
+// answer comes back.
+func (r *reader) stamp(line []byte) []byte {
+	out, token, id := r.g.turn(r.ctx, line)
+	if token != "" {
+		r.out.turns.start(IDKey(id), token)
+	}
+	if bytes.HasSuffix(line, []byte("\n")) && !bytes.HasSuffix(out, []byte("\n")) {
+		out = append(out, '\n') // a stamped line ends as the line did
+	}
+	return out
+}
+
+// leaveCancelled ends the turn of the request a cancellation names (by
+// the id it reached mcp-go with): the calls behind it need not wait for
+// it, even before its handler has seen the cancellation.
+func (r *reader) leaveCancelled(line []byte) {
+	if !r.out.turns.any() || !bytes.Contains(line, []byte("notifications/cancelled")) {
+		return
+	}
+	if m, ok := Parse(line); ok && m.CancelledID != nil {
+		r.out.turns.end(IDKey(m.CancelledID))
+	}
 }
 
 // track tells out of cancellations, so that it drops the answers of the
@@ -192,6 +229,7 @@ type LockedWriter struct {
 	cancelled Cancelled
 	progress  progress
 	batches   batches
+	turns     inTurn
 	// answer recodes a handler's error (Guard.Answer); Reader sets it.
 	answer func([]byte) []byte
 }
@@ -224,8 +262,9 @@ func (l *LockedWriter) Write(p []byte) (int, error) {
 }
 
 func (l *LockedWriter) write(p []byte) (int, error) {
-	if l.cancelled.any() || l.progress.any() || l.batches.pending() {
+	if l.cancelled.any() || l.progress.any() || l.batches.pending() || l.turns.any() {
 		if id, ok := ResponseID(p); ok {
+			l.turns.end(IDKey(id))
 			if mine, all := l.batches.answer(id, p); mine {
 				l.progress.end(IDKey(id))
 				if all == nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
 	"github.com/seed4af8c199/browsermcp/internal/logbridge"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
@@ -69,8 +70,8 @@ func TestLoggingNotifications(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out, _ := res.StructuredContent.(map[string]any); !res.IsError || out["errorCode"] != "SESSION_NOT_FOUND" {
-		t.Fatalf("navigate(%v) = %v, want SESSION_NOT_FOUND", args, res.StructuredContent)
+	if out := mcpcheck.Body(res); !res.IsError || out["errorCode"] != "SESSION_NOT_FOUND" {
+		t.Fatalf("navigate(%v) = %+v, want SESSION_NOT_FOUND", args, res)
 	}
 	testenv.Eventually(t, "a log notification of the failed call", func() (bool, error) {
 		mu.Lock()

@@ -4,11 +4,20 @@
 // either a result or {error, reason, ...} for the engine to classify.
 //
 // a = {op: "point"|"focus"|"frame", kind: "css"|"xpath", sel, timeout,
-// force, clear, x, y}. Without sel the element is `this` (a ref the engine
+// force, clear, guard, x, y}. Without sel the element is `this` (a ref the engine
 // resolved). A point is in the viewport of this world's top window: the
 // check climbs through same-origin frames, hit-testing the frame element at
 // each level. Op "frame" does that climb for a point (x, y) inside `this`,
 // an iframe whose content runs in another world.
+//
+// A point is only given for an element that holds still: the same box, and
+// the same point, in two animation frames in a row (Playwright's "stable"),
+// unless forced; an element that keeps moving until the deadline is
+// {error: "not_clickable", reason: "not_stable"}. With a.guard ("click",
+// "hover" or "down": the input that follows) the check then guards that
+// input: see guard below, and js/hit.js, which ends the guard and says what
+// it saw. Guard "drop" (a drag's target) waits for a still box, even when
+// forced, and guards nothing.
 async function (a) {
   const self = this;
   const deadline = Date.now() + (a.timeout || 0);
@@ -23,6 +32,13 @@ async function (a) {
     if (el.id) s += "#" + el.id;
     else if (typeof el.className === "string" && el.className.trim()) s += "." + el.className.trim().split(/\s+/).slice(0, 2).join(".");
     return s;
+  };
+  // text is a short snippet of what el shows, to name it in an error beside
+  // describe's tag#id.
+  const text = (el) => {
+    if (!el || !el.tagName) return "";
+    const t = String(el.innerText || el.value || el.getAttribute("aria-label") || el.getAttribute("title") || "").replace(/\s+/g, " ").trim();
+    return t.length > 40 ? t.slice(0, 39) + "…" : t;
   };
   const visible = (el) => {
     const st = getComputedStyle(el);
@@ -51,7 +67,14 @@ async function (a) {
   };
   // missed is what a forced click at a point that hit the element hit
   // instead of el: it goes ahead, and the engine reports who received it.
-  const missed = (el, hit) => ({ missed: true, receivedBy: hit ? describe(hit) : "nothing", hit: describe(hit), coveredBy: hit ? describe(cover(el, hit)) : "" });
+  const missed = (el, hit) => ({ missed: true, receivedBy: hit ? describe(hit) : "nothing", hit: describe(hit), hitText: text(hit), coveredBy: hit ? describe(cover(el, hit)) : "" });
+  // GUARDED are the events of each kind of guarded input; the first one
+  // decides (see guard).
+  const GUARDED = {
+    click: ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "auxclick", "dblclick", "contextmenu"],
+    hover: ["mousemove"],
+    down: ["pointerdown", "mousedown"],
+  };
   const hitAt = (doc, x, y) => {
     let hit = doc.elementFromPoint(x, y);
     while (hit && hit.shadowRoot) {
@@ -64,8 +87,14 @@ async function (a) {
   // climb turns a point inside frame element fe's content into a point in
   // this world's top window, checking at each level that the frame element
   // is what the point hits.
+  // pts gets the point in each window on the way up, for the guard; lastHit
+  // is what covered the element at the last check, whose text an error
+  // quotes (read once, at the end: it may be long).
+  let pts = [];
+  let lastHit = null;
   const climb = (fe, x, y, res) => {
     res = res || {};
+    pts = [x, y];
     for (; fe; ) {
       const w = winOf(fe);
       let r = fe.getBoundingClientRect();
@@ -83,10 +112,14 @@ async function (a) {
       }
       const hit = hitAt(fe.ownerDocument, px, py);
       if (hit !== fe) {
-        if (!a.force) return { error: "not_clickable", reason: "covered", element: describe(fe), coveredBy: describe(cover(fe, hit)), hit: describe(hit) };
+        if (!a.force) {
+          lastHit = hit;
+          return { error: "not_clickable", reason: "covered", element: describe(fe), coveredBy: describe(cover(fe, hit)), hit: describe(hit) };
+        }
         if (!res.missed) res = { ...res, ...missed(fe, hit) };
       }
       x = px; y = py;
+      pts.push(x, y);
       let next = null;
       try { next = w !== window ? w.frameElement : null; } catch (e) { next = null; }
       fe = next;
@@ -114,7 +147,10 @@ async function (a) {
     const hit = hitAt(el.ownerDocument, x, y);
     let res = { element: describe(el), receivedBy: describe(el) };
     if (!hit || !owns(el, hit)) {
-      if (!a.force) return { error: "not_clickable", reason: "covered", element: describe(el), coveredBy: describe(cover(el, hit)), hit: describe(hit) };
+      if (!a.force) {
+        lastHit = hit;
+        return { error: "not_clickable", reason: "covered", element: describe(el), coveredBy: describe(cover(el, hit)), hit: describe(hit) };
+      }
       res = { ...res, ...missed(el, hit) };
     }
     let fe = null;
@@ -157,6 +193,63 @@ async function (a) {
     return { ok: true };
   };
 
+  // guard watches the input of the action that follows (GUARDED[kind]) in
+  // el's window and each same-origin window above it, at the point the
+  // check gave (pts): the first such event must reach el, or an element
+  // inside it, in el's own window. When it reaches another element (el
+  // moved away, or something covers it now), that event and every later one
+  // of the action are stopped at the window, before the page's handlers see
+  // them, unless forced; js/hit.js ends the guard and says what it saw.
+  // Playwright guards its clicks the same way.
+  const guard = (el, kind) => {
+    const KEY = Symbol.for("browsermcp.guard");
+    if (window[KEY]) window[KEY].stop();
+    // A guard left behind (an action that failed before its input) lapses.
+    const g = { until: Date.now() + 10000, seen: null };
+    const hooks = [];
+    const watch = (want, px, py, own) => (e) => {
+      if (!e.isTrusted || g.seen && !g.seen.missed) return;
+      if (Date.now() > g.until) return g.stop();
+      // Input elsewhere (a fake move after a scroll, the user's own mouse)
+      // is not the action's.
+      if (!g.seen && (Math.abs(e.clientX - px) > 2 || Math.abs(e.clientY - py) > 2)) return;
+      if (!g.seen) {
+        const hit = (e.composedPath && e.composedPath()[0]) || e.target;
+        if (own && hit && hit.nodeType === 1 && owns(el, hit)) {
+          g.seen = { ok: true, receivedBy: describe(el) };
+          return;
+        }
+        const r = want.getBoundingClientRect();
+        const under = px >= r.left && px <= r.right && py >= r.top && py <= r.bottom;
+        g.seen = { missed: true, reason: under ? "covered" : "moved", element: describe(el), event: e.type,
+          receivedBy: hit && hit.nodeType === 1 ? describe(hit) : "nothing", hit: describe(hit), hitText: text(hit),
+          coveredBy: hit && hit.nodeType === 1 ? describe(cover(want, hit)) : "" };
+      }
+      if (!a.force) {
+        g.seen.blocked = true;
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+    };
+    let w = winOf(el), want = el;
+    for (let i = 0; ; i += 2) {
+      const f = watch(want, pts[i], pts[i + 1], want === el);
+      for (const t of GUARDED[kind]) w.addEventListener(t, f, true);
+      hooks.push([w, f]);
+      let fe = null;
+      try { fe = w !== window ? w.frameElement : null; } catch (e) { fe = null; }
+      if (!fe || i + 3 >= pts.length) break;
+      want = fe;
+      w = winOf(fe);
+    }
+    g.stop = () => {
+      for (const [w, f] of hooks) for (const t of GUARDED[kind]) w.removeEventListener(t, f, true);
+      if (window[KEY] === g) delete window[KEY];
+      return g.seen || { none: true };
+    };
+    window[KEY] = g;
+  };
+
   const next = () => new Promise((res) => {
     let done = false;
     const f = () => { if (!done) { done = true; res(); } };
@@ -179,6 +272,33 @@ async function (a) {
     return res;
   };
 
+  // box is where el is and where a click would land, to compare frames.
+  const box = (el, res) => {
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height, res.x, res.y].join(",");
+  };
+  // moving says whether an animation or transition that moves things (any
+  // but those of the QUIET properties, such as a fade) runs on el or an
+  // element around it. A transition of transform starts on the compositor,
+  // and the box the page reads may hold still for its first frames: the box
+  // alone would call such an element still.
+  const QUIET = new Set(["opacity", "color", "backgroundColor", "borderColor", "boxShadow", "outlineColor", "filter", "visibility", "textShadow", "fill", "stroke", "caretColor"]);
+  const KEYS = new Set(["offset", "computedOffset", "easing", "composite"]);
+  const moving = (el) => {
+    for (let n = el; n; n = up(n)) {
+      if (!n.getAnimations) continue;
+      for (const an of n.getAnimations()) {
+        if (an.playState !== "running" && !an.pending) continue;
+        const kf = an.effect && an.effect.getKeyframes ? an.effect.getKeyframes() : [];
+        const props = kf.flatMap((k) => Object.keys(k)).filter((p) => !KEYS.has(p));
+        if (props.length === 0 || props.some((p) => !QUIET.has(p))) return true;
+      }
+    }
+    return false;
+  };
+  const still = !a.force || a.guard === "drop";
+  let prev = "", samples = 0;
+
   for (;;) {
     let el;
     try {
@@ -190,8 +310,27 @@ async function (a) {
     let res;
     if (!el) res = { error: a.sel ? "not_found" : "stale" };
     else if (a.op === "frame") res = await settle(el);
-    else res = a.op === "focus" ? focus(el) : point(el);
-    if (!res.error || Date.now() >= deadline) return res;
+    else if (a.op === "focus") res = focus(el);
+    else {
+      res = point(el);
+      if (!res.error && still) {
+        // The box must be the same as one frame ago; the first look only
+        // takes it.
+        const b = box(el, res);
+        if (b !== prev || moving(el)) res = { error: "not_clickable", reason: "not_stable", element: describe(el) };
+        prev = b;
+        samples++;
+      } else prev = "";
+    }
+    if (!res.error) {
+      if (a.op === "point" && GUARDED[a.guard]) guard(el, a.guard);
+      return res;
+    }
+    // An element seen only once has not had the chance to hold still.
+    if (Date.now() >= deadline && !(res.reason === "not_stable" && samples < 2)) {
+      if (res.reason === "covered" && lastHit) res.hitText = text(lastHit);
+      return res;
+    }
     await next();
   }
 }

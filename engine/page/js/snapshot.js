@@ -12,20 +12,21 @@
 // engine (a cancelled call) gave out numbers the engine does not know of,
 // and they must not be given out again.
 //
-// Other browsers do not expose their accessibility engine to pages. With
-// a.fallback the walk then computes roles and names itself (see "Fallback"
-// below): the ARIA role attribute, the implicit roles of HTML elements as
-// Chromium names them, and a compact accessible-name computation, so that
-// common HTML reads the same on every browser.
+// Other browsers, and a Chromium started without
+// --enable-blink-features=ComputedAccessibilityInfo (one we attach to), do
+// not expose their accessibility engine to pages. The walk then computes
+// roles and names itself (see "Fallback" below): the ARIA role attribute,
+// the implicit roles of HTML elements as Chromium names them, and a compact
+// accessible-name computation, so that common HTML reads the same on every
+// browser.
 //
-// a = {prefix, next, depth, interactiveOnly, fallback?, kind?, sel?}; with no
+// a = {prefix, next, depth, interactiveOnly, kind?, sel?}; with no
 // sel the walk starts at `this` when it is an element, else at the document.
 // Returns {text, next, frames, url, title} or {error, message}. Lines that hold only
 // "\u0001N" stand for the cross-origin frame R.frames[N], which the engine
 // walks in its own world and splices in.
 function (a) {
   const native = "computedRole" in Element.prototype;
-  if (!native && !a.fallback) return { error: "no_computed_ax" };
   let R = window.__bmcp;
   // Only a registry in the page's own world (engine/pw) can meet one the
   // page planted. This catches a careless fake, not a forgery of the right
@@ -150,7 +151,7 @@ function (a) {
     strong: "strong", sub: "subscript", sup: "superscript", table: "table", tbody: "rowgroup", thead: "rowgroup",
     tfoot: "rowgroup", textarea: "textbox", time: "time", tr: "row", address: "group", hgroup: "group", img: "image",
     h1: "heading", h2: "heading", h3: "heading", h4: "heading", h5: "heading", h6: "heading",
-    dl: "", summary: "", label: "", legend: "", figcaption: "", abbr: "", svg: "", canvas: "", video: "", audio: "",
+    dl: "", summary: "", label: "", legend: "", figcaption: "", abbr: "", canvas: "", video: "", audio: "",
     math: "", iframe: "", frame: "", ruby: "", rt: "", object: "", embed: "", map: "",
   };
   const INPUT = {
@@ -166,15 +167,27 @@ function (a) {
     "spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time timer " +
     "toolbar tooltip tree treegrid treeitem").split(" "));
   const SECTIONING = "article, aside, main, nav, section";
+  const SECTIONED = "article, aside, nav, section";
   const TABLE_PART = new Set(["caption", "thead", "tbody", "tfoot", "tr", "td", "th"]);
   const labelled = (el) => el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") || el.hasAttribute("title");
+  // An element that can take focus, or that has a global ARIA property,
+  // keeps its own role under role="none" (ARIA's presentational role
+  // conflict resolution, which Chromium applies).
+  const FOCUSABLE = new Set(["button", "input", "select", "textarea", "iframe", "summary"]);
+  const keepsRole = (el, tag) => FOCUSABLE.has(tag) || (tag === "a" || tag === "area") && el.hasAttribute("href") ||
+    el.hasAttribute("tabindex") || el.isContentEditable || el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") ||
+    el.hasAttribute("aria-describedby") || el.hasAttribute("aria-live");
   const roleOf = (el, tag) => {
     const explicit = el.getAttribute("role");
     if (explicit) {
       for (const r of explicit.trim().toLowerCase().split(/\s+/)) {
         if (!ARIA.has(r)) continue;
         if (r === "img") return "image";
-        return r === "presentation" ? "none" : r;
+        if (r === "none" || r === "presentation") {
+          if (keepsRole(el, tag)) break;
+          return "none";
+        }
+        return r;
       }
     }
     // The parts of a presentational table or list are presentational too,
@@ -188,6 +201,8 @@ function (a) {
       case "header": return el.parentElement && el.parentElement.closest(SECTIONING) ? "sectionheader" : "banner";
       case "footer": return el.parentElement && el.parentElement.closest(SECTIONING) ? "sectionfooter" : "contentinfo";
       case "section": return labelled(el) ? "region" : "generic";
+      // An aside inside sectioning content is a landmark only when named.
+      case "aside": return el.parentElement && el.parentElement.closest(SECTIONED) && !labelled(el) ? "generic" : "complementary";
       case "select": return el.multiple || el.size > 1 ? "listbox" : "combobox";
       case "td": return el.closest("table") && /^(grid|treegrid)$/.test(el.closest("table").getAttribute("role")) ? "gridcell" : "cell";
       case "th": {
@@ -202,40 +217,104 @@ function (a) {
         return el.hasAttribute("list") ? "combobox" : "textbox";
       }
     }
+    if (el.namespaceURI === SVG_NS) return svgRole(el, tag);
     if (tag in IMPLICIT) return IMPLICIT[tag];
     return el.getAttribute("draggable") === "true" ? "group" : "generic";
   };
-  // Whether a table holds data rather than layout, after a compact form of
-  // Chromium's heuristic: headers, a caption or many rows say data; a
-  // single row or column says layout.
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  // Whether a table holds data rather than layout, after Chromium's
+  // heuristic (AXNodeObject::IsDataTable): a caption, header sections,
+  // columns, a th or header attributes, many rows, or cells that mostly
+  // have borders or a background of their own, or rows striped in turn.
   const dataTables = new WeakMap();
   const dataTable = (t) => {
     let d = dataTables.get(t);
     if (d === undefined) {
-      const rows = t.rows;
-      let cols = 0;
-      if (rows.length) for (const c of rows[0].cells) cols += c.colSpan;
-      d = !!(t.caption || t.tHead || t.tFoot || t.hasAttribute("summary") || t.querySelector(":scope > colgroup, :scope > col")) ||
-        rows.length >= 20 ||
-        rows.length >= 2 && cols >= 2 && !!t.querySelector("th, td[headers], td[scope], td[abbr], td[axis]");
+      d = tableHoldsData(t);
       dataTables.set(t, d);
     }
     return d;
   };
+  const tableHoldsData = (t) => {
+    if (t.isContentEditable || t.getAttribute("summary") || t.tHead || t.tFoot || t.caption || t.getAttribute("rules") ||
+      t.querySelector(":scope > colgroup, :scope > col")) return true;
+    const rows = t.rows, n = rows.length;
+    if (n >= 20) return true;
+    if (n === 0 || n === 1 && rows[0].cells.length === 1) return false;
+    const ts = getComputedStyle(t), sp = ts.borderSpacing.split(" ");
+    const spacing = parseFloat(sp[0]) > 0 && parseFloat(sp[sp.length - 1]) > 0;
+    let valid = 0, bordered = 0, coloured = 0, top = 0, bottom = 0, left = 0, right = 0;
+    const stripes = [];
+    for (let r = 0; r < n; r++) {
+      for (const cell of rows[r].cells) {
+        if (cell.localName === "th" || cell.getAttribute("headers") || cell.getAttribute("abbr") || cell.getAttribute("axis") ||
+          cell.getAttribute("scope")) return true;
+        const cs = getComputedStyle(cell);
+        if (cs.display === "none" || cell.offsetWidth < 1 || cell.offsetHeight < 1) continue;
+        valid++;
+        if (cs.emptyCells === "hide") return true;
+        const bt = parseFloat(cs.borderTopWidth) > 0, bb = parseFloat(cs.borderBottomWidth) > 0;
+        const bl = parseFloat(cs.borderLeftWidth) > 0, br = parseFloat(cs.borderRightWidth) > 0;
+        if (bt && bb || bl && br) bordered++;
+        top += bt, bottom += bb, left += bl, right += br;
+        const bg = cs.backgroundColor;
+        if (spacing && bg !== ts.backgroundColor && bg !== "rgba(0, 0, 0, 0)" && bg !== "transparent") coloured++;
+        if (bordered >= 10 || coloured >= 10) return true;
+        if (r < 5 && r === stripes.length) stripes.push(getComputedStyle(rows[r]).backgroundColor);
+      }
+    }
+    if (valid <= 1) return false;
+    const need = Math.floor(valid / 2);
+    if (bordered >= need || top >= need || bottom >= need || left >= need || right >= need || coloured >= need) return true;
+    if (stripes.length > 2) {
+      for (let k = 1; k < stripes.length; k++) if ((k % 2 === 1) === (stripes[k] === stripes[0])) return false;
+      return true;
+    }
+    return false;
+  };
+  // SVG elements, as Chromium exposes them: an svg is an image unless it
+  // holds text, a g a group, a shape a graphics symbol.
+  const SVG_SHAPES = new Set(["rect", "circle", "ellipse", "line", "path", "polygon", "polyline"]);
+  const svgRole = (el, tag) => {
+    if (tag === "svg") return el.querySelector(":scope > title") || !el.querySelector("text") ? "image" : "";
+    if (tag === "g" || tag === "foreignObject") return "group";
+    if (SVG_SHAPES.has(tag)) return "graphics-symbol";
+    return "generic";
+  };
   const squash = (s) => (s || "").replace(/\s+/g, " ").trim();
-  const isHidden = (n) => {
-    if (n.getAttribute("aria-hidden") === "true") return true;
-    const cs = getComputedStyle(n);
-    return cs.display === "none" || cs.visibility === "hidden" || cs.visibility === "collapse";
+  // The text of an element's ::before or ::after: the strings and
+  // attr() values of its CSS content, or its alternative text (content:
+  // "★" / "Favourite"), which Chromium puts into names computed from
+  // content. Firefox leaves attr() unresolved in the computed value.
+  const pseudo = (el, which) => {
+    const c = getComputedStyle(el, which).content;
+    if (!c || c === "none" || c === "normal" || c.indexOf('"') < 0 && c.indexOf("attr(") < 0) return "";
+    const unq = (x) => x.replace(/\\(.)/g, "$1");
+    const alt = c.match(/\/\s*"((?:[^"\\]|\\.)*)"\s*$/);
+    if (alt) return unq(alt[1]);
+    let out = "";
+    for (const m of c.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
+      out += m[2] !== undefined ? el.getAttribute(m[2]) || "" : unq(m[1]);
+    }
+    return out;
+  };
+  // An svg is named by its own title element.
+  const svgTitle = (el) => {
+    const tt = el.querySelector(":scope > title");
+    return tt ? squash(tt.textContent) : "";
   };
   // The text an element gives to a name computed from content (accname
-  // step 2F): its text, the alt of its images, the value of embedded
-  // controls, the labels of labelled children; hidden parts are left out.
+  // step 2F): its text and generated content, the alt of its images, the
+  // value of embedded controls, the labels of labelled children; hidden
+  // parts are left out. Only an inline child joins the text around it
+  // without a space, as in Chromium.
   const contentText = (el, self) => {
-    let out = "";
+    let out = pseudo(el, "::before");
     for (const n of childList(el)) {
       if (n.nodeType === 3) { out += n.nodeValue; continue; }
-      if (n.nodeType !== 1 || n === self || SKIP.has(n.localName) || isHidden(n)) continue;
+      if (n.nodeType !== 1 || n === self || SKIP.has(n.localName) || n.getAttribute("aria-hidden") === "true") continue;
+      const cs = getComputedStyle(n);
+      if (cs.display === "none" || cs.visibility === "hidden" || cs.visibility === "collapse") continue;
       const t = n.localName, lbl = squash(n.getAttribute("aria-label"));
       let part;
       if (lbl) part = lbl;
@@ -243,11 +322,12 @@ function (a) {
       else if (t === "input" && !/^(checkbox|radio|file|image|hidden)$/i.test(n.type)) part = n.value;
       else if (t === "textarea") part = n.value;
       else if (t === "select") part = n.selectedOptions && n.selectedOptions[0] ? n.selectedOptions[0].label : "";
-      else if (t === "br") part = " ";
+      else if (t === "br" || t === "wbr") part = " ";
+      else if (t === "svg") part = svgTitle(n) || contentText(n, self);
       else part = contentText(n, self);
-      out += INLINE.has(t) || t === "img" ? part : " " + part + " ";
+      out += cs.display === "inline" ? part : " " + part + " ";
     }
-    return out;
+    return out + pseudo(el, "::after");
   };
   const byIds = (el, ids) => {
     const root = el.getRootNode();
@@ -298,11 +378,7 @@ function (a) {
       case "table":
         if (el.caption) n = squash(contentText(el.caption, null));
         break;
-      case "figure": {
-        const fc = el.querySelector(":scope > figcaption");
-        if (fc) n = squash(contentText(fc, null));
-        break;
-      }
+      case "svg": n = svgTitle(el); break;
       case "optgroup": n = squash(el.label); break;
       case "option": n = squash(el.label); break;
     }
@@ -339,10 +415,14 @@ function (a) {
     if (cs.display === "none") return;
     const hidden = cs.visibility !== "visible";
     const plain = PLAIN.has(tag) && plainRole(el);
-    const role = plain ? "generic" : native ? el.computedRole || "" : roleOf(el, tag);
+    // What a closed details hides, but its summary, has no role: Chromium
+    // keeps it out of the accessibility tree.
+    const closed = ctx.closed && !(tag === "summary" && el.parentElement && el.parentElement.localName === "details");
+    const role = plain ? "generic" : native ? el.computedRole || "" : closed ? "" : roleOf(el, tag);
     const cursor = ctx.cursor;
     const st = ACT.has(role) || ctx.inAct ? "" : cs.cursor;
-    const sub = { hidden, cursor: st || cursor, inAct: ctx.inAct || ACT.has(role), inRef: ctx.inRef };
+    const sub = { hidden, cursor: st || cursor, inAct: ctx.inAct || ACT.has(role), inRef: ctx.inRef,
+      closed: closed || tag === "details" && !el.open || cs.contentVisibility === "hidden" };
     if (tag === "label" && el.control) {
       // The label's text is the control's name: show the control only.
       if (!el.contains(el.control)) return;

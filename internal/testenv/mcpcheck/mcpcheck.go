@@ -2,9 +2,12 @@
 // check: every successful tools/call result must carry structuredContent
 // that validates against the output schema its tool declared in
 // tools/list, as the TypeScript SDK demands before it hands a result to
-// its caller (it throws -32602 otherwise). Tests wrap their client with
-// Wrap, and every call they make is checked with a real JSON Schema
-// validator; a mismatch fails the test.
+// its caller (it throws -32602 otherwise). The SDK validates the
+// structuredContent of error results too, so an error result must carry
+// none (or one that matches), and ours must carry our error JSON, with its
+// errorCode, in its text. Tests wrap their client with Wrap, and every
+// call they make is checked with a real JSON Schema validator; a mismatch
+// fails the test.
 package mcpcheck
 
 import (
@@ -41,7 +44,7 @@ func Wrap(t testing.TB, c *client.Client) *Client {
 func (c *Client) CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	c.t.Helper()
 	res, err := c.Client.CallTool(ctx, req)
-	if err != nil || res == nil || res.IsError {
+	if err != nil || res == nil {
 		return res, err
 	}
 	schemas, err := c.listed(ctx)
@@ -126,12 +129,19 @@ func Compile(tools []byte) (Schemas, error) {
 	return s, nil
 }
 
-// Check validates a successful result of the tool name: a tool with an
-// output schema must return structuredContent, and it must match. Error
-// results are not checked, as the MCP specification has clients do.
+// Check validates a result of the tool name as the TypeScript SDK does: a
+// success of a tool with an output schema must return structuredContent,
+// and any structuredContent, an error's included, must match the schema.
+// An error result must also carry our error JSON, with an errorCode, in a
+// text block: that is all an agent sees of the failure.
 func (s Schemas) Check(name string, res *mcp.CallToolResult) error {
+	if res.IsError {
+		if b := Body(res); b == nil || b["errorCode"] == nil || b["errorCode"] == "" {
+			return fmt.Errorf("the error result carries no error JSON with an errorCode in its text: %+v", res.Content)
+		}
+	}
 	sch, ok := s[name]
-	if !ok || res.IsError {
+	if !ok || (res.IsError && res.StructuredContent == nil) {
 		return nil
 	}
 	if res.StructuredContent == nil {
@@ -149,4 +159,26 @@ func (s Schemas) Check(name string, res *mcp.CallToolResult) error {
 		return fmt.Errorf("structuredContent does not match the output schema: %v\nstructuredContent: %s", err, b)
 	}
 	return nil
+}
+
+// Body decodes what a tool answered: a success's structuredContent, or
+// the error JSON that an error result carries in its text block (error
+// results carry no structuredContent). It is nil when neither decodes
+// to an object.
+func Body(res *mcp.CallToolResult) map[string]any {
+	var out map[string]any
+	if res == nil {
+		return nil
+	}
+	if res.IsError {
+		for _, c := range res.Content {
+			if tc, ok := mcp.AsTextContent(c); ok && json.Unmarshal([]byte(tc.Text), &out) == nil {
+				return out
+			}
+		}
+		return nil
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	json.Unmarshal(b, &out)
+	return out
 }

@@ -64,7 +64,12 @@ func TestCheck(t *testing.T) {
 		{"null where the schema says string", structured(`{"value":null}`), "does not match"},
 		{"a required field missing", structured(`{}`), "does not match"},
 		{"no structuredContent", mcp.NewToolResultText("a"), "no structuredContent"},
-		{"an error result is not checked", &mcp.CallToolResult{IsError: true, Content: []mcp.Content{mcp.NewTextContent("failed")}}, ""},
+		{"an error with our JSON and no structuredContent", &mcp.CallToolResult{IsError: true, Content: []mcp.Content{mcp.NewTextContent(`{"errorCode":"TIMEOUT","message":"m"}`)}}, ""},
+		{"an error without our JSON", &mcp.CallToolResult{IsError: true, Content: []mcp.Content{mcp.NewTextContent("failed")}}, "no error JSON"},
+		// The TypeScript SDK validates an error's structuredContent too and
+		// throws -32602 on the mismatch, hiding the error from the agent.
+		{"an error whose structuredContent is the error object", &mcp.CallToolResult{IsError: true, StructuredContent: map[string]any{"errorCode": "TIMEOUT"},
+			Content: []mcp.Content{mcp.NewTextContent(`{"errorCode":"TIMEOUT","message":"m"}`)}}, "does not match"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rec := &recorder{TB: t}

@@ -1,0 +1,42 @@
+package testenv
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// tsInstall installs the TypeScript SDK once per test binary.
+var tsInstall sync.Mutex
+
+// TSClient returns node and the directory that holds the official MCP
+// TypeScript SDK client scripts (internal/httpserve/testdata/tsclient),
+// installing the SDK there with npm when it is missing (make tsclient does
+// the same). It skips only when node is not installed, unless CI requires
+// a browser, where node is part of the setup.
+func TSClient(tb testing.TB) (node, dir string) {
+	tb.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		NoBrowser(tb, err)
+	}
+	_, file, _, _ := runtime.Caller(0)
+	dir = filepath.Join(filepath.Dir(file), "..", "httpserve", "testdata", "tsclient")
+	tsInstall.Lock()
+	defer tsInstall.Unlock()
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		install := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund")
+		install.Dir = dir
+		if out, err := install.CombinedOutput(); err != nil {
+			tb.Fatalf("npm install of the TypeScript SDK: %v\n%s", err, out)
+		}
+	}
+	return node, dir
+}
