@@ -124,8 +124,9 @@ func (t *inTurn) end(id string) {
 }
 
 // turnWriter notes the status of a POST's answer: a request answered with
-// 202 Accepted runs on after its POST (the legacy SSE transport answers
-// on its stream), and its handler ends its turn.
+// 202 Accepted runs on after its POST, and its handler ends its turn (the
+// legacy SSE transport no longer comes this way: its stream takes turns
+// as /ws does, in Reader).
 type turnWriter struct {
 	http.ResponseWriter
 	status int
