@@ -1,6 +1,7 @@
 package enginetest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -14,8 +15,8 @@ import (
 // got is the state of drawer.html: how often each of its elements received
 // the input meant for it.
 type got struct {
-	Checkout, Link, Restless, Target, Runaway, Bannered, Ad int
-	AdReady                                                 bool
+	Checkout, Link, Restless, Target, Runaway, Bannered, Ad, Stuck, LateRight int
+	AdReady                                                                   bool
 }
 
 func pageGot(t *testing.T, s engine.Session) got {
@@ -147,6 +148,52 @@ func (h *harness) testStable(t *testing.T) {
 				t.Fatalf("the error says the advert received the click, but it did not: %+v", pageGot(t, s))
 			}
 			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	t.Run("FailedClickLeavesNoGuard", func(t *testing.T) {
+		// A click whose input fails after the check leaves no guard behind
+		// at the point. Here the page stalls in a synchronous request as
+		// the mouse comes over the button, and lays a panel over it; the
+		// click's call ends (its caller cancels it) during the stall. A
+		// right click of the mouse tool at the same spot afterwards reaches
+		// the panel: a guard left there would stop it and say nothing.
+		s := h.open(t, "/drawer.html?stall=1000")
+		cctx, cancel := context.WithCancel(ctx(t))
+		defer cancel()
+		done := make(chan error, 1)
+		go func() {
+			_, err := s.Click(cctx, engine.ClickRequest{Target: sel("#stuck")})
+			done <- err
+		}()
+		select {
+		case <-h.site.slow:
+		case err := <-done:
+			t.Fatalf("the click answered %v before the page stalled", err)
+		case <-time.After(patience):
+			t.Fatal("the page did not stall as the mouse came over the button")
+		}
+		cancel()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Fatal("the click cancelled during its input reported success")
+			}
+			t.Logf("the cancelled click answered %v", err)
+		case <-time.After(patience):
+			t.Fatal("the cancelled click did not return")
+		}
+		// Let the page finish the stall and what input it had queued.
+		evaluate(t, s, engine.EvalRequest{Function: "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"})
+		before := pageGot(t, s)
+		if _, err := s.Mouse(ctx(t), engine.MouseRequest{Action: "click", X: 440, Y: 640, Button: "right"}); err != nil {
+			t.Fatalf("mouse click at the button's spot: %v", err)
+		}
+		after := pageGot(t, s)
+		if after.LateRight != before.LateRight+1 {
+			t.Fatalf("the mouse click at the spot of the failed click did not reach the panel there: before %+v, after %+v", before, after)
+		}
+		if after.Stuck != 0 {
+			t.Errorf("the button under the panel got a click: %+v", after)
 		}
 	})
 	t.Run("NeverStops", func(t *testing.T) {
