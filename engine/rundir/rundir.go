@@ -59,7 +59,11 @@ func Sweep(root string) []string {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
-		if os.RemoveAll(dir) == nil {
+		// RemoveAll tries again for a moment: a killed browser's last
+		// helper can still write in its profile as the sweep runs, and
+		// one try then fails with "directory not empty" (seen on a
+		// loaded machine), leaving the profile for good.
+		if RemoveAll(dir) == nil {
 			removed = append(removed, dir)
 		}
 	}
