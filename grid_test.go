@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -168,6 +169,49 @@ func TestGridSessions(t *testing.T) {
 		left := g.Sessions(t)
 		return len(left) == 0, fmt.Errorf("left on the Grid: %v", left)
 	})
+}
+
+// TestGridReportsWhatActionsCaused: a click on a Grid session reports
+// what it caused, as on a local one: the tab a target=_blank link opened,
+// the file a download link saved (into --download-path), and the console
+// errors its handler logged. The Grid's session wraps engine/cdp's, and
+// these reports used to stop at the wrapper: all three came back empty.
+func TestGridReportsWhatActionsCaused(t *testing.T) {
+	g := testenv.StartGrid(t)
+	site := testsite.Start()
+	defer site.Close()
+	dl := filepath.Join(t.TempDir(), "downloads")
+	s := startBinary(t, gridArgs(t, g, "--download-path", dl)...)
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/report.html"})
+
+	res := s.ok("click", map[string]any{"sessionId": id, "selector": "#blank"})
+	tabs, _ := res["newTabs"].([]any)
+	if len(tabs) != 1 || tabs[0].(map[string]any)["index"] != float64(1) {
+		t.Fatalf("a click on a target=_blank link: newTabs = %v", res)
+	}
+	if list := s.ok("tabs", map[string]any{"sessionId": id, "action": "list"})["tabs"].([]any); len(list) != 2 {
+		t.Fatalf("the session has %d tabs after the click, want 2: %v", len(list), list)
+	}
+
+	res = s.ok("click", map[string]any{"sessionId": id, "selector": "#attachment"})
+	dls, _ := res["downloads"].([]any)
+	if len(dls) != 1 {
+		t.Fatalf("a click on a download link: downloads = %v", res)
+	}
+	d := dls[0].(map[string]any)
+	path, _ := d["path"].(string)
+	if d["state"] != "completed" || path != filepath.Join(dl, id, "report.csv") {
+		t.Fatalf("download %v: want completed at %s", d, filepath.Join(dl, id, "report.csv"))
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() != 2048 || d["bytes"] != float64(2048) {
+		t.Fatalf("the downloaded file %s: %v, %v; result %v; want 2048 bytes", path, fi, err, d)
+	}
+
+	res = s.ok("click", map[string]any{"sessionId": id, "selector": "#errors"})
+	if n, _ := res["consoleErrors"].(float64); n < 2 {
+		t.Fatalf("a click whose handler logs two console errors: consoleErrors = %v", res)
+	}
 }
 
 // TestGridQueue fills a one-slot Grid: a second create_session waits in

@@ -58,8 +58,9 @@ type bounded struct {
 	t Timeouts
 }
 
-// As finds an optional interface T (such as BlockedLog) on s, or on the
-// engine's session that Bound wrapped.
+// As finds T (such as an engine's own session type, in its tests) on s, or
+// on the engine's session that Bound wrapped. What every session offers is
+// on the Session contract instead, where no wrapper can hide it.
 func As[T any](s Session) (T, bool) {
 	if b, ok := s.(*bounded); ok {
 		s = b.s

@@ -23,6 +23,12 @@ type recorder struct {
 	err     error
 }
 
+// Watch reports nothing, as engine.NothingToReport's (which the embedded
+// Session would make ambiguous).
+func (r *recorder) Watch(ctx context.Context) func(context.Context, *engine.ActionResult) error {
+	return engine.NothingToReport{}.Watch(ctx)
+}
+
 func (r *recorder) wait(ctx context.Context) error {
 	if !r.hang {
 		return r.err
@@ -220,6 +226,10 @@ type blocker struct {
 	blocked  int
 	took     time.Duration
 	timeouts []time.Duration
+}
+
+func (b *blocker) Watch(ctx context.Context) func(context.Context, *engine.ActionResult) error {
+	return engine.NothingToReport{}.Watch(ctx)
 }
 
 func (b *blocker) Click(ctx context.Context, req engine.ClickRequest) (engine.ActionResult, error) {

@@ -69,16 +69,26 @@ type Session interface {
 	Evaluate(ctx context.Context, req EvalRequest) (json.RawMessage, error)
 	// Screenshot returns a PNG or JPEG image.
 	Screenshot(ctx context.Context, req ScreenshotRequest) ([]byte, error)
+
+	// What follows every session must answer too, so that a wrapper that
+	// embeds a Session (Bound, engine/grid's session) passes it on: found
+	// by a type assertion, it would vanish behind the wrapper. An engine
+	// that has nothing to offer there embeds NothingToReport.
+	Reporter   // what an action caused: tabs, downloads, console errors
+	BlockedLog // what the domain policy refused
+	Ender      // the browser went away, or the session was ended elsewhere
 }
 
-// Goner is a Session that says when its browser went away (it crashed or
-// was killed): Gone closes then. The Manager frees such a session at once,
-// rather than when it expires, so that its slot is not held by the dead.
+// Goner is the part of a Session that says when its browser went away (it
+// crashed or was killed): Gone closes then. The Manager frees the session
+// at once, rather than when it expires, so that its slot is not held by
+// the dead. A nil channel (NothingToReport) never closes.
 type Goner interface {
 	Gone() <-chan struct{}
 }
 
-// Ender is a Goner whose session can also be ended on purpose elsewhere:
+// Ender is the part of a Session that says when it went away: its browser
+// (Goner), or because it was ended on purpose elsewhere:
 // a session shared by several servers (a Grid's) that another server
 // closed, or whose expiry there ended it. EndedElsewhere tells (within
 // ctx's short deadline) whether that is what happened; the Manager asks

@@ -128,8 +128,6 @@ type managed struct {
 	opts     SessionOptions
 	lastUsed time.Time
 	dirty    bool
-	// ender is set when the session may be ended elsewhere (Ender).
-	ender Ender
 }
 
 // Info describes one session.
@@ -335,11 +333,8 @@ func (m *Manager) holdLocked(id, name, owner string, sess Session, created time.
 			m.forgetCrashLocked(old)
 		}
 	}
-	if en, ok := sess.(Ender); ok {
-		s.ender = en
-	}
-	if g, ok := sess.(Goner); ok {
-		go m.watch(s, g.Gone())
+	if gone := sess.Gone(); gone != nil { // nil: it never says
+		go m.watch(s, gone)
 	}
 	return s
 }
@@ -544,7 +539,7 @@ func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Conte
 	}
 
 	if err != nil {
-		if e := AsError(err); e.Code == BrowserCrashed && s.ender != nil && s.ctx.Err() == nil {
+		if e := AsError(err); e.Code == BrowserCrashed && s.ctx.Err() == nil {
 			// The browser went away, or another server closed the
 			// session (then watch drops it, if it has not yet).
 			// The question takes what is left of the call's own
@@ -555,7 +550,7 @@ func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Conte
 			}
 			if d > 0 {
 				ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), d)
-				ended := s.ender.EndedElsewhere(ectx)
+				ended := s.sess.EndedElsewhere(ectx)
 				cancel()
 				if ended {
 					return Info{}, endedErr(s.id, "")
@@ -875,12 +870,9 @@ func (m *Manager) watch(s *managed, gone <-chan struct{}) {
 		return
 	case <-gone:
 	}
-	ended := false
-	if s.ender != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), EndedTimeout)
-		ended = s.ender.EndedElsewhere(ctx)
-		cancel()
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), EndedTimeout)
+	ended := s.sess.EndedElsewhere(ctx)
+	cancel()
 	m.mu.Lock()
 	removed := m.removeLocked(s, false)
 	if removed && ended {
@@ -954,11 +946,7 @@ func (m *Manager) List(ctx context.Context) []Info {
 	}
 	a, ok := m.active[owner]
 	infos := make([]Info, len(ss))
-	enders := map[string]bool{}
 	for i, s := range ss {
-		if s.ender != nil {
-			enders[s.id] = true
-		}
 		infos[i] = s.info()
 		infos[i].Active = (ok && a.id == s.id) || (!ok && s.name == DefaultSessionName)
 	}
@@ -968,18 +956,18 @@ func (m *Manager) List(ctx context.Context) []Info {
 		infos[i].URL, infos[i].Title, infos[i].Pages = p.URL, p.Title, p.Pages
 	}
 	if a, ok := m.eng.(Adopter); ok {
-		infos = m.withShared(ctx, a, infos, enders)
+		infos = m.withShared(ctx, a, infos)
 	}
 	sort.Slice(infos, func(i, j int) bool { return infos[i].CreatedAt.Before(infos[j].CreatedAt) })
 	return infos
 }
 
 // withShared adds the owner's sessions that other servers hold, and
-// leaves out those held here that may be ended elsewhere (enders) and
-// that the engine no longer lists: another server closed them, and this
-// one has not noticed yet. When the engine cannot list them, the list is
+// leaves out those held here that the engine no longer lists: another
+// server closed them (every session of an Adopter may be ended
+// elsewhere), and this one has not noticed yet. When the engine cannot list them, the list is
 // this Manager's alone.
-func (m *Manager) withShared(ctx context.Context, a Adopter, infos []Info, enders map[string]bool) []Info {
+func (m *Manager) withShared(ctx context.Context, a Adopter, infos []Info) []Info {
 	ctx, cancel := context.WithTimeout(ctx, InfoTimeout)
 	defer cancel()
 	shared, err := a.Shared(ctx, ownerOf(ctx))
@@ -990,7 +978,7 @@ func (m *Manager) withShared(ctx context.Context, a Adopter, infos []Info, ender
 	for _, i := range shared {
 		there[i.ID] = true
 	}
-	infos = slices.DeleteFunc(infos, func(i Info) bool { return enders[i.ID] && !there[i.ID] })
+	infos = slices.DeleteFunc(infos, func(i Info) bool { return !there[i.ID] })
 	held := map[string]bool{}
 	for _, i := range infos {
 		held[i.ID] = true

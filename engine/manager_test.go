@@ -58,6 +58,15 @@ type fakeSession struct {
 	maxRun         atomic.Int32
 }
 
+// What every session must offer, fakeSession offers as an engine with
+// nothing to report does (engine.NothingToReport).
+func (s *fakeSession) Watch(ctx context.Context) func(context.Context, *engine.ActionResult) error {
+	return engine.NothingToReport{}.Watch(ctx)
+}
+func (s *fakeSession) BlockedRequests() []engine.BlockedRequest { return nil }
+func (s *fakeSession) Gone() <-chan struct{}                    { return nil }
+func (s *fakeSession) EndedElsewhere(context.Context) bool      { return false }
+
 func (s *fakeSession) Navigate(ctx context.Context, r engine.NavigateRequest) (engine.NavigateResult, error) {
 	n := s.running.Add(1)
 	defer s.running.Add(-1)

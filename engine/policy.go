@@ -191,8 +191,9 @@ type BlockedRequest struct {
 	Time         time.Time `json:"time"`
 }
 
-// BlockedLog is implemented by sessions whose engine enforces the Policy and
-// records what it refused, newest last.
+// BlockedLog is the part of a Session that lists what the Policy refused,
+// newest last. A session whose engine holds no domain rules (or none were
+// given) has refused nothing: its list is empty.
 type BlockedLog interface {
 	BlockedRequests() []BlockedRequest
 }

@@ -282,11 +282,7 @@ func readNetworkLog(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 			return err
 		}
 		out.Requests, out.Dropped = l.Requests, l.Dropped+max(l.Total-len(l.Requests), 0)
-		bl, ok := engine.As[engine.BlockedLog](s)
-		if !ok {
-			return engine.Errorf(engine.Unsupported, "this engine does not record blocked requests")
-		}
-		out.Blocked = append(out.Blocked, bl.BlockedRequests()...)
+		out.Blocked = append(out.Blocked, s.BlockedRequests()...)
 		return nil
 	})
 	out.SessionID = info.ID

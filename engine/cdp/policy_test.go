@@ -20,13 +20,7 @@ import (
 )
 
 // newPolicySession starts a browser with pol and returns one session on it.
-// session is what these tests need of a CDP session.
-type session interface {
-	engine.Session
-	engine.BlockedLog
-}
-
-func newPolicySession(t *testing.T, pol *engine.Policy) session {
+func newPolicySession(t *testing.T, pol *engine.Policy) engine.Session {
 	t.Helper()
 	return newPolicySessionOn(t, testenv.Chromium(t), pol)
 }
@@ -42,7 +36,7 @@ func fullChromium(t *testing.T) string {
 	return p
 }
 
-func newPolicySessionOn(t *testing.T, execPath string, pol *engine.Policy) session {
+func newPolicySessionOn(t *testing.T, execPath string, pol *engine.Policy) engine.Session {
 	t.Helper()
 	e := cdp.New(cdp.Config{ExecPath: execPath, Headless: true, Viewport: engine.Viewport{Width: 800, Height: 600}, Policy: pol})
 	e.Start()
@@ -54,16 +48,13 @@ func newPolicySessionOn(t *testing.T, execPath string, pol *engine.Policy) sessi
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close(context.Background()) })
-	// Called through engine.Bound, as the Manager calls it, with the
-	// engine's own record of what the policy refused.
-	return struct {
-		engine.Session
-		engine.BlockedLog
-	}{engine.Bound(s), s.(engine.BlockedLog)}
+	// Called through engine.Bound, as the Manager calls it: its record of
+	// what the policy refused is the engine's own, which Bound passes on.
+	return engine.Bound(s)
 }
 
 // waitTitle waits for a page title that done accepts, and returns it.
-func waitTitle(t *testing.T, s session, done func(string) bool) string {
+func waitTitle(t *testing.T, s engine.Session, done func(string) bool) string {
 	t.Helper()
 	var title string
 	testenv.Eventually(t, "the page to reach the expected state", func() (bool, error) {
@@ -77,7 +68,7 @@ func settled(title string) bool {
 	return !strings.Contains(title, "?") && strings.Contains(title, "127.0.0.1")
 }
 
-func navigate(t *testing.T, s session, url string) (engine.NavigateResult, error) {
+func navigate(t *testing.T, s engine.Session, url string) (engine.NavigateResult, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -203,7 +194,7 @@ func TestPolicyBlocksOtherHosts(t *testing.T) {
 // A popup to an allowed URL becomes a tab of the session, guarded before it
 // loads: its own requests to refused hosts never leave the browser (the
 // hits check of the test above covers them).
-func testAllowedPopup(t *testing.T, s session, site string) {
+func testAllowedPopup(t *testing.T, s engine.Session, site string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := navigate(t, s, site+"/welcome.html"); err != nil {
@@ -238,14 +229,14 @@ func testAllowedPopup(t *testing.T, s session, site string) {
 }
 
 // waitBlocked waits for the session's record of refused requests to name url.
-func waitBlocked(t *testing.T, s session, what, url string) {
+func waitBlocked(t *testing.T, s engine.Session, what, url string) {
 	t.Helper()
 	testenv.Eventually(t, what, func() (bool, error) {
 		return hasBlocked(s, url), fmt.Errorf("the record of refused requests is %+v", s.BlockedRequests())
 	})
 }
 
-func hasBlocked(s session, url string) bool {
+func hasBlocked(s engine.Session, url string) bool {
 	for _, b := range s.BlockedRequests() {
 		if b.URL == url {
 			return true

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto"
@@ -47,6 +48,12 @@ type session struct {
 	axDoc, snapDoc int
 
 	closeOnce sync.Once
+	// closed is set by a Close its caller asked for: the session's calls
+	// then answer that it is closed, even once its browser is gone too (a
+	// Grid's ends with its session). A session closed because its engine
+	// shuts down answers as after a crash instead, as a local one does
+	// whose engine closed its browser.
+	closed atomic.Bool
 }
 
 // newSession creates the browser context and its page. The tab's first Do
@@ -216,6 +223,9 @@ func (s *session) runAny(ctx context.Context, what string, f func(ctx context.Co
 var errCrashed = errors.New("the page crashed")
 
 func (s *session) alive() error {
+	if s.closed.Load() {
+		return engine.Errorf(engine.BrowserError, "the session is closed")
+	}
 	if s.b.Lost() {
 		return engine.Errorf(engine.BrowserCrashed, "the browser process is gone")
 	}
@@ -302,6 +312,7 @@ func (s *session) Close(ctx context.Context) error {
 	}
 	s.ftMu.Unlock()
 	s.closeOnce.Do(func() {
+		s.closed.Store(engine.CloseReasonOf(ctx) != engine.CloseShutdown)
 		if s.b.shared && !s.b.Lost() {
 			// Cancelling only detaches from a shared page: close it.
 			c, cancel := context.WithTimeout(s.b.ctx, engine.CloseTimeout)

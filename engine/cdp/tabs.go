@@ -48,6 +48,11 @@ func newTabbed(first *session, open func(context.Context, chromedp.ContextOption
 // Gone is closed when the session's browser went away (engine.Goner).
 func (t *tabbed) Gone() <-chan struct{} { return t.first.b.Gone() }
 
+// EndedElsewhere answers false (engine.Ender): only this server holds a
+// session of this engine, so a session whose browser is gone was not ended
+// on purpose. (engine/grid, whose sessions wrap these, answers for itself.)
+func (t *tabbed) EndedElsewhere(context.Context) bool { return false }
+
 // Info describes the current tab; it may run while a call switches tabs.
 func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 	p := t.tabs.Current().Info(ctx)

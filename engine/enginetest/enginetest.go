@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -53,6 +54,21 @@ var Policy = func() *engine.Policy {
 // an engine with Policy that has not been started, on a headless browser; Run starts it
 // and closes it at the end (the last subtest checks Close).
 func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
+	RunParts(t, newEngine)
+}
+
+// RunParts is Run for only the named parts of the suite (its top-level
+// subtests, such as "Click" or "ReportTabs"); none named is all of them.
+// It is for an engine that wraps another whose own run covers the rest,
+// and whose sessions are too slow to start for the whole suite.
+func RunParts(t *testing.T, newEngine func(t *testing.T) engine.Engine, parts ...string) {
+	ran := map[string]bool{}
+	run := func(name string, f func(t *testing.T)) {
+		if len(parts) == 0 || slices.Contains(parts, name) {
+			ran[name] = true
+			t.Run(name, f)
+		}
+	}
 	h := &harness{site: startSite(t)}
 	h.eng = bound{newEngine(t)}
 	h.eng.Start()
@@ -66,36 +82,41 @@ func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 		t.Error("Name() is empty")
 	}
 
-	t.Run("Sessions", h.testSessions)
-	t.Run("Isolation", h.testIsolation)
-	t.Run("Navigate", h.testNavigate)
-	t.Run("Click", h.testClick)
-	t.Run("Stable", h.testStable)
-	t.Run("Type", h.testType)
-	t.Run("Settle", h.testSettle)
-	t.Run("Evaluate", h.testEvaluate)
-	t.Run("History", h.testHistory)
-	t.Run("Screenshot", h.testScreenshot)
-	t.Run("Pointer", h.testPointer)
-	t.Run("Storage", h.testStorage)
-	t.Run("Console", h.testConsole)
-	t.Run("Network", h.testNetwork)
-	t.Run("Tabs", h.testTabs)
-	t.Run("TabsNewThatFails", h.testTabsNewThatFails)
-	t.Run("ReportTabs", h.testReportTabs)
-	t.Run("ReportDownloads", h.testReportDownloads)
-	t.Run("ReportConsole", h.testReportConsole)
-	t.Run("Dialogs", h.testDialogs)
-	t.Run("Routes", h.testRoutes)
-	t.Run("Snapshot", h.testSnapshot)
-	t.Run("RefsAcrossTabs", h.testRefsAcrossTabs)
-	t.Run("Shadow", h.testShadow)
-	t.Run("InfoWhileBusy", h.testInfoWhileBusy)
-	t.Run("SessionClose", h.testSessionClose)
-	t.Run("EngineClose", func(t *testing.T) {
+	run("Sessions", h.testSessions)
+	run("Isolation", h.testIsolation)
+	run("Navigate", h.testNavigate)
+	run("Click", h.testClick)
+	run("Stable", h.testStable)
+	run("Type", h.testType)
+	run("Settle", h.testSettle)
+	run("Evaluate", h.testEvaluate)
+	run("History", h.testHistory)
+	run("Screenshot", h.testScreenshot)
+	run("Pointer", h.testPointer)
+	run("Storage", h.testStorage)
+	run("Console", h.testConsole)
+	run("Network", h.testNetwork)
+	run("Tabs", h.testTabs)
+	run("TabsNewThatFails", h.testTabsNewThatFails)
+	run("ReportTabs", h.testReportTabs)
+	run("ReportDownloads", h.testReportDownloads)
+	run("ReportConsole", h.testReportConsole)
+	run("Dialogs", h.testDialogs)
+	run("Routes", h.testRoutes)
+	run("Snapshot", h.testSnapshot)
+	run("RefsAcrossTabs", h.testRefsAcrossTabs)
+	run("Shadow", h.testShadow)
+	run("InfoWhileBusy", h.testInfoWhileBusy)
+	run("SessionClose", h.testSessionClose)
+	run("EngineClose", func(t *testing.T) {
 		closed = true
 		h.testEngineClose(t)
 	})
+	for _, p := range parts {
+		if !ran[p] {
+			t.Errorf("the suite has no part %q", p)
+		}
+	}
 }
 
 // bound hands out sessions the way the Manager does, through engine.Bound,

@@ -114,11 +114,7 @@ func (h *harness) testSettle(t *testing.T) {
 		}
 		// The page was network-idle; now it starts a request of a second.
 		evaluate(t, s, engine.EvalRequest{Function: `() => { load(); }`})
-		p, ok := s.(engine.Pager)
-		if !ok {
-			t.Skip("the session has no WaitForLoad")
-		}
-		if _, err := p.WaitForLoad(ctx(t), engine.WaitNetworkIdle, patience); err != nil {
+		if _, err := s.WaitForLoad(ctx(t), engine.WaitNetworkIdle, patience); err != nil {
 			t.Fatal(err)
 		}
 		log, err := s.RequestLog(ctx(t), engine.RequestLogQuery{Filter: "/slow"})

@@ -16,7 +16,10 @@ import (
 // session is one Grid session: engine/cdp's session in the Grid's browser,
 // the cdp engine attached to that browser, and the keep-alive.
 type session struct {
-	engine.Session // engine/cdp's; every page call goes straight to it
+	// engine/cdp's: every page call goes straight to it, and so does what
+	// every session offers (engine.Reporter, engine.BlockedLog), except
+	// Gone and EndedElsewhere, which are the Grid's (below).
+	engine.Session
 
 	e       *Engine
 	browser *cdp.Engine
@@ -38,9 +41,7 @@ func newSession(e *Engine, inner engine.Session, browser *cdp.Engine, gridID str
 	s := &session{Session: inner, e: e, browser: browser, gridID: gridID, log: log, stop: stop,
 		done: make(chan struct{}), ended: make(chan struct{})}
 	go s.keepAlive(ctx)
-	if g, ok := inner.(engine.Goner); ok {
-		go s.watchEnd(ctx, g.Gone())
-	}
+	go s.watchEnd(ctx, inner.Gone())
 	return s
 }
 
@@ -197,14 +198,4 @@ func (s *session) EndedElsewhere(ctx context.Context) bool {
 		close(s.ended)
 	})
 	return true
-}
-
-// BlockedRequests passes on engine/cdp's record of what the domain policy
-// refused (engine.BlockedLog), which embedding alone would hide from
-// engine.As.
-func (s *session) BlockedRequests() []engine.BlockedRequest {
-	if bl, ok := engine.As[engine.BlockedLog](s.Session); ok {
-		return bl.BlockedRequests()
-	}
-	return nil
 }

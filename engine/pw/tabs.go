@@ -16,6 +16,10 @@ import (
 // (engine.TabSet).
 type tabbed struct {
 	*session // the current tab, kept by tabs
+	// This engine holds no domain rules (it refuses to start with them),
+	// so it records no refused requests, and only this server holds its
+	// sessions: nothing to say there beyond Watch and Gone.
+	engine.NothingToReport
 
 	tabs  engine.TabSet[*session]
 	first *session // owns the browser context
