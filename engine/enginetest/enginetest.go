@@ -72,6 +72,7 @@ func Run(t *testing.T, newEngine func(t *testing.T) engine.Engine) {
 	t.Run("Click", h.testClick)
 	t.Run("Stable", h.testStable)
 	t.Run("Type", h.testType)
+	t.Run("Forms", h.testForms)
 	t.Run("Settle", h.testSettle)
 	t.Run("Evaluate", h.testEvaluate)
 	t.Run("History", h.testHistory)
