@@ -48,6 +48,12 @@ func (s *session) evalAction(ctx context.Context, req engine.EvalRequest, navTim
 			}
 			return err
 		})
+		if opened && req.Settle {
+			// An action's script that opened a dialog waits for it, as
+			// a click's handler would: the dialog is what it caused.
+			res = engine.ActionResult{Dialog: s.st.dialogSince(m)}
+			return nil
+		}
 		if opened {
 			d := s.st.dialogSince(m)
 			return engine.Errorf(engine.DialogOpen, "the script opened a %s dialog and waits for it: %q", d.Type, d.Message).

@@ -24,6 +24,7 @@ func (h *harness) testForms(t *testing.T) {
 	t.Run("SelectNavigates", h.testSelectNavigates)
 	t.Run("CheckOpensTab", h.testCheckOpensTab)
 	t.Run("CheckSubmits", h.testCheckSubmits)
+	t.Run("SelectOpensDialog", h.testSelectOpensDialog)
 }
 
 // value reads fn's answer on the element sel names, without acting.
@@ -224,4 +225,24 @@ func (h *harness) testCheckSubmits(t *testing.T) {
 	if !res.Changed || !res.Navigated || !strings.Contains(res.URL, "/welcome.html?user=checked") || res.Title != "Welcome" {
 		t.Fatalf("check that submits: %+v", res)
 	}
+}
+
+// testSelectOpensDialog: a change handler that opens a dialog is held by
+// it, as a click's would be: the action answers with the open dialog, and
+// the handler goes on once it is handled.
+func (h *harness) testSelectOpensDialog(t *testing.T) {
+	s := h.open(t, "/actions.html")
+	res, err := s.Select(ctx(t), engine.SelectRequest{Target: sel("#ask"), Values: []string{"yes"}})
+	if err != nil {
+		t.Fatalf("Select: %v", err)
+	}
+	if d := res.Dialog; d == nil || d.Type != engine.DialogAlert || d.Message != "Sure?" || d.Handled != "" {
+		t.Fatalf("select that opens an alert = %+v, want the open alert", res)
+	}
+	_, err = s.Fill(ctx(t), engine.FillRequest{Target: sel("#name"), Value: "x", Timeout: short})
+	wantError(t, err, engine.DialogOpen, nil)
+	if _, err := s.HandleDialog(ctx(t), engine.DialogRequest{Accept: true}); err != nil {
+		t.Fatal(err)
+	}
+	wantTitle(t, s, "asked yes")
 }

@@ -42,7 +42,9 @@ var (
 // Act runs req's function in the page as Evaluate does. With req.Settle it
 // is a user's action: the engine waits, as after input events, for what
 // the function set off (a navigation bounded by navTimeout, requests, the
-// page work they start), and returns what that was.
+// page work they start), and returns what that was. A function that opened
+// a dialog, which holds it, answers no value: the result's Dialog says
+// why.
 type Act func(ctx context.Context, req engine.EvalRequest, navTimeout time.Duration) (json.RawMessage, engine.ActionResult, error)
 
 // formAnswer is what the form scripts answer.
@@ -61,7 +63,9 @@ type formAnswer struct {
 func (act Act) run(ctx context.Context, req engine.EvalRequest, navTimeout time.Duration) (formAnswer, engine.ActionResult, error) {
 	var a formAnswer
 	raw, res, err := act(ctx, req, navTimeout)
-	if err != nil {
+	if err != nil || (raw == nil && res.Dialog != nil) {
+		// A script held by the dialog it opened has not answered yet:
+		// the dialog is the answer.
 		return a, res, err
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {

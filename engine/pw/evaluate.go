@@ -40,6 +40,11 @@ func (s *session) evalAction(ctx context.Context, req engine.EvalRequest, navTim
 		return nil, engine.ActionResult{}, s.classify(err, "evaluate a script")
 	}
 	out, err := s.evaluate(ctx, req)
+	if d := s.st.dialogSince(m); d != nil && errors.Is(err, &engine.Error{Code: engine.DialogOpen}) {
+		// An action's script that opened a dialog waits for it, as a
+		// click's handler would: the dialog is what it caused.
+		return nil, engine.ActionResult{Dialog: d}, nil
+	}
 	if err != nil {
 		return nil, engine.ActionResult{}, err
 	}
