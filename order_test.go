@@ -538,3 +538,76 @@ func TestCallWhosePOSTGoesAwayLeavesTheLine(t *testing.T) {
 		t.Fatalf("behind the navigate whose request went away, the session shows %v %s, want the page from before", got, errCode)
 	}
 }
+
+// TestPipelinedSwitchAndCloseOverStdio (issue 23, item 3): a call without
+// sessionId sent right after browser_context_switch runs on the context
+// switched to, even while an earlier call holds the context it was sent
+// from, and a call that names that context sent after it sees what it
+// did; close_session and browser_context_close run after the calls queued
+// on the session they close. Before, the switches took no turn and ran at
+// once (the navigate, queued on a, landed on a after the switch back), and
+// the closes jumped ahead of the calls queued on their session, which
+// failed.
+func TestPipelinedSwitchAndCloseOverStdio(t *testing.T) {
+	testenv.Chromium(t)
+	site := testsite.Start()
+	defer site.Close()
+	w := stdioWire{startRaw(t)}
+	ok := func(got map[int]map[string]any, id int, what string) map[string]any {
+		t.Helper()
+		out, errCode := toolResult(t, got[id])
+		if errCode != "" {
+			t.Fatalf("%s: %s", what, errCode)
+		}
+		return out
+	}
+	for i, c := range []string{
+		call(1, "browser_context_create", map[string]any{"name": "a"}),
+		call(2, "browser_context_create", map[string]any{"name": "b"}),
+		call(3, "browser_context_switch", map[string]any{"name": "a"}),
+	} {
+		w.send(c)
+		ok(answers(t, w, i+1), i+1, c)
+	}
+
+	slow := site.URL + "/slow?ms=1500"
+	form := site.URL + "/form.html?on=b"
+	w.send(call(10, "navigate", map[string]any{"sessionId": "a", "url": slow}),
+		call(11, "browser_context_switch", map[string]any{"name": "b"}),
+		call(12, "navigate", map[string]any{"url": form}),
+		call(13, "snapshot", map[string]any{"sessionId": "b"}),
+		call(14, "browser_context_switch", map[string]any{"name": "a"}))
+	got := answers(t, w, 10, 11, 12, 13, 14)
+	for id := 10; id <= 14; id++ {
+		ok(got, id, fmt.Sprintf("call %d", id))
+	}
+	if snap := ok(got, 13, "snapshot of b"); snap["url"] != form {
+		t.Fatalf("b shows %v after the navigate sent after the switch to b, want %s", snap["url"], form)
+	}
+	w.send(call(15, "snapshot", map[string]any{"sessionId": "a"}))
+	if snap := ok(answers(t, w, 15), 15, "snapshot of a"); snap["url"] != slow {
+		t.Fatalf("a shows %v, want %s: the navigate meant for b landed on a", snap["url"], slow)
+	}
+
+	// close_session after calls queued on its session: they run first.
+	w.send(call(20, "navigate", map[string]any{"sessionId": "b", "url": site.URL + "/slow?ms=1000"}),
+		call(21, "snapshot", map[string]any{"sessionId": "b"}),
+		call(22, "close_session", map[string]any{"sessionId": "b"}),
+		call(23, "snapshot", map[string]any{"sessionId": "b"}))
+	got = answers(t, w, 20, 21, 22, 23)
+	ok(got, 20, "navigate queued before close_session")
+	if snap := ok(got, 21, "snapshot queued before close_session"); snap["title"] != "slow" {
+		t.Fatalf("the snapshot before close_session shows %v, want the slow page", snap["title"])
+	}
+	ok(got, 22, "close_session")
+	if _, errCode := toolResult(t, got[23]); !strings.HasPrefix(errCode, "SESSION_NOT_FOUND") {
+		t.Fatalf("a snapshot sent after close_session: %q, want SESSION_NOT_FOUND", errCode)
+	}
+
+	// browser_context_close likewise.
+	w.send(call(30, "navigate", map[string]any{"sessionId": "a", "url": site.URL + "/slow?ms=1000"}),
+		call(31, "browser_context_close", map[string]any{"name": "a"}))
+	got = answers(t, w, 30, 31)
+	ok(got, 30, "navigate queued before browser_context_close")
+	ok(got, 31, "browser_context_close")
+}

@@ -503,7 +503,7 @@ func (m *Manager) Find(ctx context.Context, ref string) (Info, error) {
 // Errors from fn carry the session id.
 func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Context, s Session) error) (Info, error) {
 	defer m.Leave(turnOf(ctx))
-	if err := m.waitTurn(ctx); err != nil {
+	if err := m.WaitTurn(ctx); err != nil {
 		return Info{}, err
 	}
 	s, err := m.resolve(ctx, ref)

@@ -22,6 +22,9 @@ func record(mu *sync.Mutex, ran *[]string, name string, d time.Duration) func(co
 	}
 }
 
+// noop is a call that does nothing.
+func noop(context.Context, engine.Session) error { return nil }
+
 // TestTurnsRunCallsInArrivalOrder (issue 23, item 3): calls that took
 // their turns in one order run in that order on their session, however
 // their goroutines reach Use, whether they name the session by id, by
@@ -96,15 +99,17 @@ func TestTurnsRunCallsInArrivalOrder(t *testing.T) {
 
 // TestTurnsOfOtherSessionsDoNotWait: a call on session B does not wait for
 // the turns of session A, and a turn no call ever ends (a request lost
-// before its handler) holds its session's next call at most
-// DefaultCallTimeout, which then answers TIMEOUT session_busy.
+// before its handler) holds its session's next call DefaultCallTimeout,
+// after which it leaves the line: that call runs, and the calls after it
+// wait for it no more. Before, the lost turn stayed at the head of the
+// line and every later call waited in vain and answered session_busy.
 func TestTurnsOfOtherSessionsDoNotWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		m := newManager(&fakeEngine{}, time.Hour, 10)
 		ctx := t.Context()
 		a, _ := m.Create(ctx, "a", engine.SessionOptions{})
 		b, _ := m.Create(ctx, "", engine.SessionOptions{})
-		lost := m.Arrive(ctx, "a")
+		m.Arrive(ctx, "a") // lost
 		tb := m.Arrive(ctx, b.ID)
 		start := time.Now()
 		if _, err := m.Use(engine.WithTurn(ctx, tb), b.ID, nav(time.Second)); err != nil {
@@ -114,16 +119,113 @@ func TestTurnsOfOtherSessionsDoNotWait(t *testing.T) {
 			t.Fatalf("the call on B took %v, want 1s: it waited for A's line", d)
 		}
 		ta := m.Arrive(ctx, a.ID)
-		_, err := m.Use(engine.WithTurn(ctx, ta), a.ID, nav(0))
-		if e := engine.AsError(err); e.Code != engine.Timeout || e.Details["reason"] != "session_busy" {
-			t.Fatalf("a call behind a lost turn: %v, want TIMEOUT session_busy", err)
+		if _, err := m.Use(engine.WithTurn(ctx, ta), a.ID, noop); err != nil {
+			t.Fatalf("a call behind a lost turn: %v, want it to run once the lost turn left", err)
 		}
 		if d := time.Since(start); d != time.Second+engine.DefaultCallTimeout {
 			t.Fatalf("it waited %v, want DefaultCallTimeout", d-time.Second)
 		}
-		m.Leave(lost)
-		if _, err := m.Use(engine.WithTurn(ctx, m.Arrive(ctx, "a")), "a", nav(0)); err != nil {
-			t.Fatalf("after the lost turn left: %v", err)
+		start = time.Now()
+		if _, err := m.Use(engine.WithTurn(ctx, m.Arrive(ctx, "a")), "a", noop); err != nil {
+			t.Fatalf("the next call: %v", err)
+		}
+		if d := time.Since(start); d != 0 {
+			t.Fatalf("the next call waited %v for the lost turn", d)
+		}
+	})
+}
+
+// TestTurnsLostBeforeTheDefaultContext: a turn lost on the default context
+// before it exists (keyed by owner and name) does not keep every later call
+// from creating it.
+func TestTurnsLostBeforeTheDefaultContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := newManager(&fakeEngine{}, time.Hour, 10)
+		ctx := t.Context()
+		m.Arrive(ctx, "") // lost
+		for i := range 3 {
+			start := time.Now()
+			if _, err := m.Use(engine.WithTurn(ctx, m.Arrive(ctx, "")), "", noop); err != nil {
+				t.Fatalf("call %d: %v", i, err)
+			}
+			want := time.Duration(0)
+			if i == 0 {
+				want = engine.DefaultCallTimeout
+			}
+			if d := time.Since(start); d != want {
+				t.Fatalf("call %d waited %v, want %v", i, d, want)
+			}
+		}
+	})
+}
+
+// TestTurnsWaitingAreNotLost: a call still waiting for its turn is not
+// lost: a call behind it that runs out of patience answers session_busy,
+// and the waiting one still runs, after the call before it.
+func TestTurnsWaitingAreNotLost(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := newManager(&fakeEngine{}, time.Hour, 10)
+		ctx := t.Context()
+		a, _ := m.Create(ctx, "a", engine.SessionOptions{})
+		toks := []string{m.Arrive(ctx, a.ID), m.Arrive(ctx, a.ID), m.Arrive(ctx, a.ID)}
+		var mu sync.Mutex
+		var ran []string
+		errs := make([]error, 3)
+		var wg sync.WaitGroup
+		// a runs 20s, then b 20s: c's wait runs out while b runs.
+		for i, d := range []time.Duration{20 * time.Second, 20 * time.Second, 0} {
+			wg.Go(func() {
+				_, errs[i] = m.Use(engine.WithTurn(ctx, toks[i]), a.ID, record(&mu, &ran, string(rune('a'+i)), d))
+			})
+			synctest.Wait()
+		}
+		wg.Wait()
+		if got := strings.Join(ran, ""); got != "ab" {
+			t.Fatalf("ran %q, want ab", got)
+		}
+		if errs[0] != nil || errs[1] != nil {
+			t.Fatalf("the first two calls: %v, %v", errs[0], errs[1])
+		}
+		if e := engine.AsError(errs[2]); e.Code != engine.Timeout || e.Details["reason"] != "session_busy" {
+			t.Fatalf("the third call: %v, want TIMEOUT session_busy", errs[2])
+		}
+	})
+}
+
+// TestTurnsWithoutSessionFollowEveryCall: a call that names no session
+// runs on the active context, which a switch read before it may change:
+// it waits for every earlier call of its owner, whichever session they
+// name, and the calls after it wait for it.
+func TestTurnsWithoutSessionFollowEveryCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := newManager(&fakeEngine{}, time.Hour, 10)
+		ctx := t.Context()
+		a, _ := m.Create(ctx, "a", engine.SessionOptions{})
+		b, _ := m.Create(ctx, "b", engine.SessionOptions{})
+		refs := []string{a.ID, b.ID, "", a.ID, b.ID}
+		var toks []string
+		for _, ref := range refs {
+			toks = append(toks, m.Arrive(ctx, ref))
+		}
+		var mu sync.Mutex
+		var ran []string
+		var wg sync.WaitGroup
+		for i := len(refs) - 1; i >= 0; i-- {
+			wg.Go(func() {
+				if _, err := m.Use(engine.WithTurn(ctx, toks[i]), refs[i], record(&mu, &ran, string(rune('a'+i)), time.Second)); err != nil {
+					t.Errorf("call %d: %v", i, err)
+				}
+			})
+			synctest.Wait()
+		}
+		start := time.Now()
+		wg.Wait()
+		// a and b at once, then c alone, then d and e at once.
+		if d := time.Since(start); d != 3*time.Second {
+			t.Fatalf("took %v, want 3s", d)
+		}
+		if got := strings.Join(ran, ""); got[2] != 'c' {
+			t.Fatalf("ran %q: the call without a session did not run third", got)
 		}
 	})
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"reflect"
@@ -58,6 +59,9 @@ type Tool struct {
 	// session is set for a tool that runs on one session (onSession):
 	// its calls take turns on it (turns.go).
 	session bool
+	// turn, set for a tool that changes which session calls run on (turnOn),
+	// is the session a call with these arguments takes its turn on.
+	turn func(args json.RawMessage) string
 }
 
 // Limit is the bound of one argument of a tool: a numeric range, or the
@@ -225,6 +229,37 @@ func serverTool[In, Out any](name, desc string, h hints, fn func(ctx context.Con
 		}
 		return result(out), nil
 	}}
+}
+
+// turnOn makes t take a turn (turns.go) as a session tool does: on the
+// session its argument arg names (close_session, browser_context_close),
+// or, when arg is "", on the active context (browser_context_switch and
+// browser_context_create, which change it). Its handler waits for the
+// calls before it, and the calls after it wait for it: a close no longer
+// jumps ahead of the calls queued on its session, and a call without
+// sessionId sent after a switch runs on the context switched to.
+func turnOn(d *Deps, arg string, t Tool) Tool {
+	t.turn = func(args json.RawMessage) string {
+		if arg == "" {
+			return ""
+		}
+		var m map[string]json.RawMessage
+		var ref string
+		_ = json.Unmarshal(args, &m)
+		_ = json.Unmarshal(m[arg], &ref)
+		return ref
+	}
+	h := t.Handler
+	t.Handler = func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		turn := jsonrpc.TurnOf(req.Params.Meta)
+		defer d.Sessions.Leave(turn)
+		ctx = engine.WithTurn(ctx, turn)
+		if err := d.Sessions.WaitTurn(ctx); err != nil {
+			return errorResult(withSessionID(err, req)), nil
+		}
+		return h(ctx, req)
+	}
+	return t
 }
 
 // long marks t as a call that can take long (Tool.Progress).

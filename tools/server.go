@@ -21,12 +21,12 @@ import (
 func registry(d *Deps) []Tool {
 	return []Tool{
 		createSession(d),
-		closeSession(d),
+		turnOn(d, "sessionId", closeSession(d)),
 		listSessions(d),
-		contextCreate(d),
-		contextSwitch(d),
+		turnOn(d, "", contextCreate(d)),
+		turnOn(d, "", contextSwitch(d)),
 		contextList(d),
-		contextClose(d),
+		turnOn(d, "name", contextClose(d)),
 		long(navigate(d)),
 		long(goBack(d)),
 		long(goForward(d)),

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
@@ -16,12 +17,19 @@ import (
 // jsonrpc.Turns and engine.Manager.Arrive). A call of a session tool takes
 // a turn on the session it will run on: the one its sessionId names, else
 // the context its context-prefixed refs name (ctxrefs.go), else the
-// active context. Other tools (create_session, list_sessions,
-// close_session, the browser_context_* tools) take no turn and wait for
-// none.
-func Turns(m *engine.Manager) jsonrpc.Turns { return turns{m} }
+// active context. close_session and browser_context_close take one on the
+// session they close, browser_context_switch and browser_context_create
+// on the active context (turnOn). The other tools (create_session,
+// list_sessions, browser_context_list) take no turn and wait for none, as
+// does a tool s does not serve (left out by --caps or --disabled-tools):
+// it is refused before any handler could end its turn. s may be nil in
+// tests: then every tool of the registry counts.
+func Turns(m *engine.Manager, s *server.MCPServer) jsonrpc.Turns { return turns{m, s} }
 
-type turns struct{ m *engine.Manager }
+type turns struct {
+	m *engine.Manager
+	s *server.MCPServer
+}
 
 func (t turns) Take(ctx context.Context, method string, params json.RawMessage) string {
 	if method != string(mcp.MethodToolsCall) {
@@ -34,24 +42,28 @@ func (t turns) Take(ctx context.Context, method string, params json.RawMessage) 
 	if json.Unmarshal(params, &p) != nil {
 		return ""
 	}
-	in, ok := sessionInputs()[p.Name]
-	if !ok {
+	ref, ok := turnTakers()[p.Name]
+	if !ok || t.s != nil && t.s.GetTool(p.Name) == nil {
 		return ""
 	}
-	return t.m.Arrive(ctx, sessionOf(in, p.Arguments))
+	return t.m.Arrive(ctx, ref(p.Arguments))
 }
 
 func (t turns) Leave(token string) { t.m.Leave(token) }
 
-// sessionInputs maps each session tool to the type of its arguments.
-var sessionInputs = sync.OnceValue(func() map[string]reflect.Type {
-	ins := map[string]reflect.Type{}
+// turnTakers maps each tool that takes a turn to the session a call with
+// given arguments takes it on ("" for the active context).
+var turnTakers = sync.OnceValue(func() map[string]func(json.RawMessage) string {
+	refs := map[string]func(json.RawMessage) string{}
 	for _, t := range registry(&Deps{}) {
-		if t.session {
-			ins[t.Def.Name] = t.in
+		switch {
+		case t.session:
+			refs[t.Def.Name] = func(args json.RawMessage) string { return sessionOf(t.in, args) }
+		case t.turn != nil:
+			refs[t.Def.Name] = t.turn
 		}
 	}
-	return ins
+	return refs
 })
 
 // sessionOf is the session a call with args will run on, as scopeRefs

@@ -3,6 +3,7 @@ package cdp
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -37,6 +38,8 @@ func (s *session) resolve(ctx context.Context, t *chromedp.Target, op string, tg
 		}
 		if op == "point" && w.frameID != "" {
 			if err := s.toPage(ctx, w, &r, force); err != nil {
+				// No input follows: end the guard the check set.
+				(&guardEnd{s: s, w: w}).drop(ctx, err)
 				if e, ok := err.(*engine.Error); ok {
 					e.With("ref", tg.Ref)
 				}
@@ -109,7 +112,7 @@ func (s *session) resolveFor(ctx context.Context, t *chromedp.Target, m mark, op
 // is blocked until it is handled, and the result carries it.
 func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.ActionResult, error) {
 	var res engine.ActionResult
-	err := s.run(ctx, "click "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
+	err := s.run(ctx, "click "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) (err error) {
 		if err := s.dialogErr(); err != nil {
 			return err
 		}
@@ -118,6 +121,8 @@ func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.Ac
 		if err != nil {
 			return err
 		}
+		g := &guardEnd{s: s, w: w}
+		defer func() { g.drop(ctx, err) }()
 		// The input runs on while a dialog it opened is answered: its hit
 		// comes back on a channel, and only when it is there.
 		hits := make(chan page.Hit, 1)
@@ -125,7 +130,7 @@ func (s *session) Click(ctx context.Context, req engine.ClickRequest) (engine.Ac
 			if err := mouseClick(ctx, t, r.X, r.Y, input.MouseButton(req.Button), req.ClickCount); err != nil {
 				return err
 			}
-			hit := s.inputHit(ctx, w)
+			hit := g.hit(ctx)
 			hits <- hit
 			return page.HitError(hit, req.Target, "click")
 		})
@@ -349,4 +354,34 @@ func (s *session) settleNavigation(ctx context.Context, m mark, navTimeout time.
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	return engine.ActionResult{Navigated: st.commits > m.commits || st.sameDoc > m.sameDoc, URL: st.url, Dialog: d}, nil
+}
+
+// guardEnd ends, once, the guard that resolve set in world w on an
+// action's input: hit after the input, which says what the input hit, or
+// drop on the action's way out when it failed before (or while) sending
+// the input. A guard left behind would stop a later input at the same
+// point, such as a mouse tool's click, for its whole lapse.
+type guardEnd struct {
+	s    *session
+	w    *world
+	done atomic.Bool
+}
+
+// hit is inputHit, once the input was sent.
+func (g *guardEnd) hit(ctx context.Context) page.Hit {
+	g.done.Store(true)
+	return g.s.inputHit(ctx, g.w)
+}
+
+// drop ends the guard unless hit did, when err (the action's error) is
+// set: an action that succeeded, or whose input opened a dialog, ran hit
+// or runs it when the dialog is answered. ctx may have ended (a timeout
+// during the input): drop has its own short deadline.
+func (g *guardEnd) drop(ctx context.Context, err error) {
+	if err == nil || g.w == nil || g.done.Swap(true) {
+		return
+	}
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), engine.CallGrace)
+	defer cancel()
+	g.s.inputHit(dctx, g.w)
 }

@@ -19,17 +19,19 @@ import (
 // checks as a click.
 func (s *session) Hover(ctx context.Context, req engine.HoverRequest) (engine.ActionResult, error) {
 	var res engine.ActionResult
-	err := s.run(ctx, "hover over "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
+	err := s.run(ctx, "hover over "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) (err error) {
 		m := s.st.mark()
 		r, w, err := s.resolveFor(ctx, t, m, "point", req.Target, req.Timeout, false, false, page.GuardHover)
 		if err != nil {
 			return err
 		}
+		g := &guardEnd{s: s, w: w}
+		defer func() { g.drop(ctx, err) }()
 		res, err = s.act(ctx, t, m, func(ctx context.Context) error {
 			if _, err := cdp.Call(ctx, t, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: r.X, Y: r.Y}); err != nil {
 				return err
 			}
-			return page.HitError(s.inputHit(ctx, w), req.Target, "hover")
+			return page.HitError(g.hit(ctx), req.Target, "hover")
 		})
 		return err
 	})
@@ -40,17 +42,18 @@ func (s *session) Hover(ctx context.Context, req engine.HoverRequest) (engine.Ac
 // releases; pages that use HTML5 drag and drop get a real drag session.
 func (s *session) Drag(ctx context.Context, req engine.DragRequest) (engine.ActionResult, error) {
 	var res engine.ActionResult
-	err := s.run(ctx, "drag "+req.Source.String(), func(ctx context.Context, t *chromedp.Target) error {
+	err := s.run(ctx, "drag "+req.Source.String(), func(ctx context.Context, t *chromedp.Target) (err error) {
 		m := s.st.mark()
 		from, w, err := s.resolveFor(ctx, t, m, "point", req.Source, req.Timeout, false, false, page.GuardDown)
 		if err != nil {
 			return err
 		}
+		g := &guardEnd{s: s, w: w}
+		defer func() { g.drop(ctx, err) }()
 		// Point at the target without scrolling the source away: both must
 		// be in view at once for a drag. The target must hold still too.
 		to, _, err := s.resolveFor(ctx, t, m, "point", req.Target, req.Timeout, true, false, page.GuardDrop)
 		if err != nil {
-			s.inputHit(ctx, w) // end the source's guard: no input follows
 			return err
 		}
 		if err := evalJSON(ctx, t, "0", nil); err != nil {
@@ -65,7 +68,7 @@ func (s *session) Drag(ctx context.Context, req engine.DragRequest) (engine.Acti
 			if err != nil {
 				return err
 			}
-			return page.HitError(s.inputHit(ctx, w), req.Source, "drag")
+			return page.HitError(g.hit(ctx), req.Source, "drag")
 		})
 		return err
 	})

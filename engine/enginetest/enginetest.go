@@ -117,20 +117,29 @@ type harness struct {
 	site *site
 }
 
-// site is the test site plus a signal that a request for /hang arrived, so
-// that a test knows a navigation is under way without sleeping.
+// site is the test site plus signals that a request for /hang (or
+// /slow?tell=1) arrived, so that a test knows a navigation is under way (or
+// a page stalls) without sleeping.
 type site struct {
 	*httptest.Server
 	hang chan struct{}
+	// slow says that a request for /slow?tell=1 arrived.
+	slow chan struct{}
 }
 
 func startSite(t *testing.T) *site {
-	s := &site{hang: make(chan struct{}, 1)}
+	s := &site{hang: make(chan struct{}, 1), slow: make(chan struct{}, 1)}
 	inner := testsite.Handler()
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/hang" {
 			select {
 			case s.hang <- struct{}{}:
+			default:
+			}
+		}
+		if r.URL.Path == "/slow" && r.URL.Query().Has("tell") {
+			select {
+			case s.slow <- struct{}{}:
 			default:
 			}
 		}

@@ -1,7 +1,10 @@
 package enginetest
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +14,10 @@ import (
 
 // got is the state of drawer.html: how often each of its elements received
 // the input meant for it.
-type got struct{ Checkout, Link, Restless, Target, Runaway int }
+type got struct {
+	Checkout, Link, Restless, Target, Runaway, Bannered, Ad, Stuck, LateRight int
+	AdReady                                                                   bool
+}
 
 func pageGot(t *testing.T, s engine.Session) got {
 	t.Helper()
@@ -96,6 +102,98 @@ func (h *harness) testStable(t *testing.T) {
 		wantError(t, err, engine.ElementNotClickable, map[string]any{"reason": "covered", "receivedBy": "a#continue", "clicked": true})
 		if g := pageGot(t, s); g.Link != 1 || g.Runaway != 0 {
 			t.Fatalf("after the forced click the page got %+v, want one click on the link", g)
+		}
+	})
+	t.Run("CoveredByAnotherSite", func(t *testing.T) {
+		// An advert from another site (localhost, where the page is on
+		// 127.0.0.1: Chromium runs it in another process) slides over a
+		// button as the mouse comes over it, between the check and the
+		// press. The press goes into the advert's frame, where the guard
+		// cannot listen: the click is an error that names the frame,
+		// never a success.
+		ad := strings.Replace(h.site.url("/ad.html"), "127.0.0.1", "localhost", 1)
+		s := h.open(t, "/drawer.html?ad="+url.QueryEscape(ad))
+		for i := 0; !pageGot(t, s).AdReady; i++ {
+			if i == 600 {
+				t.Fatal("the advert frame did not load")
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		res, err := s.Click(ctx(t), engine.ClickRequest{Target: sel("#bannered"), Timeout: time.Second})
+		g := pageGot(t, s)
+		if err == nil {
+			if h.chromium() || g.Bannered != 1 || g.Ad != 0 {
+				t.Fatalf("the click on #bannered reported success (%+v), but the page got %+v", res, g)
+			}
+			t.Logf("%s delivered the press to the button before the advert covered it", h.eng.Name())
+			return
+		}
+		e := wantError(t, err, engine.ElementNotClickable, map[string]any{"element": "button#bannered", "selector": "#bannered"})
+		if by := fmt.Sprint(e.Details["receivedBy"], e.Details["coveredBy"]); !strings.Contains(by, "iframe#ad") {
+			t.Errorf("the error %q (details %v) does not name the advert's frame", e.Message, e.Details)
+		}
+		if g.Bannered != 0 {
+			t.Fatalf("the click answered %v, but the button got it: %+v", err, g)
+		}
+		t.Logf("answer: %v (details %v)", e, e.Details)
+		if e.Details["clicked"] != true {
+			return
+		}
+		// The click happened, in the advert: its frame says so.
+		if e.Retryable || e.Details["receivedBy"] != "iframe#ad" {
+			t.Errorf("a click that went to the advert must name it and not be retryable: %v", e.Details)
+		}
+		for i := 0; pageGot(t, s).Ad != 1; i++ {
+			if i == 600 {
+				t.Fatalf("the error says the advert received the click, but it did not: %+v", pageGot(t, s))
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	t.Run("FailedClickLeavesNoGuard", func(t *testing.T) {
+		// A click whose input fails after the check leaves no guard behind
+		// at the point. Here the page stalls in a synchronous request as
+		// the mouse comes over the button, and lays a panel over it; the
+		// click's call ends (its caller cancels it) during the stall. A
+		// right click of the mouse tool at the same spot afterwards reaches
+		// the panel: a guard left there would stop it and say nothing.
+		s := h.open(t, "/drawer.html?stall=1000")
+		cctx, cancel := context.WithCancel(ctx(t))
+		defer cancel()
+		done := make(chan error, 1)
+		go func() {
+			_, err := s.Click(cctx, engine.ClickRequest{Target: sel("#stuck")})
+			done <- err
+		}()
+		select {
+		case <-h.site.slow:
+		case err := <-done:
+			t.Fatalf("the click answered %v before the page stalled", err)
+		case <-time.After(patience):
+			t.Fatal("the page did not stall as the mouse came over the button")
+		}
+		cancel()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Fatal("the click cancelled during its input reported success")
+			}
+			t.Logf("the cancelled click answered %v", err)
+		case <-time.After(patience):
+			t.Fatal("the cancelled click did not return")
+		}
+		// Let the page finish the stall and what input it had queued.
+		evaluate(t, s, engine.EvalRequest{Function: "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"})
+		before := pageGot(t, s)
+		if _, err := s.Mouse(ctx(t), engine.MouseRequest{Action: "click", X: 440, Y: 640, Button: "right"}); err != nil {
+			t.Fatalf("mouse click at the button's spot: %v", err)
+		}
+		after := pageGot(t, s)
+		if after.LateRight != before.LateRight+1 {
+			t.Fatalf("the mouse click at the spot of the failed click did not reach the panel there: before %+v, after %+v", before, after)
+		}
+		if after.Stuck != 0 {
+			t.Errorf("the button under the panel got a click: %+v", after)
 		}
 	})
 	t.Run("NeverStops", func(t *testing.T) {

@@ -166,7 +166,11 @@ func (e *Engine) Adopt(ctx context.Context, ref, owner string) (engine.Adopted, 
 		return engine.Adopted{}, err
 	}
 	log := e.log.With("gridSession", gs.ID, "session", gs.Ours)
-	browser := e.browserFor(e.cdpURL(gs.ID), log, e.relayAt(gs.Relay, log))
+	relay, err := e.relayAt(gs.Relay, log)
+	if err != nil {
+		return engine.Adopted{}, err
+	}
+	browser := e.browserFor(e.cdpURL(gs.ID), log, relay)
 	inner, err := browser.Adopt(ctx, gs.Options)
 	if err != nil {
 		// The Grid session stays: it may be another server's to carry on.
@@ -225,16 +229,30 @@ func (e *Engine) browserFor(endpoint string, log *slog.Logger, relay net.Listene
 // being adopted, when the domain policy needs the relay. It returns nil
 // when the address is taken (the server that created the session may
 // still serve it there) or when there is nothing to serve.
-func (e *Engine) relayAt(addr string, log *slog.Logger) net.Listener {
+//
+// The address comes from the Grid session's capabilities, which whoever
+// creates a Grid session writes: only a loopback address (127.0.0.0/8,
+// ::1), where our servers put their relays, is served. Any other (a forged
+// 0.0.0.0:N would open the policy's relay on every interface) is refused,
+// logged, and the adoption answers an error: such a session is not one of
+// ours, and serving it without its relay would leave its WebSockets going
+// to whatever listens there.
+func (e *Engine) relayAt(addr string, log *slog.Logger) (net.Listener, error) {
 	if addr == "" || !e.cfg.Policy.HasHostRules() {
-		return nil
+		return nil, nil
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
+		log.Error("refusing to adopt a Grid session whose WebSocket relay address is not a loopback address", "addr", addr)
+		return nil, engine.Errorf(engine.BrowserError, "the Grid session's WebSocket relay address %q is not a loopback address (127.0.0.0/8 or ::1); this server does not listen there, and does not adopt the session", addr).
+			With("relay", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		log.Warn("cannot serve the adopted session's WebSocket relay again: its WebSockets go to whatever listens there", "addr", addr, "err", err)
-		return nil
+		return nil, nil
 	}
-	return ln
+	return ln, nil
 }
 
 // post sends a JSON request that is not WebDriver's (GraphQL) and decodes

@@ -49,6 +49,11 @@ type Hit struct {
 	// Blocked says the input was stopped before the page's handlers saw
 	// it: nothing was clicked. A forced action is never blocked.
 	Blocked bool
+	// Unseen says no event of the input reached the guard's windows, and a
+	// hit-test at the point after it found another element there: the
+	// input went to that element (a cross-origin frame that covered the
+	// target as it arrived), where no guard could stop it.
+	Unseen bool
 	// Reason is "moved" when the target was no longer under the point when
 	// the input arrived, or "covered" when something else was on top.
 	Reason     string
@@ -70,6 +75,9 @@ func HitError(h Hit, tg engine.Target, action string) error {
 	if !h.Missed {
 		return nil
 	}
+	if h.Unseen {
+		return unseenHit(h, tg, action)
+	}
 	if !h.Blocked {
 		return MissedClick(ElementCheck{Element: h.Element, ReceivedBy: h.ReceivedBy, CoveredBy: h.CoveredBy, Hit: h.Hit, HitText: h.HitText}, tg)
 	}
@@ -88,6 +96,29 @@ func HitError(h Hit, tg engine.Target, action string) error {
 		e.With("coveredBy", h.CoveredBy).With("hit", h.Hit)
 	}
 	e.Suggest("Wait for the page to stop moving (take a snapshot), then act again.")
+	return withTarget(e, tg)
+}
+
+// unseenHit is HitError's error for an input that went to another element
+// than its target where the guard could not see it (h.Unseen): it
+// happened, so it is not retried, and says clicked: true.
+func unseenHit(h Hit, tg engine.Target, action string) error {
+	why := "it had moved away from the point"
+	if h.Reason == "covered" {
+		why = "it covered the target"
+	}
+	e := engine.Errorf(engine.ElementNotClickable, "the %s went to %s, which was at the point when the %s arrived (%s), and element %s did not receive it",
+		action, named(h.ReceivedBy, h.HitText), action, why, h.Element).
+		With("reason", h.Reason).With("element", h.Element).With("receivedBy", h.ReceivedBy).With("clicked", true).
+		Suggest("Take a snapshot first: the " + action + " may have changed the page. Close or wait out what covers the target, then act again.")
+	// Acting again would act again: the caller must look first.
+	e.Retryable = false
+	if h.CoveredBy != "" {
+		e.With("coveredBy", h.CoveredBy).With("hit", h.Hit)
+	}
+	if h.HitText != "" {
+		e.With("hitText", h.HitText)
+	}
 	return withTarget(e, tg)
 }
 

@@ -134,4 +134,12 @@ func TestHitError(t *testing.T) {
 	if !errors.As(err, &e) || errors.Is(err, engine.ErrInputBlocked) || e.Details["clicked"] != true || e.Details["receivedBy"] != "a#continue" {
 		t.Fatalf("forced: %v %v, want the click reported as received by a#continue", err, e.Details)
 	}
+	// Unseen: the input went where no guard listens (a cross-origin frame
+	// over the target); it happened, and is not tried again.
+	unseen := Hit{Missed: true, Unseen: true, Reason: "covered", Element: "button#buy", ReceivedBy: "iframe#ad", Hit: "iframe#ad", CoveredBy: "iframe#ad"}
+	err = HitError(unseen, tg, "click")
+	if !errors.As(err, &e) || errors.Is(err, engine.ErrInputBlocked) || e.Retryable || e.Details["clicked"] != true ||
+		e.Details["receivedBy"] != "iframe#ad" || !strings.Contains(e.Message, "went to iframe#ad") || strings.Contains(e.Message, "forced") {
+		t.Fatalf("unseen: %v %v, want the click reported as sent to iframe#ad", err, e.Details)
+	}
 }

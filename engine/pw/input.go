@@ -179,7 +179,7 @@ func release(h playwright.ElementHandle) {
 // clicks the centre of its visible box with real mouse events (force: the
 // checks are done) and waits until any navigation the click requested has
 // committed; settle then waits for that document's load.
-func (s *session) clickAction(ctx context.Context, req engine.ClickRequest) (engine.ActionResult, error) {
+func (s *session) clickAction(ctx context.Context, req engine.ClickRequest) (_ engine.ActionResult, err error) {
 	if req.ClickCount > 1 && s.e.cfg.Browser == Firefox {
 		return engine.ActionResult{}, unsupported(Firefox, "clickCount > 1 (double and triple clicks)",
 			"Playwright's WebDriver BiDi backend sends each click as its own action, so Firefox counts every one as a single click").
@@ -194,6 +194,8 @@ func (s *session) clickAction(ctx context.Context, req engine.ClickRequest) (eng
 	if err != nil {
 		return engine.ActionResult{}, err
 	}
+	g := &guardEnd{s: s, tg: req.Target}
+	defer func() { g.drop(ctx, err) }()
 	m.navFrom = time.Now()
 	err = do(ctx, func() error {
 		return s.page.Mouse().Click(pt.X, pt.Y, playwright.MouseClickOptions{ClickCount: &req.ClickCount, Button: mouseButtons[req.Button]})
@@ -201,7 +203,7 @@ func (s *session) clickAction(ctx context.Context, req engine.ClickRequest) (eng
 	if err != nil {
 		return engine.ActionResult{}, s.classify(err, what)
 	}
-	hit := s.inputHit(ctx, req.Target)
+	hit := g.hit(ctx)
 	if err := page.HitError(hit, req.Target, "click"); err != nil {
 		return engine.ActionResult{}, err
 	}
@@ -510,4 +512,34 @@ func (s *session) settleNavigation(ctx context.Context, navTimeout time.Duration
 		return engine.ActionResult{}, s.classify(err, "wait for the page to load")
 	}
 	return engine.ActionResult{Navigated: true, URL: s.page.URL()}, nil
+}
+
+// guardEnd ends, once, the guard that resolve set for an action's input on
+// tg: hit after the input, which says what the input hit, or drop on the
+// action's way out when it failed before (or while) sending the input. A
+// guard left behind would stop a later input at the same point, such as a
+// mouse tool's click, for its whole lapse.
+type guardEnd struct {
+	s    *session
+	tg   engine.Target
+	done bool
+}
+
+// hit is inputHit, once the input was sent.
+func (g *guardEnd) hit(ctx context.Context) page.Hit {
+	g.done = true
+	return g.s.inputHit(ctx, g.tg)
+}
+
+// drop ends the guard unless hit did, when err (the action's error) is
+// set. ctx may have ended (a timeout during the input): drop has its own
+// short deadline.
+func (g *guardEnd) drop(ctx context.Context, err error) {
+	if err == nil || g.done {
+		return
+	}
+	g.done = true
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), engine.CallGrace)
+	defer cancel()
+	g.s.inputHit(dctx, g.tg)
 }

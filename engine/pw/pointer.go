@@ -47,7 +47,7 @@ func (s *session) element(ctx context.Context, tg engine.Target, timeout time.Du
 
 // Hover moves the mouse to the element's visible centre after the same
 // checks as a click.
-func (s *session) hoverAction(ctx context.Context, req engine.HoverRequest) (engine.ActionResult, error) {
+func (s *session) hoverAction(ctx context.Context, req engine.HoverRequest) (_ engine.ActionResult, err error) {
 	if err := s.alive(); err != nil {
 		return engine.ActionResult{}, err
 	}
@@ -57,11 +57,13 @@ func (s *session) hoverAction(ctx context.Context, req engine.HoverRequest) (eng
 	if err != nil {
 		return engine.ActionResult{}, err
 	}
+	g := &guardEnd{s: s, tg: req.Target}
+	defer func() { g.drop(ctx, err) }()
 	err = do(ctx, func() error { return s.page.Mouse().Move(pt.X, pt.Y) })
 	if err != nil {
 		return engine.ActionResult{}, s.actionErr(err, what, req.Target)
 	}
-	if err := page.HitError(s.inputHit(ctx, req.Target), req.Target, "hover"); err != nil {
+	if err := page.HitError(g.hit(ctx), req.Target, "hover"); err != nil {
 		return engine.ActionResult{}, err
 	}
 	return s.settle(ctx, m, engine.DefaultNavigationTimeout)

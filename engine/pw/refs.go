@@ -124,6 +124,8 @@ func (s *session) resolveRef(ctx context.Context, args map[string]any, tg engine
 	if args["op"] == "point" && alias != "" {
 		force, _ := args["force"].(bool)
 		if err := s.toPage(ctx, f, &r, force); err != nil {
+			// No input follows: end the guard the check set.
+			(&guardEnd{s: s, tg: tg}).drop(ctx, err)
 			if e, ok := err.(*engine.Error); ok {
 				e.With("ref", tg.Ref)
 			}

@@ -70,6 +70,9 @@ func (s *streamServer) serve(ctx context.Context, id string, in io.Reader) error
 	}
 	cancel()
 	wg.Wait()
+	// A request read as the stream ended may never have been handled
+	// (dispatch): its turn must not hold its session's line.
+	s.out.EndTurns()
 	return nil
 }
 

@@ -62,7 +62,7 @@ func start(t testing.TB, eng engine.Engine, opts tools.Options, ws bool) *Server
 	opts.Version, opts.Log = "test", log
 	srv := tools.NewServer(mgr, opts)
 	h := httpserve.NewHandler(srv, httpserve.Options{Host: "127.0.0.1", APIKeys: []string{KeyA, KeyB}, AllowedHosts: []string{AllowedHost},
-		MaxMessage: 1 << 20, Check: tools.Check(mgr, srv), Recode: tools.Recode, Turns: tools.Turns(mgr), WebSocket: ws}, log)
+		MaxMessage: 1 << 20, Check: tools.Check(mgr, srv), Recode: tools.Recode, Turns: tools.Turns(mgr, srv), WebSocket: ws}, log)
 	hs := httptest.NewServer(h)
 	t.Cleanup(func() {
 		h.CloseSessions()

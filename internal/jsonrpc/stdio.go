@@ -246,6 +246,11 @@ func (l *LockedWriter) getVersion() string {
 	return l.batches.version
 }
 
+// EndTurns ends the turn of every request read through Reader that is
+// still unanswered: the stream is over, and no answer will end them (a
+// request read but never handled would hold its session's line).
+func (l *LockedWriter) EndTurns() { l.turns.endAll() }
+
 // NewLockedWriter wraps w.
 func NewLockedWriter(w io.Writer) *LockedWriter { return &LockedWriter{w: w} }
 

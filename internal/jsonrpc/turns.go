@@ -84,7 +84,9 @@ func TurnOf(meta *mcp.Meta) string {
 
 // inTurn knows the turns of the requests in flight on one stdio or
 // WebSocket connection, by request id, to end each when its answer is
-// written or the client cancels it.
+// written, whatever wrote it (the handler, or mcp-go refusing the call
+// before any handler ran), or the client cancels it, or the stream ends
+// (EndTurns). It holds every turn: Turns bounds how many are taken.
 type inTurn struct {
 	mu    sync.Mutex
 	leave func(string)
@@ -94,9 +96,6 @@ type inTurn struct {
 func (t *inTurn) start(id, token string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if len(t.byID) >= maxCancelled {
-		return // the handler ends it
-	}
 	if t.byID == nil {
 		t.byID = map[string]string{}
 	}
@@ -111,6 +110,17 @@ func (t *inTurn) any() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return len(t.byID) > 0
+}
+
+// endAll ends every turn still in flight.
+func (t *inTurn) endAll() {
+	t.mu.Lock()
+	byID := t.byID
+	t.byID = nil
+	t.mu.Unlock()
+	for _, token := range byID {
+		t.leave(token)
+	}
 }
 
 func (t *inTurn) end(id string) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -165,5 +166,34 @@ func TestHTTPTurnEndsWithItsPOST(t *testing.T) {
 	slices.Sort(left)
 	if !slices.Equal(taken, []string{"t1", "t2", "t3", "t4"}) || !slices.Equal(left, []string{"t1", "t3", "t4"}) {
 		t.Fatalf("a batch: taken %v, left %v", taken, left)
+	}
+}
+
+// TestStdioEndsEveryTurn: past 1024 requests in flight, each answer still
+// ends its request's turn (before, the reader stopped recording turns
+// there and left them to handlers, which a call mcp-go refuses never
+// reaches); EndTurns ends the turns of requests never answered.
+func TestStdioEndsEveryTurn(t *testing.T) {
+	const n = 1100
+	var in strings.Builder
+	in.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}` + "\n")
+	for i := 1; i <= n+1; i++ {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"s"}}`+"\n", i)
+	}
+	f := &fakeTurns{}
+	w := NewLockedWriter(io.Discard)
+	if _, err := io.ReadAll(Reader(t.Context(), Guard{Turns: f}, strings.NewReader(in.String()), w)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"error":{"code":-32602,"message":"tool disabled"}}`+"\n", i)
+	}
+	taken, left := f.state()
+	if len(taken) != n+1 || len(left) != n {
+		t.Fatalf("%d turns taken, %d left after %d answers; want %d and %d", len(taken), len(left), n, n+1, n)
+	}
+	w.EndTurns()
+	if _, left := f.state(); len(left) != n+1 || left[n] != taken[n] {
+		t.Fatalf("after EndTurns %d turns left, want all %d", len(left), n+1)
 	}
 }

@@ -235,17 +235,40 @@ async function (a) {
     for (let i = 0; ; i += 2) {
       const f = watch(want, pts[i], pts[i + 1], want === el);
       for (const t of GUARDED[kind]) w.addEventListener(t, f, true);
-      hooks.push([w, f]);
+      hooks.push([w, f, want, pts[i], pts[i + 1]]);
       let fe = null;
       try { fe = w !== window ? w.frameElement : null; } catch (e) { fe = null; }
       if (!fe || i + 3 >= pts.length) break;
       want = fe;
       w = winOf(fe);
     }
-    g.stop = () => {
+    // look is a hit-test at the point after the input, for when no event
+    // of it reached these windows: the input went elsewhere (into a
+    // cross-origin frame that covered el as it arrived, where no guard can
+    // listen), or nowhere. What is at the point now is what received it,
+    // unless that is el. A drag is not looked at: its drop may have moved
+    // the source away from the point.
+    const look = () => {
+      if (kind === "down") return null;
+      for (let i = hooks.length - 1; i >= 0; i--) {
+        const [w, , want, px, py] = hooks[i];
+        let hit;
+        try { hit = hitAt(w.document, px, py); } catch (e) { return null; }
+        if (hit && (want === el ? owns(el, hit) : hit === want)) continue;
+        const r = want.getBoundingClientRect();
+        const under = px >= r.left && px <= r.right && py >= r.top && py <= r.bottom;
+        return { missed: true, unseen: true, reason: under ? "covered" : "moved", element: describe(el),
+          receivedBy: hit ? describe(hit) : "nothing", hit: describe(hit), hitText: text(hit),
+          coveredBy: hit ? describe(cover(want, hit)) : "" };
+      }
+      return null;
+    };
+    // stop ends the guard; after the input (final), an input the guard did
+    // not see is looked for at the point.
+    g.stop = (final) => {
       for (const [w, f] of hooks) for (const t of GUARDED[kind]) w.removeEventListener(t, f, true);
       if (window[KEY] === g) delete window[KEY];
-      return g.seen || { none: true };
+      return g.seen || (final && look()) || { none: true };
     };
     window[KEY] = g;
   };
