@@ -177,6 +177,18 @@ func TestEnginesOverStdio(t *testing.T) {
 				title := ok("list_sessions", nil)["sessions"].([]any)[0].(map[string]any)["title"]
 				return title == "confirmed", fmt.Errorf("the title is %v", title)
 			})
+			// The form actions report what their change handlers caused:
+			// a language picker that loads a page, a checkbox that opens
+			// a tab (issue 24).
+			ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/actions.html"})
+			out = ok("check", map[string]any{"sessionId": id, "selector": "#popup"})
+			if tabs, _ := out["newTabs"].([]any); len(tabs) != 1 || out["url"] != nil {
+				t.Fatalf("check that opens a tab = %v, want one newTabs and no url", out)
+			}
+			out = ok("select", map[string]any{"sessionId": id, "selector": "#lang", "values": []any{"fr"}})
+			if u, _ := out["url"].(string); !strings.HasSuffix(u, "/welcome.html?user=fr") || out["title"] != "Welcome" {
+				t.Fatalf("select whose onchange navigates = %v, want the new page's url and title", out)
+			}
 		})
 	}
 }

@@ -357,3 +357,76 @@ func (b *bounded) ConsoleMessages(ctx context.Context, q ConsoleQuery) (ConsoleL
 func (b *bounded) PDF(ctx context.Context, req PDFRequest) ([]byte, error) {
 	return within(ctx, "pdf", DefaultCallTimeout, func(ctx context.Context) ([]byte, error) { return b.s.PDF(ctx, req) })
 }
+
+func (b *bounded) Fill(ctx context.Context, req FillRequest) (ActionResult, error) {
+	if err := req.Validate(); err != nil {
+		return ActionResult{}, err
+	}
+	req.Timeout = orDefault(req.Timeout, b.t.Action)
+	req.NavigationTimeout = orDefault(req.NavigationTimeout, b.t.Navigation)
+	req = req.WithDefaults()
+	return b.navigated(ctx)(within(ctx, "fill "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Fill(ctx, req) })))
+}
+
+// Select, SetChecked and Scroll pass their results' ActionResult through
+// the same report and navigated as every action, and keep the rest.
+
+func (b *bounded) Select(ctx context.Context, req SelectRequest) (SelectResult, error) {
+	if err := req.Validate(); err != nil {
+		return SelectResult{}, err
+	}
+	req.Timeout = orDefault(req.Timeout, b.t.Action)
+	req.NavigationTimeout = orDefault(req.NavigationTimeout, b.t.Navigation)
+	req = req.WithDefaults()
+	var out SelectResult
+	res, err := b.navigated(ctx)(within(ctx, "select in "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
+		r, err := b.s.Select(ctx, req)
+		out = r
+		return r.ActionResult, err
+	})))
+	out.ActionResult = res
+	return out, err
+}
+
+func (b *bounded) SetChecked(ctx context.Context, req CheckRequest) (CheckResult, error) {
+	if err := req.Validate(); err != nil {
+		return CheckResult{}, err
+	}
+	req.Timeout = orDefault(req.Timeout, b.t.Action)
+	req.NavigationTimeout = orDefault(req.NavigationTimeout, b.t.Navigation)
+	req = req.WithDefaults()
+	verb := "check "
+	if !req.Checked {
+		verb = "uncheck "
+	}
+	var out CheckResult
+	res, err := b.navigated(ctx)(within(ctx, verb+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
+		// It clicks: a click whose input the page never received is
+		// tried again, as click is.
+		return retryBlocked(req.Timeout, func(d time.Duration) (ActionResult, error) {
+			req.Timeout = d
+			r, err := b.s.SetChecked(ctx, req)
+			out = r
+			return r.ActionResult, err
+		})
+	})))
+	out.ActionResult = res
+	return out, err
+}
+
+func (b *bounded) Scroll(ctx context.Context, req ScrollRequest) (ScrollResult, error) {
+	if err := req.Validate(); err != nil {
+		return ScrollResult{}, err
+	}
+	req.Timeout = orDefault(req.Timeout, b.t.Action)
+	req.NavigationTimeout = orDefault(req.NavigationTimeout, b.t.Navigation)
+	req = req.WithDefaults()
+	var out ScrollResult
+	res, err := b.navigated(ctx)(within(ctx, req.what(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
+		r, err := b.s.Scroll(ctx, req)
+		out = r
+		return r.ActionResult, err
+	})))
+	out.ActionResult = res
+	return out, err
+}

@@ -16,6 +16,17 @@ type Interactor interface {
 	// Mouse acts at viewport coordinates, for agents that work from
 	// screenshots.
 	Mouse(ctx context.Context, req MouseRequest) (ActionResult, error)
+	// Fill replaces a field's value as a paste would, firing input and
+	// change.
+	Fill(ctx context.Context, req FillRequest) (ActionResult, error)
+	// Select selects options of a <select> by value or label, firing
+	// input and change.
+	Select(ctx context.Context, req SelectRequest) (SelectResult, error)
+	// SetChecked checks or unchecks a checkbox or radio with a click, when
+	// its state differs, and verifies the new state.
+	SetChecked(ctx context.Context, req CheckRequest) (CheckResult, error)
+	// Scroll scrolls the page by X,Y pixels, or an element into view.
+	Scroll(ctx context.Context, req ScrollRequest) (ScrollResult, error)
 }
 
 // MouseRequest is a pointer action at CSS pixel coordinates of the viewport.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -16,7 +17,17 @@ import (
 
 // Evaluate runs a function on the page or on the target element(s).
 func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.RawMessage, error) {
+	out, _, err := s.evalAction(ctx, req, engine.DefaultNavigationTimeout)
+	return out, err
+}
+
+// evalAction is Evaluate that, for a request that settles (a form action's
+// script), also answers what the script caused: the page it navigated to
+// within navTimeout, or the dialog it opened meanwhile. It is engine/page's
+// Act for this engine.
+func (s *session) evalAction(ctx context.Context, req engine.EvalRequest, navTimeout time.Duration) (json.RawMessage, engine.ActionResult, error) {
 	var out json.RawMessage
+	var res engine.ActionResult
 	err := s.run(ctx, "evaluate a script", func(ctx context.Context, t *chromedp.Target) error {
 		// A script that opens a dialog is paused until it is handled.
 		m := s.st.mark()
@@ -37,6 +48,12 @@ func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.Ra
 			}
 			return err
 		})
+		if opened && req.Settle {
+			// An action's script that opened a dialog waits for it, as
+			// a click's handler would: the dialog is what it caused.
+			res = engine.ActionResult{Dialog: s.st.dialogSince(m)}
+			return nil
+		}
 		if opened {
 			d := s.st.dialogSince(m)
 			return engine.Errorf(engine.DialogOpen, "the script opened a %s dialog and waits for it: %q", d.Type, d.Message).
@@ -51,11 +68,11 @@ func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.Ra
 		if req.Settle {
 			// A dialog the page opens meanwhile ends the wait; the next
 			// call reports it (DIALOG_OPEN).
-			_, err = s.settle(ctx, t, m, engine.DefaultNavigationTimeout)
+			res, err = s.settle(ctx, t, m, navTimeout)
 		}
 		return err
 	})
-	return out, err
+	return out, res, err
 }
 
 // evalOn is Evaluate on a tab the caller already holds.

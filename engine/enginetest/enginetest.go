@@ -88,6 +88,7 @@ func RunParts(t *testing.T, newEngine func(t *testing.T) engine.Engine, parts ..
 	run("Click", h.testClick)
 	run("Stable", h.testStable)
 	run("Type", h.testType)
+	run("Forms", h.testForms)
 	run("Settle", h.testSettle)
 	run("Evaluate", h.testEvaluate)
 	run("History", h.testHistory)

@@ -21,7 +21,8 @@ import (
 // test: creating sessions (their options travel as capabilities), every
 // call and event through the Grid's se:cdp connection (navigation, clicks
 // and typing), what the wrapper must pass on (the tabs, downloads and
-// console errors an action caused: the Report parts), the browser's own
+// console errors an action caused, select and check included: the Report
+// and Forms parts), the browser's own
 // events (tabs, dialogs, console) and closing. Every part starts Grid
 // sessions, a browser each (seconds, where a local session is a browser
 // context), so the whole suite takes minutes (3 with -race on two loaded
@@ -30,7 +31,7 @@ import (
 //	BROWSERMCP_GRID_CONFORMANCE=all go test -run TestConformance ./engine/grid/
 func TestConformance(t *testing.T) {
 	parts := []string{"Sessions", "Navigate", "Click", "Type", "Console", "Tabs", "TabsNewThatFails",
-		"ReportTabs", "ReportDownloads", "ReportConsole", "Dialogs", "SessionClose", "EngineClose"}
+		"Forms", "ReportTabs", "ReportDownloads", "ReportConsole", "Dialogs", "SessionClose", "EngineClose"}
 	if os.Getenv("BROWSERMCP_GRID_CONFORMANCE") == "all" {
 		parts = nil
 	}

@@ -17,7 +17,11 @@
 //     input reached and HitError the error when that was another element;
 //   - the evaluation runner (EvalScript), which runs an engine.EvalRequest's
 //     function on the page or its targets; EvalOutcome is its answer and
-//     EvalResult the result or error it means.
+//     EvalResult the result or error it means;
+//   - the form actions' scripts (fill, select, checked, scroll), which
+//     Fill, Select, SetChecked and Scroll run through an engine's Act (its
+//     Evaluate that settles and reports what the script caused) and turn
+//     into the engine.Session results and errors.
 //
 // Refs. A snapshot gives every element that can be acted on a ref, "eN" in
 // the page and in the same-origin frames it reaches, "fKeN" in the frame

@@ -17,30 +17,45 @@ import (
 // engine/page's eval script, so that waits, results and failures match
 // engine/cdp exactly.
 func (s *session) Evaluate(ctx context.Context, req engine.EvalRequest) (json.RawMessage, error) {
+	out, _, err := s.evalAction(ctx, req, engine.DefaultNavigationTimeout)
+	return out, err
+}
+
+// evalAction is Evaluate that, for a request that settles (a form action's
+// script), also answers what the script caused: the page it navigated to
+// within navTimeout, or the dialog it opened meanwhile. It is engine/page's
+// Act for this engine.
+func (s *session) evalAction(ctx context.Context, req engine.EvalRequest, navTimeout time.Duration) (json.RawMessage, engine.ActionResult, error) {
 	if !req.Settle {
-		return s.evaluate(ctx, req)
+		out, err := s.evaluate(ctx, req)
+		return out, engine.ActionResult{}, err
 	}
 	if err := s.alive(); err != nil {
-		return nil, err
+		return nil, engine.ActionResult{}, err
 	}
 	// The script acts like a user: what it sets off is the action's, as
 	// for input events, and is waited for as an action's.
 	m := s.st.mark()
 	if err := s.beginSettle(ctx, req.Frame); err != nil {
-		return nil, s.classify(err, "evaluate a script")
+		return nil, engine.ActionResult{}, s.classify(err, "evaluate a script")
 	}
 	out, err := s.evaluate(ctx, req)
+	if d := s.st.dialogSince(m); d != nil && errors.Is(err, &engine.Error{Code: engine.DialogOpen}) {
+		// An action's script that opened a dialog waits for it, as a
+		// click's handler would: the dialog is what it caused.
+		return nil, engine.ActionResult{Dialog: d}, nil
+	}
 	if err != nil {
-		return nil, err
+		return nil, engine.ActionResult{}, err
 	}
-	// A dialog the page opens meanwhile ends the wait; the next call
-	// reports it (DIALOG_OPEN).
-	if _, err := s.withDialogs(ctx, func(ctx context.Context) (engine.ActionResult, error) {
-		return s.settle(ctx, m, engine.DefaultNavigationTimeout)
-	}); err != nil {
-		return nil, err
+	// A dialog the page opens meanwhile ends the wait, and is reported.
+	res, err := s.withDialogs(ctx, func(ctx context.Context) (engine.ActionResult, error) {
+		return s.settle(ctx, m, navTimeout)
+	})
+	if err != nil {
+		return nil, engine.ActionResult{}, err
 	}
-	return out, nil
+	return out, res, nil
 }
 
 // evaluate is Evaluate without settling.
