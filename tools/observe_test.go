@@ -152,17 +152,7 @@ func TestObserverSeesNoSecret(t *testing.T) {
 	s := startHTTP(t, tools.Options{Observers: []tools.Observer{rec}})
 	c := s.HTTPClient(t, httpservetest.KeyA)
 	const password = "0bserved-Passw0rd"
-	res, err := c.GetPrompt(context.Background(), mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "authenticate", Arguments: map[string]string{
-		"url": site.URL + "/form.html", "username": "ada", "password": password, "username_selector": "#user", "password_selector": "#notes"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := res.Messages[0].Content.(mcp.TextContent).Text
-	i := strings.Index(text, "{{secret:")
-	if i < 0 {
-		t.Fatalf("authenticate gave no placeholder: %s", text)
-	}
-	handle := text[i : i+strings.Index(text[i:], "}}")+2]
+	handle := secretHandle(t, c, password)
 	id := c.OK("create_session", nil)["sessionId"].(string)
 	c.OK("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
 	rec.take()
