@@ -136,14 +136,10 @@ func (s *session) RequestLog(ctx context.Context, q engine.RequestLogQuery) (eng
 	// The log is memory only, so it answers even after a crash, when it
 	// helps most.
 	l := &s.obs.net
-	filter := strings.ToLower(q.Filter)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	reqs, total := engine.Newest(&l.entries, q.Limit, func(e *reqEntry) (engine.RequestEntry, bool) {
-		ok := (filter == "" || strings.Contains(strings.ToLower(e.URL), filter)) &&
-			(q.ResourceType == "" || e.ResourceType == q.ResourceType) &&
-			(!q.FailedOnly || e.State == "failed")
-		return e.RequestEntry, ok
+		return e.RequestEntry, q.Keeps(e.RequestEntry)
 	})
 	return engine.RequestLog{Requests: reqs, Total: total, Dropped: l.entries.Dropped()}, nil
 }

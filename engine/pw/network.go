@@ -149,14 +149,10 @@ func (l *netLog) end(r playwright.Request, state, errText string) {
 // RequestLog returns the newest recorded requests matching q.
 func (s *session) RequestLog(ctx context.Context, q engine.RequestLogQuery) (engine.RequestLog, error) {
 	l := s.net
-	filter := strings.ToLower(q.Filter)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	reqs, total := engine.Newest(&l.entries, q.Limit, func(e *reqEntry) (engine.RequestEntry, bool) {
-		ok := (filter == "" || strings.Contains(strings.ToLower(e.URL), filter)) &&
-			(q.ResourceType == "" || e.ResourceType == q.ResourceType) &&
-			(!q.FailedOnly || e.State == "failed")
-		return e.RequestEntry, ok
+		return e.RequestEntry, q.Keeps(e.RequestEntry)
 	})
 	return engine.RequestLog{Requests: reqs, Total: total, Dropped: l.entries.Dropped()}, nil
 }
