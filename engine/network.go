@@ -172,6 +172,13 @@ type RequestLogQuery struct {
 	Limit int
 }
 
+// Keeps says whether the request log shows e for q, Limit aside.
+func (q RequestLogQuery) Keeps(e RequestEntry) bool {
+	return (q.Filter == "" || strings.Contains(strings.ToLower(e.URL), strings.ToLower(q.Filter))) &&
+		(q.ResourceType == "" || e.ResourceType == q.ResourceType) &&
+		(!q.FailedOnly || e.State == "failed")
+}
+
 // RequestLog is a page of the request log.
 type RequestLog struct {
 	Requests []RequestEntry `json:"requests"`

@@ -202,7 +202,7 @@ type BlockedLog interface {
 // safe for concurrent use.
 type BlockedRecorder struct {
 	mu    sync.Mutex
-	items []BlockedRequest
+	items RecentLog[BlockedRequest] // made on first use
 }
 
 // maxBlockedRecords bounds the memory one session's record uses.
@@ -212,15 +212,19 @@ const maxBlockedRecords = 200
 func (b *BlockedRecorder) Add(r BlockedRequest) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.items = append(b.items, r)
-	if len(b.items) > maxBlockedRecords {
-		b.items = append([]BlockedRequest(nil), b.items[len(b.items)-maxBlockedRecords:]...)
+	if b.items.size == 0 {
+		b.items = NewRecentLog[BlockedRequest](maxBlockedRecords)
 	}
+	b.items.Add(r)
 }
 
 // List returns a copy of the record, oldest first.
 func (b *BlockedRecorder) List() []BlockedRequest {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return append([]BlockedRequest{}, b.items...)
+	out := make([]BlockedRequest, 0, b.items.Len())
+	for r := range b.items.All() {
+		out = append(out, r)
+	}
+	return out
 }

@@ -94,3 +94,35 @@ func AwaitChange(ctx context.Context, changed <-chan struct{}, d time.Duration) 
 		return ctx.Err()
 	}
 }
+
+// SettleRounds bounds how often an action's settle alternates between
+// requests and the page work they feed.
+const SettleRounds = 3
+
+// SettleAgain says whether an action's settle goes round again after
+// round (counted from 0): only when that round started requests, and
+// neither SettleRounds nor the page work's time, until domUntil, ran out.
+func SettleAgain(round int, started bool, domUntil time.Time) bool {
+	return started && round < SettleRounds-1 && !time.Now().After(domUntil)
+}
+
+// SettleNetwork is both engines' wait for the requests an action started:
+// look tells what the page did since the action began and gives the
+// channel closed at the page's next network change. It returns once
+// Settling.Next says the page navigated (true) or is done (false),
+// waiting between looks as Next says; only ctx's end is an error.
+func SettleNetwork(ctx context.Context, look func() (Settling, <-chan struct{})) (navigated bool, err error) {
+	for {
+		seen, changed := look()
+		step, wait := seen.Next()
+		switch step {
+		case SettleLoad:
+			return true, nil
+		case SettleDone:
+			return false, nil
+		}
+		if err := AwaitChange(ctx, changed, wait); err != nil {
+			return false, err
+		}
+	}
+}

@@ -80,3 +80,62 @@ func TestNetworkIdleNext(t *testing.T) {
 		}
 	}
 }
+
+// SettleNetwork looks again at each change until Next says the page
+// navigated or is done, and stops with ctx's error when ctx ends first.
+func TestSettleNetwork(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		closed := make(chan struct{})
+		close(closed)
+		for _, tc := range []struct {
+			name      string
+			seen      []engine.Settling // what each look sees; the last repeats
+			navigated bool
+			looks     int
+		}{
+			{"nothing started", []engine.Settling{{}}, false, 1},
+			{"navigated", []engine.Settling{{Started: 1, Pending: 1, Left: time.Second}, {Navigated: true}}, true, 2},
+			{"requests end", []engine.Settling{{Started: 1, Pending: 1, Left: time.Second}, {Started: 1, Quiet: engine.SettleQuiet, Left: time.Second}}, false, 2},
+		} {
+			looks := 0
+			nav, err := engine.SettleNetwork(t.Context(), func() (engine.Settling, <-chan struct{}) {
+				s := tc.seen[min(looks, len(tc.seen)-1)]
+				looks++
+				return s, closed
+			})
+			if err != nil || nav != tc.navigated || looks != tc.looks {
+				t.Errorf("%s: navigated %v after %d looks, %v; want %v after %d", tc.name, nav, looks, err, tc.navigated, tc.looks)
+			}
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		_, err := engine.SettleNetwork(ctx, func() (engine.Settling, <-chan struct{}) {
+			return engine.Settling{Started: 1, Pending: 1, Left: time.Hour}, make(chan struct{})
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("ended ctx: %v", err)
+		}
+	})
+}
+
+// Settle goes round again only after a round that started requests,
+// while rounds and the page work's time are left.
+func TestSettleAgain(t *testing.T) {
+	later := time.Now().Add(time.Hour)
+	for _, tc := range []struct {
+		round   int
+		started bool
+		until   time.Time
+		want    bool
+	}{
+		{0, true, later, true},
+		{0, false, later, false},
+		{engine.SettleRounds - 2, true, later, true},
+		{engine.SettleRounds - 1, true, later, false},
+		{0, true, time.Now().Add(-time.Second), false},
+	} {
+		if got := engine.SettleAgain(tc.round, tc.started, tc.until); got != tc.want {
+			t.Errorf("SettleAgain(%d, %v, %v) = %v", tc.round, tc.started, tc.until, got)
+		}
+	}
+}

@@ -32,9 +32,9 @@ type Deps struct {
 	// noScript is set when script evaluation is disabled: then a click
 	// that would follow a javascript: URL is refused too.
 	noScript bool
-	// subs tells resource subscribers about navigations; nil without
-	// resources.
-	subs *subscriptions
+	// observe holds the server's Observers (observe.go), fixed when the
+	// server is built; nil in a Deps made only to list the tools.
+	observe *observers
 	// secrets are redacted from resources as from tool results; nil
 	// without prompts.
 	secrets *secrets
@@ -147,30 +147,56 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 		turn := jsonrpc.TurnOf(req.Params.Meta)
 		defer d.Sessions.Leave(turn)
 		ctx = engine.WithTurn(ctx, turn)
+		call := Call{Tool: name}
 		in, err := bind[In](req, shape)
 		if err != nil {
-			return errorResult(withSessionID(err, req)), nil
+			return d.observe.failed(ctx, call, withSessionID(err, req)), nil
 		}
+		call.Args = observedArgs[In](ctx, d.observe, req, shape)
 		// A context-prefixed ref names the session too (ctxrefs.go).
 		sc, err := scopeRefs(ctx, d.Sessions, in.sessionRef(), &in)
 		if err != nil {
-			return errorResult(withSessionID(err, req)), nil
+			return d.observe.failed(ctx, call, withSessionID(err, req)), nil
 		}
 		var out R
+		reached := false
 		info, err := d.Sessions.Use(engine.WithOp(ctx, name), sc.session, func(ctx context.Context, s engine.Session) (err error) {
+			reached = true
+			call := call
+			call.SessionID, call.Session = engine.SessionIDFrom(ctx), s
+			// The observers see the end of the call while it still holds
+			// the session, after a panic is recovered.
+			defer func() {
+				err = sc.restore(err)
+				d.observe.after(ctx, call, func() *mcp.CallToolResult {
+					if err != nil {
+						// As Use will say it.
+						e := engine.AsError(err)
+						e.SessionID = call.SessionID
+						return errorResult(e)
+					}
+					// Use slides the expiry once the call has ended.
+					now, _ := d.Sessions.Find(ctx, call.SessionID)
+					return render(out, now)
+				}, err)
+			}()
 			// Recovered here, inside Use, so that the session is released
 			// and serves the next call.
 			defer recoverCall(ctx, d.Log, name, &err)
+			d.observe.before(ctx, call)
 			if out, err = fn(ctx, s, in); err == nil {
-				d.subs.afterCall(ctx, engine.SessionIDFrom(ctx), s)
+				sc.restoreMessage(&out)
 			}
 			return err
 		})
 		if err != nil {
 			d.Log.DebugContext(ctx, "tool failed", "tool", name, "err", err)
-			return errorResult(sc.restore(err)), nil
+			if !reached {
+				return d.observe.failed(ctx, call, sc.restore(err)), nil
+			}
+			// fn's errors are restored inside.
+			return errorResult(err), nil
 		}
-		sc.restoreMessage(&out)
 		return render(out, info), nil
 	}
 }
@@ -215,19 +241,30 @@ func recovering(log *slog.Logger, tool string, h server.ToolHandlerFunc) server.
 }
 
 // serverTool builds a tool that does not run on one session.
-func serverTool[In, Out any](name, desc string, h hints, fn func(ctx context.Context, in In) (Out, error)) Tool {
+func serverTool[In, Out any](d *Deps, name, desc string, h hints, fn func(ctx context.Context, in In) (Out, error)) Tool {
 	def := define[In, Out](name, desc, h)
 	shape := shapeOf[In](def)
 	return Tool{Def: def, Group: Core, in: reflect.TypeFor[In](), Handler: func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		call := Call{Tool: name}
 		in, err := bind[In](req, shape)
 		if err != nil {
-			return errorResult(withSessionID(err, req)), nil
+			return d.observe.failed(ctx, call, withSessionID(err, req)), nil
 		}
-		out, err := fn(ctx, in)
+		call.Args = observedArgs[In](ctx, d.observe, req, shape)
+		d.observe.before(ctx, call)
+		out, err := func() (out Out, err error) {
+			// Recovered here so that the observers see the failure.
+			defer recoverCall(ctx, d.Log, name, &err)
+			return fn(ctx, in)
+		}()
+		var res *mcp.CallToolResult
 		if err != nil {
-			return errorResult(err), nil
+			res = errorResult(err)
+		} else {
+			res = result(out)
 		}
-		return result(out), nil
+		d.observe.after(ctx, call, func() *mcp.CallToolResult { return res }, err)
+		return res, nil
 	}}
 }
 

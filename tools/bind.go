@@ -184,13 +184,10 @@ func number(v any) (float64, bool) {
 }
 
 // clip shortens what an error quotes of an agent's input.
-func clip(s string) string {
-	const n = 64
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "") + "…"
-}
+func clip(s string) string { return engine.Clip(s, maxQuotedInput) }
+
+// maxQuotedInput is the most bytes of an agent's input an error quotes.
+const maxQuotedInput = 64
 
 func jsonKind(goKind string) string {
 	switch {

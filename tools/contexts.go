@@ -66,7 +66,7 @@ func noContext(err error, name string) error {
 }
 
 func contextCreate(d *Deps) Tool {
-	return serverTool("browser_context_create", "Create an isolated named context and make it active.", local,
+	return serverTool(d, "browser_context_create", "Create an isolated named context and make it active.", local,
 		func(ctx context.Context, in ContextCreateIn) (ContextOut, error) {
 			if in.Name == "" {
 				return ContextOut{}, invalid("name", "name must not be empty")
@@ -87,7 +87,7 @@ func contextCreate(d *Deps) Tool {
 }
 
 func contextSwitch(d *Deps) Tool {
-	return serverTool("browser_context_switch", "Make a context active for calls without sessionId.", local,
+	return serverTool(d, "browser_context_switch", "Make a context active for calls without sessionId.", local,
 		func(ctx context.Context, in ContextNameIn) (ContextOut, error) {
 			if in.Name == "" {
 				return ContextOut{}, invalid("name", "name must not be empty")
@@ -118,7 +118,7 @@ type ContextListOut struct {
 }
 
 func contextList(d *Deps) Tool {
-	return serverTool("browser_context_list", "List your contexts; the active one is marked.", readOnly,
+	return serverTool(d, "browser_context_list", "List your contexts; the active one is marked.", readOnly,
 		func(ctx context.Context, _ ListSessionsIn) (ContextListOut, error) {
 			out := ContextListOut{Active: d.Sessions.Active(ctx), Contexts: []ContextItem{}}
 			for _, i := range d.Sessions.List(ctx) {
@@ -138,7 +138,7 @@ type ContextCloseOut struct {
 }
 
 func contextClose(d *Deps) Tool {
-	return serverTool("browser_context_close", "Close a context and its pages.",
+	return serverTool(d, "browser_context_close", "Close a context and its pages.",
 		hints{destructive: true},
 		func(ctx context.Context, in ContextNameIn) (ContextCloseOut, error) {
 			if in.Name == "" {

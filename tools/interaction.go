@@ -200,9 +200,7 @@ func refuseScriptURL(ctx context.Context, s engine.Session, t engine.Target, tim
 	if json.Unmarshal(raw, &u) != nil || engine.CheckURL(u, "") == nil {
 		return nil
 	}
-	if len(u) > 200 {
-		u = u[:200] + "…"
-	}
+	u = engine.Clip(u, 200)
 	reason := "script evaluation is disabled (security.enableScriptEvaluation is false), and a javascript: URL runs script"
 	return engine.Errorf(engine.NavigationBlocked, "click on %s refused: it would follow a javascript: URL; %s", t, reason).
 		With("url", u).With("reason", reason)

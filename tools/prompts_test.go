@@ -124,14 +124,7 @@ func TestSecretTransformsRedacted(t *testing.T) {
 	s := startHTTP(t, tools.Options{})
 	c := s.HTTPClient(t, httpservetest.KeyA)
 	const password = `s3cret-Pa"ss&w0rd<`
-	res, err := c.GetPrompt(context.Background(), mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "authenticate", Arguments: map[string]string{
-		"url": site.URL + "/form.html", "username": "ada", "password": password, "username_selector": "#user", "password_selector": "#notes"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := res.Messages[0].Content.(mcp.TextContent).Text
-	i := strings.Index(text, "{{secret:")
-	handle := text[i : i+strings.Index(text[i:], "}}")+2]
+	handle := secretHandle(t, c, password)
 	id := c.OK("create_session", nil)["sessionId"].(string)
 	c.OK("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
 	c.OK("type", map[string]any{"sessionId": id, "selector": "#notes", "text": handle})
@@ -192,6 +185,23 @@ func TestSecretTransformsRedacted(t *testing.T) {
 			t.Errorf("%s shows the secret, or not its placeholder: %s", tool, b)
 		}
 	}
+}
+
+// secretHandle is the placeholder the authenticate prompt gives c for
+// password, to type into form.html's #notes.
+func secretHandle(t *testing.T, c *httpservetest.Client, password string) string {
+	t.Helper()
+	res, err := c.GetPrompt(context.Background(), mcp.GetPromptRequest{Params: mcp.GetPromptParams{Name: "authenticate", Arguments: map[string]string{
+		"url": site.URL + "/form.html", "username": "ada", "password": password, "username_selector": "#user", "password_selector": "#notes"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Messages[0].Content.(mcp.TextContent).Text
+	i := strings.Index(text, "{{secret:")
+	if i < 0 {
+		t.Fatalf("authenticate gave no placeholder: %s", text)
+	}
+	return text[i : i+strings.Index(text[i:], "}}")+2]
 }
 
 func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }

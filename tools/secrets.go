@@ -294,6 +294,20 @@ func redactResult(r *strings.Replacer, res *mcp.CallToolResult) {
 	}
 }
 
+// redacted is res with the ctx owner's secrets redacted, for the
+// observers: a copy when there is anything to redact, so that the result
+// the client gets is redacted once, by the middleware, as before.
+func (s *secrets) redacted(ctx context.Context, res *mcp.CallToolResult) *mcp.CallToolResult {
+	r := s.redactor(engine.OwnerOf(ctx))
+	if r == nil || res == nil {
+		return res
+	}
+	c := *res
+	c.Content = slices.Clone(res.Content)
+	redactResult(r, &c)
+	return &c
+}
+
 // redactJSON redacts a JSON text and keeps it JSON: a string is redacted
 // in place, and an array, object or number whose JSON shows a secret (the
 // character codes [115,51,…] of a password, say) becomes that JSON as a
@@ -399,6 +413,8 @@ func (s *secrets) substitute(next server.ToolHandlerFunc) server.ToolHandlerFunc
 			copied[k] = val
 		}
 		if copied != nil {
+			// The observers see the caller's arguments (observe.go).
+			ctx = context.WithValue(ctx, callerArgsKey{}, args)
 			req.Params.Arguments = copied
 		}
 		return next(ctx, req)

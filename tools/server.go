@@ -130,6 +130,9 @@ type Options struct {
 	// roots too, when it offers them (roots.go). Set it over stdio only,
 	// where the client runs on the server's machine.
 	ClientRoots bool
+	// Observers see every tool call, before and after it (observe.go),
+	// after the server's own (the resource subscriptions).
+	Observers []Observer
 }
 
 // NewServer returns an MCP server with the core tools and those of the
@@ -165,7 +168,11 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 	if out == "" {
 		out = filepath.Join(os.TempDir(), "browsermcp")
 	}
-	*d = Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets,
+	// The subscriptions watch every call, before the tools are built: the
+	// observers are fixed from then on.
+	subs := newSubscriptions(s, hooks, d)
+	observe := &observers{list: append([]Observer{subs}, o.Observers...), log: log, secrets: secrets}
+	*d = Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets, observe: observe,
 		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths), noScript: o.NoScriptEvaluation, OmitImages: o.OmitImages}
 	if o.ClientRoots && !o.NoFileAccess {
 		d.files.client = &clientRoots{log: log}
@@ -183,7 +190,6 @@ func NewServer(m *engine.Manager, o Options) *server.MCPServer {
 	}
 	// A session's kept screenshots go with it.
 	m.OnEnd(d.shots.end)
-	d.subs = newSubscriptions(s, hooks, d)
 	addResources(s, hooks, d)
 	addPrompts(s, secrets)
 	return s

@@ -157,7 +157,7 @@ type CreateSessionOut struct {
 }
 
 func createSession(d *Deps) Tool {
-	return serverTool("create_session",
+	return serverTool(d, "create_session",
 		"Open an isolated browser session; returns sessionId.",
 		local,
 		func(ctx context.Context, in CreateSessionIn) (CreateSessionOut, error) {
@@ -189,7 +189,7 @@ type SuccessOut struct {
 }
 
 func closeSession(d *Deps) Tool {
-	return serverTool("close_session", "Close a session.",
+	return serverTool(d, "close_session", "Close a session.",
 		hints{destructive: true, idempotent: false},
 		func(ctx context.Context, in CloseSessionIn) (SuccessOut, error) {
 			if in.SessionID == "" {
@@ -222,7 +222,7 @@ type ListSessionsOut struct {
 }
 
 func listSessions(d *Deps) Tool {
-	return serverTool("list_sessions", "List your sessions.", readOnly,
+	return serverTool(d, "list_sessions", "List your sessions.", readOnly,
 		func(ctx context.Context, in ListSessionsIn) (ListSessionsOut, error) {
 			out := ListSessionsOut{Sessions: []SessionItem{}}
 			for _, i := range d.Sessions.List(ctx) {

@@ -140,13 +140,17 @@ func sessionOfURI(uri string) string {
 	return parts[1]
 }
 
-// afterCall runs after every successful call on a session: when someone
-// watches it and its page URL changed, it tells them. It costs nothing for
-// sessions nobody watches.
-func (s *subscriptions) afterCall(ctx context.Context, id string, sess engine.Session) {
-	if s == nil {
+// Before is the subscriptions' side of Observer: nothing.
+func (s *subscriptions) Before(context.Context, Call) {}
+
+// After tells the subscribers of a session, after every successful call
+// on it, when its page URL changed. It costs nothing for sessions nobody
+// watches.
+func (s *subscriptions) After(ctx context.Context, c Call, _ *mcp.CallToolResult, err error) {
+	if err != nil || c.Session == nil {
 		return
 	}
+	id, sess := c.SessionID, c.Session
 	s.mu.Lock()
 	_, watched := s.watch[id]
 	s.mu.Unlock()

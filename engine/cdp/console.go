@@ -23,12 +23,12 @@ const maxConsoleText = 4096
 // uncaught exceptions and browser log entries, in arrival order.
 type consoleLog struct {
 	mu   sync.Mutex
-	msgs ring[engine.ConsoleMessage]
+	msgs engine.RecentLog[engine.ConsoleMessage]
 	// errors counts the messages at level error, for action results.
 	errors engine.ErrorCounter
 }
 
-func (c *consoleLog) init() { c.msgs = newRing[engine.ConsoleMessage](consoleLogSize) }
+func (c *consoleLog) init() { c.msgs = engine.NewRecentLog[engine.ConsoleMessage](consoleLogSize) }
 
 func (c *consoleLog) onEvent(ev any) {
 	var m engine.ConsoleMessage
@@ -62,12 +62,12 @@ func (c *consoleLog) onEvent(ev any) {
 	default:
 		return
 	}
-	m.Text, m.URL = truncate(m.Text, maxConsoleText), truncate(m.URL, maxLoggedURL)
+	m.Text, m.URL = engine.Clip(m.Text, maxConsoleText), engine.Clip(m.URL, maxLoggedURL)
 	if m.Level == "error" {
 		c.errors.Add()
 	}
 	c.mu.Lock()
-	c.msgs.push(m)
+	c.msgs.Add(m)
 	c.mu.Unlock()
 }
 
@@ -91,10 +91,10 @@ func (s *session) ConsoleMessages(ctx context.Context, q engine.ConsoleQuery) (e
 	c := &s.obs.console
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	msgs, total := newest(&c.msgs, q.Limit, func(m engine.ConsoleMessage) (engine.ConsoleMessage, bool) {
+	msgs, total := engine.Newest(&c.msgs, q.Limit, func(m engine.ConsoleMessage) (engine.ConsoleMessage, bool) {
 		return m, q.Keeps(m)
 	})
-	return engine.ConsoleLog{Messages: msgs, Total: total, Dropped: c.msgs.dropped}, nil
+	return engine.ConsoleLog{Messages: msgs, Total: total, Dropped: c.msgs.Dropped()}, nil
 }
 
 // consoleText renders console API arguments as the DevTools console does:

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"time"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
@@ -50,25 +49,23 @@ func (b *browserProc) downloadHub() (*dlHub, error) {
 // downloads are one session's downloads, shared by its tabs.
 type downloads struct {
 	dir string // "" when downloads are refused
-
-	mu      sync.Mutex
-	changed chan struct{}
-	list    []*download
-	// reported is how many of list action results have named.
-	reported int
+	log *engine.DownloadLog
 }
 
+// download is one download the browser reported.
 type download struct {
-	guid string
-	d    *downloads
-	info engine.Download // guarded by d.mu
+	guid, name string // name: the one the site suggested
+	// d is the session's downloads, i the download's index in d.log;
+	// d is nil for a subframe's download until it completes.
+	d *downloads
+	i int
 }
 
 // enableDownloads sets the browser context's download behaviour: saved
 // into dir, or refused when dir is empty, and follows the downloads of
 // the session's tabs.
 func enableDownloads(ctx context.Context, b *browserProc, bc cdp.BrowserContextID, dir string) (*downloads, error) {
-	d := &downloads{dir: dir, changed: make(chan struct{})}
+	d := &downloads{dir: dir, log: engine.NewDownloadLog()}
 	p := browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorDeny, BrowserContextID: bc}
 	if dir != "" {
 		h, err := b.downloadHub()
@@ -146,7 +143,7 @@ func (h *dlHub) onEvent(ev any) {
 			// A subframe's download: its session is known once it
 			// completes, by its directory.
 			h.mu.Lock()
-			h.byID[ev.GUID] = &download{guid: ev.GUID, info: engine.Download{SuggestedName: ev.SuggestedFilename, State: engine.DownloadInProgress}}
+			h.byID[ev.GUID] = &download{guid: ev.GUID, name: ev.SuggestedFilename}
 			h.mu.Unlock()
 			return
 		}
@@ -163,7 +160,7 @@ func (h *dlHub) onEvent(ev any) {
 		delete(h.byID, ev.GUID)
 		if dl != nil && dl.d == nil && ev.FilePath != "" {
 			if d := h.dirs[filepath.Dir(ev.FilePath)]; d != nil {
-				dl = d.begin(dl.guid, dl.info.SuggestedName)
+				dl = d.begin(dl.guid, dl.name)
 			}
 		}
 		h.mu.Unlock()
@@ -176,9 +173,8 @@ func (h *dlHub) onEvent(ev any) {
 
 // begin records a download the browser started.
 func (d *downloads) begin(guid, name string) *download {
-	dl := &download{guid: guid, d: d, info: engine.Download{SuggestedName: name, State: engine.DownloadInProgress}}
-	d.update(func() { d.list = append(d.list, dl) })
-	return dl
+	i := d.log.Begin(engine.Download{SuggestedName: name, State: engine.DownloadInProgress})
+	return &download{guid: guid, name: name, d: d, i: i}
 }
 
 // finish saves a completed download under its suggested name, or records
@@ -189,7 +185,7 @@ func (dl *download) finish(ev *browser.EventDownloadProgress) {
 	if src == "" {
 		src = filepath.Join(d.dir, dl.guid)
 	}
-	info := dl.info
+	info := engine.Download{SuggestedName: dl.name, State: engine.DownloadInProgress}
 	if ev.State == browser.DownloadProgressStateCompleted {
 		path, err := engine.SaveDownload(src, d.dir, info.SuggestedName)
 		if err == nil {
@@ -205,50 +201,15 @@ func (dl *download) finish(ev *browser.EventDownloadProgress) {
 		info.State, info.Error = engine.DownloadCanceled, "the download was canceled or failed"
 		info.Bytes = int64(ev.ReceivedBytes)
 	}
-	d.update(func() { dl.info = info })
-}
-
-func (d *downloads) update(f func()) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	f()
-	close(d.changed)
-	d.changed = make(chan struct{})
+	d.log.Set(dl.i, info)
 }
 
 // report returns the downloads no result has named yet, once they
-// finished. It waits, event-driven, for at least expected of them to
-// begin (at most PopupWait: the page was seen to start them, the browser
-// reports them a moment later), then for them to finish, until ctx ends.
+// finished, waiting for at least expected of them to begin
+// (engine.DownloadLog.Report).
 func (d *downloads) report(ctx context.Context, expected int) []engine.Download {
 	if d.dir == "" {
 		return nil // refused: the browser reports none
 	}
-	begin := time.NewTimer(engine.PopupWait)
-	defer begin.Stop()
-	for {
-		d.mu.Lock()
-		news := d.list[d.reported:]
-		busy := len(news) < expected
-		for _, dl := range news {
-			busy = busy || dl.info.State == engine.DownloadInProgress
-		}
-		ch := d.changed
-		if !busy || ctx.Err() != nil {
-			var out []engine.Download
-			for _, dl := range news {
-				out = append(out, dl.info)
-			}
-			d.reported = len(d.list)
-			d.mu.Unlock()
-			return out
-		}
-		d.mu.Unlock()
-		select {
-		case <-ch:
-		case <-begin.C:
-			expected = 0
-		case <-ctx.Done():
-		}
-	}
+	return d.log.Report(ctx, expected)
 }

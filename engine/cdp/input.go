@@ -283,22 +283,19 @@ func (s *session) settle(ctx context.Context, t *chromedp.Target, m mark, navTim
 		st.mu.Lock()
 		started := st.reqStarted > from
 		st.mu.Unlock()
-		if !started || round == settleRounds-1 || time.Now().After(domUntil) {
+		if !engine.SettleAgain(round, started, domUntil) {
 			return engine.ActionResult{Dialog: st.dialogSince(m)}, nil
 		}
 	}
 }
 
-// settleRounds bounds how often settle alternates between requests and the
-// page work they feed.
-const settleRounds = 3
-
 // settleNetwork waits for the requests started since m until the network
 // is quiet, up to deadline, or reports a navigation of the page.
 func (s *session) settleNetwork(ctx context.Context, m mark, deadline time.Time) (navigated bool, err error) {
 	st := s.st
-	for {
+	return engine.SettleNetwork(ctx, func() (engine.Settling, <-chan struct{}) {
 		st.mu.Lock()
+		defer st.mu.Unlock()
 		seen := engine.Settling{
 			Navigated: st.navRequested > m.navRequested || st.commits > m.commits,
 			Started:   st.reqStarted - m.reqStarted,
@@ -310,20 +307,8 @@ func (s *session) settleNetwork(ctx context.Context, m mark, deadline time.Time)
 				seen.Pending++
 			}
 		}
-		ch := st.changed
-		st.mu.Unlock()
-
-		step, wait := seen.Next()
-		switch step {
-		case engine.SettleLoad:
-			return true, nil
-		case engine.SettleDone:
-			return false, nil
-		}
-		if err := engine.AwaitChange(ctx, ch, wait); err != nil {
-			return false, err
-		}
-	}
+		return seen, st.changed
+	})
 }
 
 // settleNavigation waits for a navigation that an action started to load.

@@ -33,13 +33,13 @@ type reqMarks struct {
 // netLog is a session's bounded request log.
 type netLog struct {
 	mu      sync.Mutex
-	entries ring[*reqEntry]
+	entries engine.RecentLog[*reqEntry]
 	live    map[network.RequestID]*reqEntry // entries that can still change
 	early   map[network.RequestID]reqMarks
 }
 
 func (l *netLog) init() {
-	l.entries = newRing[*reqEntry](requestLogSize)
+	l.entries = engine.NewRecentLog[*reqEntry](requestLogSize)
 	l.live = map[network.RequestID]*reqEntry{}
 	l.early = map[network.RequestID]reqMarks{}
 }
@@ -56,7 +56,7 @@ func (l *netLog) onEvent(ev any) {
 			l.end(ev.RequestID, prev, "finished", float64(ev.Timestamp))
 		}
 		e := &reqEntry{started: float64(ev.Timestamp)}
-		e.Method, e.URL = ev.Request.Method, truncate(ev.Request.URL+ev.Request.URLFragment, maxLoggedURL)
+		e.Method, e.URL = ev.Request.Method, engine.Clip(ev.Request.URL+ev.Request.URLFragment, maxLoggedURL)
 		e.ResourceType, e.State = strings.ToLower(string(ev.Type)), "pending"
 		e.StartedAt = int64(float64(ev.WallTime) * 1000)
 		if m, ok := l.early[ev.RequestID]; ok {
@@ -64,7 +64,7 @@ func (l *netLog) onEvent(ev any) {
 			delete(l.early, ev.RequestID)
 		}
 		l.live[ev.RequestID] = e
-		if old, evicted := l.entries.push(e); evicted {
+		if old, evicted := l.entries.Add(e); evicted {
 			for id, x := range l.live {
 				if x == old {
 					delete(l.live, id)
@@ -136,14 +136,10 @@ func (s *session) RequestLog(ctx context.Context, q engine.RequestLogQuery) (eng
 	// The log is memory only, so it answers even after a crash, when it
 	// helps most.
 	l := &s.obs.net
-	filter := strings.ToLower(q.Filter)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	reqs, total := newest(&l.entries, q.Limit, func(e *reqEntry) (engine.RequestEntry, bool) {
-		ok := (filter == "" || strings.Contains(strings.ToLower(e.URL), filter)) &&
-			(q.ResourceType == "" || e.ResourceType == q.ResourceType) &&
-			(!q.FailedOnly || e.State == "failed")
-		return e.RequestEntry, ok
+	reqs, total := engine.Newest(&l.entries, q.Limit, func(e *reqEntry) (engine.RequestEntry, bool) {
+		return e.RequestEntry, q.Keeps(e.RequestEntry)
 	})
-	return engine.RequestLog{Requests: reqs, Total: total, Dropped: l.entries.dropped}, nil
+	return engine.RequestLog{Requests: reqs, Total: total, Dropped: l.entries.Dropped()}, nil
 }

@@ -3,7 +3,6 @@ package pw
 import (
 	"context"
 	"errors"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,25 +27,23 @@ const maxConsoleText = 4096
 // of type "browser". An unhandled rejection is reported as "Uncaught", like
 // an uncaught exception.
 type consoleLog struct {
-	mu      sync.Mutex
-	msgs    []engine.ConsoleMessage
-	dropped int
+	mu   sync.Mutex
+	msgs engine.RecentLog[engine.ConsoleMessage] // made on first use
 	// errors counts the messages at level error, for action results.
 	errors engine.ErrorCounter
 }
 
 func (c *consoleLog) push(m engine.ConsoleMessage) {
-	m.Text, m.URL = truncate(m.Text, maxConsoleText), truncate(m.URL, 2048)
+	m.Text, m.URL = engine.Clip(m.Text, maxConsoleText), engine.Clip(m.URL, maxLoggedURL)
 	if m.Level == "error" {
 		c.errors.Add()
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.msgs) == consoleLogSize {
-		c.msgs = slices.Delete(c.msgs, 0, 1)
-		c.dropped++
+	if c.msgs.Len() == 0 {
+		c.msgs = engine.NewRecentLog[engine.ConsoleMessage](consoleLogSize)
 	}
-	c.msgs = append(c.msgs, m)
+	c.msgs.Add(m)
 }
 
 func (c *consoleLog) watch(p playwright.Page) {
@@ -138,27 +135,8 @@ func (s *session) ConsoleMessages(ctx context.Context, q engine.ConsoleQuery) (e
 	c := s.console
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	all := []engine.ConsoleMessage{}
-	for _, m := range c.msgs {
-		if q.Keeps(m) {
-			all = append(all, m)
-		}
-	}
-	total := len(all)
-	if q.Limit > 0 && total > q.Limit {
-		all = all[total-q.Limit:]
-	}
-	return engine.ConsoleLog{Messages: all, Total: total, Dropped: c.dropped}, nil
-}
-
-// truncate bounds stored strings without splitting a UTF-8 sequence.
-func truncate(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
+	all, total := engine.Newest(&c.msgs, q.Limit, func(m engine.ConsoleMessage) (engine.ConsoleMessage, bool) {
+		return m, q.Keeps(m)
+	})
+	return engine.ConsoleLog{Messages: all, Total: total, Dropped: c.msgs.Dropped()}, nil
 }

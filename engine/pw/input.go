@@ -450,22 +450,19 @@ func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) 
 		st.mu.Lock()
 		started := st.reqStarted > from
 		st.mu.Unlock()
-		if !started || round == settleRounds-1 || time.Now().After(domUntil) {
+		if !engine.SettleAgain(round, started, domUntil) {
 			return engine.ActionResult{}, nil
 		}
 	}
 }
 
-// settleRounds bounds how often settle alternates between requests and the
-// page work they feed.
-const settleRounds = 3
-
 // settleNetwork waits for the requests started since m until the network
 // is quiet, up to deadline, or reports a navigation of the page.
 func (s *session) settleNetwork(ctx context.Context, m mark, deadline time.Time, navTimeout time.Duration) (navigated bool, err error) {
 	st := s.st
-	for {
+	return engine.SettleNetwork(ctx, func() (engine.Settling, <-chan struct{}) {
 		st.mu.Lock()
+		defer st.mu.Unlock()
 		seen := engine.Settling{
 			Navigated: st.navs > m.navs,
 			Started:   st.reqStarted - m.reqStarted,
@@ -479,26 +476,14 @@ func (s *session) settleNetwork(ctx context.Context, m mark, deadline time.Time,
 				navPending = navPending || r.nav
 			}
 		}
-		ch := st.changed
-		st.mu.Unlock()
 		// A navigation the action requested is waited for until it commits
 		// (or its request ends without a document: 204, a download), up to
 		// navTimeout, as Playwright's own actions wait for it.
 		if navPending {
 			seen.NavLeft = navTimeout - time.Since(m.navFrom)
 		}
-
-		step, wait := seen.Next()
-		switch step {
-		case engine.SettleLoad:
-			return true, nil
-		case engine.SettleDone:
-			return false, nil
-		}
-		if err := engine.AwaitChange(ctx, ch, wait); err != nil {
-			return false, err
-		}
-	}
+		return seen, st.changed
+	})
 }
 
 // settleNavigation waits for the load of the document an action navigated

@@ -3,7 +3,6 @@ package pw
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +15,9 @@ import (
 // requestLogSize bounds the request log of one session, as in engine/cdp.
 const requestLogSize = 1000
 
+// maxLoggedURL bounds a logged URL; data: URLs can be megabytes.
+const maxLoggedURL = 2048
+
 // reqEntry is a log entry while it can still change.
 type reqEntry struct {
 	engine.RequestEntry
@@ -26,8 +28,7 @@ type reqEntry struct {
 // events. Bytes stays empty: Playwright reports sizes only on request.
 type netLog struct {
 	mu      sync.Mutex
-	entries []*reqEntry
-	dropped int
+	entries engine.RecentLog[*reqEntry]
 	live    map[playwright.Request]*reqEntry
 	cond    *netConds // the session's network: new requests are marked throttled while it is emulated
 	// early holds route marks for requests the log has not seen yet.
@@ -35,14 +36,14 @@ type netLog struct {
 }
 
 func newNetLog(cond *netConds) *netLog {
-	return &netLog{live: map[playwright.Request]*reqEntry{}, early: map[playwright.Request]string{}, cond: cond}
+	return &netLog{entries: engine.NewRecentLog[*reqEntry](requestLogSize), live: map[playwright.Request]*reqEntry{}, early: map[playwright.Request]string{}, cond: cond}
 }
 
 func (l *netLog) watch(p playwright.Page) {
 	p.OnRequest(func(r playwright.Request) {
 		now := time.Now()
 		e := &reqEntry{started: now}
-		e.Method, e.URL, e.ResourceType, e.State = r.Method(), truncate(r.URL(), 2048), resourceType(r), "pending"
+		e.Method, e.URL, e.ResourceType, e.State = r.Method(), engine.Clip(r.URL(), maxLoggedURL), resourceType(r), "pending"
 		e.StartedAt = now.UnixMilli()
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -51,17 +52,13 @@ func (l *netLog) watch(p playwright.Page) {
 			e.Route = how
 			delete(l.early, r)
 		}
-		if len(l.entries) == requestLogSize {
-			old := l.entries[0]
-			l.entries = slices.Delete(l.entries, 0, 1)
-			l.dropped++
+		if old, evicted := l.entries.Add(e); evicted {
 			for k, x := range l.live {
 				if x == old {
 					delete(l.live, k)
 				}
 			}
 		}
-		l.entries = append(l.entries, e)
 		l.live[r] = e
 	})
 	p.OnResponse(func(resp playwright.Response) {
@@ -89,7 +86,7 @@ func (l *netLog) failure(url string, since time.Time) string {
 	url = strings.TrimSuffix(url, "/")
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, e := range slices.Backward(l.entries) {
+	for e := range l.entries.Backward() {
 		if e.started.Before(since) {
 			break
 		}
@@ -152,22 +149,12 @@ func (l *netLog) end(r playwright.Request, state, errText string) {
 // RequestLog returns the newest recorded requests matching q.
 func (s *session) RequestLog(ctx context.Context, q engine.RequestLogQuery) (engine.RequestLog, error) {
 	l := s.net
-	filter := strings.ToLower(q.Filter)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	reqs := []engine.RequestEntry{}
-	for _, e := range l.entries {
-		if (filter == "" || strings.Contains(strings.ToLower(e.URL), filter)) &&
-			(q.ResourceType == "" || e.ResourceType == q.ResourceType) &&
-			(!q.FailedOnly || e.State == "failed") {
-			reqs = append(reqs, e.RequestEntry)
-		}
-	}
-	total := len(reqs)
-	if q.Limit > 0 && total > q.Limit {
-		reqs = reqs[total-q.Limit:]
-	}
-	return engine.RequestLog{Requests: reqs, Total: total, Dropped: l.dropped}, nil
+	reqs, total := engine.Newest(&l.entries, q.Limit, func(e *reqEntry) (engine.RequestEntry, bool) {
+		return e.RequestEntry, q.Keeps(e.RequestEntry)
+	})
+	return engine.RequestLog{Requests: reqs, Total: total, Dropped: l.entries.Dropped()}, nil
 }
 
 // netConds is the emulated network of a session: offline and throttling,

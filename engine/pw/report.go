@@ -28,20 +28,16 @@ type report struct {
 	// download the browser cannot save (Firefox).
 	noDownloads error
 
-	mu       sync.Mutex
-	changed  chan struct{}
-	pages    []playwright.Page // opened in the browser context, in order
-	popups   int               // popups the pages announced
-	dls      []*download
-	expectDL int // downloads the pages announced
-	reported int // downloads results have named
+	mu      sync.Mutex
+	changed chan struct{}
+	pages   []playwright.Page // opened in the browser context, in order
+	popups  int               // popups the pages announced
+	dls     *engine.DownloadLog
 }
 
-type download struct {
-	info engine.Download // guarded by report.mu
+func newReport(dir string) *report {
+	return &report{dir: dir, changed: make(chan struct{}), dls: engine.NewDownloadLog()}
 }
-
-func newReport(dir string) *report { return &report{dir: dir, changed: make(chan struct{})} }
 
 func (r *report) update(f func()) {
 	r.mu.Lock()
@@ -56,15 +52,12 @@ func (r *report) update(f func()) {
 func (r *report) watchContext(bctx playwright.BrowserContext) error {
 	bctx.OnPage(func(p playwright.Page) { r.update(func() { r.pages = append(r.pages, p) }) })
 	err := bctx.ExposeBinding(jspage.ExpectBinding, func(_ *playwright.BindingSource, args ...any) any {
-		what, _ := firstArg(args).(string)
-		r.update(func() {
-			switch what {
-			case "download":
-				r.expectDL++
-			case "popup":
-				r.popups++
-			}
-		})
+		switch what, _ := firstArg(args).(string); what {
+		case "download":
+			r.dls.Announce()
+		case "popup":
+			r.update(func() { r.popups++ })
+		}
 		return nil
 	})
 	if err != nil {
@@ -92,20 +85,18 @@ func (r *report) watchPage(p playwright.Page) {
 			return
 		}
 		if cd := resp.Headers()["content-disposition"]; strings.HasPrefix(strings.ToLower(strings.TrimSpace(cd)), "attachment") {
-			r.update(func() { r.expectDL++ })
+			r.dls.Announce()
 		}
 	})
 	p.OnDownload(func(d playwright.Download) {
-		dl := &download{info: engine.Download{SuggestedName: d.SuggestedFilename(), State: engine.DownloadInProgress}}
-		r.update(func() { r.dls = append(r.dls, dl) })
-		go r.save(d, dl)
+		info := engine.Download{SuggestedName: d.SuggestedFilename(), State: engine.DownloadInProgress}
+		go r.save(d, r.dls.Begin(info), info)
 	})
 }
 
-// save waits for a download to finish (SaveAs does; the browser context's
+// save waits for download i to finish (SaveAs does; the browser context's
 // close cancels it), then moves it to its safe, unique suggested name.
-func (r *report) save(d playwright.Download, dl *download) {
-	info := dl.info
+func (r *report) save(d playwright.Download, i int, info engine.Download) {
 	tmp := filepath.Join(r.dir, "."+uuid.NewString()+".part")
 	err := os.MkdirAll(r.dir, 0o700)
 	if err == nil {
@@ -127,7 +118,7 @@ func (r *report) save(d playwright.Download, dl *download) {
 			info.Error = firstLine(f)
 		}
 	}
-	r.update(func() { dl.info = info })
+	r.dls.Set(i, info)
 }
 
 type reportMark struct{ pages, popups int }
@@ -172,45 +163,12 @@ func (r *report) downloads(ctx context.Context) ([]engine.Download, error) {
 		return nil, nil
 	}
 	if r.noDownloads != nil {
-		r.mu.Lock()
-		announced := r.expectDL > 0
-		r.expectDL = 0
-		r.mu.Unlock()
-		if announced {
+		if r.dls.TakeAnnounced() {
 			return nil, r.noDownloads
 		}
 		return nil, nil
 	}
-	begin := time.NewTimer(engine.PopupWait)
-	defer begin.Stop()
-	for {
-		r.mu.Lock()
-		news := r.dls[r.reported:]
-		busy := len(r.dls) < r.expectDL
-		for _, dl := range news {
-			busy = busy || dl.info.State == engine.DownloadInProgress
-		}
-		ch := r.changed
-		if !busy || ctx.Err() != nil {
-			var out []engine.Download
-			for _, dl := range news {
-				out = append(out, dl.info)
-			}
-			r.reported = len(r.dls)
-			r.expectDL = max(r.expectDL, len(r.dls))
-			r.mu.Unlock()
-			return out, nil
-		}
-		r.mu.Unlock()
-		select {
-		case <-ch:
-		case <-begin.C:
-			r.mu.Lock()
-			r.expectDL = len(r.dls) // they did not come
-			r.mu.Unlock()
-		case <-ctx.Done():
-		}
-	}
+	return r.dls.Report(ctx, 0), nil
 }
 
 // Watch follows an action on the current tab: the popups it opens become

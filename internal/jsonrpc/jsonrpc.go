@@ -11,7 +11,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
+
+	"github.com/seed4af8c199/browsermcp/engine"
 )
 
 // The JSON-RPC error codes this package answers with.
@@ -248,9 +249,7 @@ func kindName(v json.RawMessage) string {
 }
 
 // clip shortens what an error quotes of a message.
-func clip(s string) string {
-	if len(s) <= 64 {
-		return s
-	}
-	return strings.ToValidUTF8(s[:64], "") + "…"
-}
+func clip(s string) string { return engine.Clip(s, maxQuote) }
+
+// maxQuote is the most bytes of a message an error quotes.
+const maxQuote = 64
