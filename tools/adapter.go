@@ -286,13 +286,15 @@ func turnOn(d *Deps, arg string, t Tool) Tool {
 		_ = json.Unmarshal(m[arg], &ref)
 		return ref
 	}
-	h := t.Handler
+	h, name := t.Handler, t.Def.Name
 	t.Handler = func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		turn := jsonrpc.TurnOf(req.Params.Meta)
 		defer d.Sessions.Leave(turn)
 		ctx = engine.WithTurn(ctx, turn)
 		if err := d.Sessions.WaitTurn(ctx); err != nil {
-			return errorResult(withSessionID(err, req)), nil
+			// The observers see this failure too, though the call's
+			// arguments were never bound.
+			return d.observe.failed(ctx, Call{Tool: name}, withSessionID(err, req)), nil
 		}
 		return h(ctx, req)
 	}
