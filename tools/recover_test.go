@@ -36,6 +36,13 @@ func (panicSession) Navigate(context.Context, engine.NavigateRequest) (engine.Na
 func (panicSession) Info(context.Context) engine.PageInfo { return engine.PageInfo{URL: "about:blank"} }
 func (panicSession) Close(context.Context) error          { return nil }
 
+// The parts of the contract the Manager calls outside the tool's call
+// itself (engine.NothingToReport's answers): the session's bug is in its
+// page calls alone.
+func (panicSession) Gone() <-chan struct{}                    { return nil }
+func (panicSession) EndedElsewhere(context.Context) bool      { return false }
+func (panicSession) BlockedRequests() []engine.BlockedRequest { return nil }
+
 // TestPanicIsOneInternalError checks that a panic in the engine under a
 // tool call, on a session or while creating one, fails that call alone with
 // INTERNAL_ERROR: the session is released for the next call (which would
