@@ -62,7 +62,7 @@ func TestAuthProxyOptions(t *testing.T) {
 	if err != nil || u.Scheme != "http" || !strings.HasPrefix(u.Host, "127.0.0.1:") || out.ProxyUsername != "" || out.ProxyPassword != "" {
 		t.Fatalf("with a login: %+v", out)
 	}
-	if _, _, err := engine.AuthProxy(engine.SessionOptions{ProxyUsername: "ada"}); code(err) != engine.InvalidParameters {
+	if _, _, err := engine.AuthProxy(engine.SessionOptions{ProxyUsername: "ada"}); engine.AsError(err).Code != engine.InvalidParameters {
 		t.Fatalf("a login without a proxy: %v", err)
 	}
 }

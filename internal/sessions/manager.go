@@ -1,4 +1,4 @@
-package engine
+package sessions
 
 import (
 	"cmp"
@@ -14,24 +14,26 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/seed4af8c199/browsermcp/engine"
 )
 
-// DefaultSessionName is the name of the session a call uses when it gives no
+// DefaultName is the name of the session a call uses when it gives no
 // sessionId.
-const DefaultSessionName = "default"
+const DefaultName = "default"
 
 // rememberExpired bounds how many expired ids the Manager remembers so they
 // answer SESSION_EXPIRED rather than SESSION_NOT_FOUND.
 const rememberExpired = 4096
 
-// ManagerConfig configures a Manager.
-type ManagerConfig struct {
+// Config configures a Manager.
+type Config struct {
 	// Timeout is how long a session lives after its last successful call.
 	Timeout time.Duration
 	// MaxSessions caps the open sessions, counting those being created.
 	MaxSessions int
 	// Defaults are applied to every new session's options where unset.
-	Defaults SessionOptions
+	Defaults engine.SessionOptions
 	// OutputDir is where the server writes files for the agent: each
 	// session's downloads go to OutputDir/<sessionId>/downloads, which is
 	// removed with the session. Empty: browsermcp under os.TempDir().
@@ -44,7 +46,7 @@ type ManagerConfig struct {
 	// with a user data directory. One session holds it at a time.
 	ProfileDefault bool
 	// Timeouts are the default waits of calls whose request names none.
-	Timeouts Timeouts
+	Timeouts engine.Timeouts
 	// IdleTimeout, when positive and the engine is an Idler, stops the
 	// browser once no session has existed for this long; the next session
 	// starts it again.
@@ -61,8 +63,8 @@ type ManagerConfig struct {
 // one session one at a time while different sessions run in parallel. Its
 // lock guards only its maps; it is never held across browser I/O.
 type Manager struct {
-	eng Engine
-	cfg ManagerConfig
+	eng engine.Engine
+	cfg Config
 
 	mu       sync.Mutex
 	sessions map[string]*managed
@@ -81,7 +83,7 @@ type Manager struct {
 	// while a session exists or is being created.
 	idle *time.Timer
 	// active is each owner's active context: the session its calls
-	// without a sessionId use. An owner not here uses DefaultSessionName.
+	// without a sessionId use. An owner not here uses DefaultName.
 	active map[string]activeContext
 	// profile is the session that holds the persistent profile
 	// (ProfileDefault); profileGate (capacity 1) lets one create of such
@@ -110,7 +112,7 @@ type managed struct {
 	id, name, owner string
 	// proxy is the proxy server the session was created with, for List.
 	proxy   string
-	sess    Session
+	sess    engine.Session
 	created time.Time
 	expires time.Time
 	timer   *time.Timer
@@ -125,29 +127,13 @@ type managed struct {
 	// opts are the options it was created with, lastUsed the end of its
 	// last successful call, and dirty says it may have changed since the
 	// store last read it: for persistent sessions.
-	opts     SessionOptions
+	opts     engine.SessionOptions
 	lastUsed time.Time
 	dirty    bool
 }
 
-// Info describes one session.
-type Info struct {
-	ID        string
-	Name      string
-	CreatedAt time.Time
-	ExpiresAt time.Time
-	URL       string
-	Title     string
-	// Pages is how many pages (tabs) the session has; List sets it.
-	Pages int
-	// Proxy is the session's proxy server, without its login.
-	Proxy string
-	// Active marks the owner's active context; List sets it.
-	Active bool
-}
-
-// NewManager returns a Manager over eng.
-func NewManager(eng Engine, cfg ManagerConfig) *Manager {
+// New returns a Manager over eng.
+func New(eng engine.Engine, cfg Config) *Manager {
 	if cfg.OutputDir == "" {
 		cfg.OutputDir = filepath.Join(os.TempDir(), "browsermcp")
 	}
@@ -177,7 +163,7 @@ func NewManager(eng Engine, cfg ManagerConfig) *Manager {
 // idleLocked starts the idle timer when no session exists or is being
 // created; busyLocked stops it. Call with m.mu held.
 func (m *Manager) idleLocked() {
-	_, ok := m.eng.(Idler)
+	_, ok := m.eng.(engine.Idler)
 	if !ok || m.cfg.IdleTimeout <= 0 || m.closed || m.idle != nil || len(m.sessions)+m.pending > 0 {
 		return
 	}
@@ -190,7 +176,7 @@ func (m *Manager) idleLocked() {
 			return
 		}
 		m.idle = nil
-		if !m.closed && len(m.sessions)+m.pending == 0 && !m.eng.(Idler).Idle() {
+		if !m.closed && len(m.sessions)+m.pending == 0 && !m.eng.(engine.Idler).Idle() {
 			m.idleLocked() // the browser is still starting: again later
 		}
 	})
@@ -204,8 +190,6 @@ func (m *Manager) busyLocked() {
 	}
 }
 
-type sessionIDKey struct{}
-
 type opKey struct{}
 
 // WithOp names the call ctx runs (a tool's name), so that a call kept
@@ -214,65 +198,41 @@ func WithOp(ctx context.Context, op string) context.Context {
 	return context.WithValue(ctx, opKey{}, op)
 }
 
-// SessionIDFrom returns the id of the session a Use call runs on, or of the
-// session an Engine's NewSession creates.
-func SessionIDFrom(ctx context.Context) string {
-	id, _ := ctx.Value(sessionIDKey{}).(string)
-	return id
-}
-
-type ownerKey struct{}
-
-// WithOwner marks ctx as acting for owner (an API key's identity). Sessions
-// created under an owner are invisible to every other owner.
-func WithOwner(ctx context.Context, owner string) context.Context {
-	return context.WithValue(ctx, ownerKey{}, owner)
-}
-
-// OwnerOf returns the owner WithOwner put into ctx; "" is the owner of
-// stdio and in-process clients.
-func OwnerOf(ctx context.Context) string { return ownerOf(ctx) }
-
-func ownerOf(ctx context.Context) string {
-	o, _ := ctx.Value(ownerKey{}).(string)
-	return o
-}
-
 // Create opens a new session. A non-empty name must be unique for the owner
 // and can then be used wherever the id is.
-func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) (Info, error) {
+func (m *Manager) Create(ctx context.Context, name string, opts engine.SessionOptions) (engine.SessionInfo, error) {
 	// A saved session being restored keeps its name: it is taken first.
 	m.awaitRestore(ctx)
-	owner := ownerOf(ctx)
-	profile := m.cfg.ProfileDefault && name == DefaultSessionName
+	owner := engine.OwnerOf(ctx)
+	profile := m.cfg.ProfileDefault && name == DefaultName
 	if profile {
 		select {
 		case m.profileGate <- struct{}{}:
 			defer func() { <-m.profileGate }()
 		case <-ctx.Done():
-			return Info{}, Wrap(BrowserError, ctx.Err(), "waiting for the persistent profile: "+ctx.Err().Error())
+			return engine.SessionInfo{}, engine.Wrap(engine.BrowserError, ctx.Err(), "waiting for the persistent profile: "+ctx.Err().Error())
 		}
 		opts.Profile = true
 	}
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
-		return Info{}, Errorf(BrowserError, "the server is shutting down")
+		return engine.SessionInfo{}, engine.Errorf(engine.BrowserError, "the server is shutting down")
 	}
 	if len(m.sessions)+m.pending >= m.cfg.MaxSessions {
 		m.mu.Unlock()
-		return Info{}, Errorf(MaxSessionsReached, "the server already has %d sessions, its maximum", m.cfg.MaxSessions).
+		return engine.SessionInfo{}, engine.Errorf(engine.MaxSessionsReached, "the server already has %d sessions, its maximum", m.cfg.MaxSessions).
 			With("maxSessions", m.cfg.MaxSessions)
 	}
 	if name != "" {
 		if _, taken := m.names[ownerName{owner, name}]; taken {
 			m.mu.Unlock()
-			return Info{}, Errorf(InvalidParameters, "a session named %q already exists", name).With("field", "name")
+			return engine.SessionInfo{}, engine.Errorf(engine.InvalidParameters, "a session named %q already exists", name).With("field", "name")
 		}
 	}
 	if profile && m.profile != nil {
 		m.mu.Unlock()
-		return Info{}, Errorf(BrowserError, "the persistent browser profile (--user-data-dir) is held by another client's %q session; one session at a time can use it", name).
+		return engine.SessionInfo{}, engine.Errorf(engine.BrowserError, "the persistent browser profile (--user-data-dir) is held by another client's %q session; one session at a time can use it", name).
 			Suggest("Call create_session without a name for an isolated session, or close the other client's default session.")
 	}
 	m.pending++
@@ -292,15 +252,15 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 	m.pending--
 	defer m.idleLocked()
 	if err != nil {
-		return Info{}, err
+		return engine.SessionInfo{}, err
 	}
 	if m.closed || (name != "" && m.names[ownerName{owner, name}] != nil) {
 		// Shutdown or a concurrent create of the same name won the race.
-		go Bound(sess).Close(context.Background())
+		go engine.Bound(sess).Close(context.Background())
 		if m.closed {
-			return Info{}, Errorf(BrowserError, "the server is shutting down")
+			return engine.SessionInfo{}, engine.Errorf(engine.BrowserError, "the server is shutting down")
 		}
-		return Info{}, Errorf(InvalidParameters, "a session named %q already exists", name).With("field", "name")
+		return engine.SessionInfo{}, engine.Errorf(engine.InvalidParameters, "a session named %q already exists", name).With("field", "name")
 	}
 	s := m.holdLocked(id, name, owner, sess, time.Now())
 	s.proxy = m.withDefaults(opts).Proxy
@@ -317,10 +277,10 @@ func (m *Manager) Create(ctx context.Context, name string, opts SessionOptions) 
 
 // holdLocked starts holding sess: it gets its expiry, and its name if the
 // owner has no other session of that name.
-func (m *Manager) holdLocked(id, name, owner string, sess Session, created time.Time) *managed {
+func (m *Manager) holdLocked(id, name, owner string, sess engine.Session, created time.Time) *managed {
 	sctx, cancel := context.WithCancel(context.Background())
 	s := &managed{
-		id: id, owner: owner, sess: BoundWith(sess, m.cfg.Timeouts),
+		id: id, owner: owner, sess: engine.BoundWith(sess, m.cfg.Timeouts),
 		created: created, expires: time.Now().Add(m.cfg.Timeout),
 		lock: make(chan struct{}, 1), ctx: sctx, cancel: cancel,
 	}
@@ -339,7 +299,7 @@ func (m *Manager) holdLocked(id, name, owner string, sess Session, created time.
 	return s
 }
 
-func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
+func (m *Manager) withDefaults(o engine.SessionOptions) engine.SessionOptions {
 	if o.Viewport.Width == 0 || o.Viewport.Height == 0 {
 		o.Viewport = m.cfg.Defaults.Viewport
 	}
@@ -367,8 +327,8 @@ func (m *Manager) withDefaults(o SessionOptions) SessionOptions {
 	return o
 }
 
-func (s *managed) info() Info {
-	return Info{ID: s.id, Name: s.name, CreatedAt: s.created, ExpiresAt: s.expires, Proxy: s.proxy}
+func (s *managed) info() engine.SessionInfo {
+	return engine.SessionInfo{ID: s.id, Name: s.name, CreatedAt: s.created, ExpiresAt: s.expires, Proxy: s.proxy}
 }
 
 // lookup finds a session by id or name for the ctx's owner: one this
@@ -384,12 +344,12 @@ func (m *Manager) lookup(ctx context.Context, ref string) (*managed, error) {
 			s, err = m.lookupLocal(ctx, ref)
 		}
 	}
-	a, shared := m.eng.(Adopter)
+	a, shared := m.eng.(engine.Adopter)
 	if err == nil || !shared || ref == "" {
 		return s, err
 	}
 	s, aerr := m.adopt(ctx, a, ref)
-	if ae := AsError(aerr); aerr != nil && ae.Code == SessionNotFound {
+	if ae := engine.AsError(aerr); aerr != nil && ae.Code == engine.SessionNotFound {
 		return nil, err // this Manager's answer: it may know the id expired
 	}
 	return s, aerr
@@ -397,24 +357,24 @@ func (m *Manager) lookup(ctx context.Context, ref string) (*managed, error) {
 
 // adopt takes over a session the engine holds elsewhere (see Adopter). It
 // counts against MaxSessions, and gets this Manager's expiry.
-func (m *Manager) adopt(ctx context.Context, a Adopter, ref string) (*managed, error) {
-	owner := ownerOf(ctx)
+func (m *Manager) adopt(ctx context.Context, a engine.Adopter, ref string) (*managed, error) {
+	owner := engine.OwnerOf(ctx)
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
-		return nil, Errorf(BrowserError, "the server is shutting down")
+		return nil, engine.Errorf(engine.BrowserError, "the server is shutting down")
 	}
 	if len(m.sessions)+m.pending >= m.cfg.MaxSessions {
 		m.mu.Unlock()
-		return nil, Errorf(MaxSessionsReached, "the server already has %d sessions, its maximum", m.cfg.MaxSessions).
+		return nil, engine.Errorf(engine.MaxSessionsReached, "the server already has %d sessions, its maximum", m.cfg.MaxSessions).
 			With("maxSessions", m.cfg.MaxSessions)
 	}
 	m.pending++
 	m.busyLocked()
 	m.mu.Unlock()
-	ad, err := within(ctx, "find the session", NewSessionTimeout, func(ctx context.Context) (ad Adopted, err error) {
+	ad, err := engine.Within(ctx, "find the session", engine.NewSessionTimeout, func(ctx context.Context) (ad engine.Adopted, err error) {
 		defer func() {
-			if e := Recovered(recover()); e != nil {
+			if e := engine.Recovered(recover()); e != nil {
 				err = e
 			}
 		}()
@@ -430,18 +390,18 @@ func (m *Manager) adopt(ctx context.Context, a Adopter, ref string) (*managed, e
 	if old, ok := m.sessions[ad.ID]; ok || m.closed {
 		// A concurrent call adopted it first: let go of this attachment
 		// only, the session stays.
-		go Bound(ad.Session).Close(WithCloseReason(context.Background(), CloseDetach))
+		go engine.Bound(ad.Session).Close(engine.WithCloseReason(context.Background(), engine.CloseDetach))
 		if ok && old.owner == owner {
 			return old, nil
 		}
-		return nil, Errorf(BrowserError, "the server is shutting down")
+		return nil, engine.Errorf(engine.BrowserError, "the server is shutting down")
 	}
 	return m.holdLocked(ad.ID, ad.Name, owner, ad.Session, ad.Created), nil
 }
 
 // lookupLocal finds a session this Manager holds.
 func (m *Manager) lookupLocal(ctx context.Context, ref string) (*managed, error) {
-	owner := ownerOf(ctx)
+	owner := engine.OwnerOf(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if s, ok := m.sessions[ref]; ok && s.owner == owner {
@@ -452,20 +412,20 @@ func (m *Manager) lookupLocal(ctx context.Context, ref string) (*managed, error)
 	}
 	if s, ok := m.crashed[ownerName{owner, ref}]; ok {
 		m.forgetCrashLocked(s)
-		e := Errorf(BrowserCrashed, "the browser of session %s went away (it crashed or was killed), and the session with it", s.id).
+		e := engine.Errorf(engine.BrowserCrashed, "the browser of session %s went away (it crashed or was killed), and the session with it", s.id).
 			Suggest("Call create_session for a new session: a new browser is starting. This session no longer exists.")
 		e.SessionID = s.id
 		return nil, e
 	}
 	if m.expired.of(ref, owner) {
-		e := Errorf(SessionExpired, "session %s expired after %s without calls", ref, m.cfg.Timeout)
+		e := engine.Errorf(engine.SessionExpired, "session %s expired after %s without calls", ref, m.cfg.Timeout)
 		e.SessionID = ref
 		return nil, e
 	}
 	if m.ended.of(ref, owner) {
 		return nil, endedErr(ref, "")
 	}
-	e := Errorf(SessionNotFound, "no session with id %q", ref)
+	e := engine.Errorf(engine.SessionNotFound, "no session with id %q", ref)
 	e.SessionID = ref
 	return nil, e
 }
@@ -479,31 +439,31 @@ func (m *Manager) Owns(ctx context.Context, ref string) bool {
 
 // Find describes the owner's session named by ref (an id or a name)
 // without waiting for a call running on it and without extending its
-// expiry; it answers as Use would for a session that is not there.
-func (m *Manager) Find(ctx context.Context, ref string) (Info, error) {
+// expiry; it answers as Run would for a session that is not there.
+func (m *Manager) Find(ctx context.Context, ref string) (engine.SessionInfo, error) {
 	s, err := m.lookup(ctx, ref)
 	if err != nil {
-		return Info{}, err
+		return engine.SessionInfo{}, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return s.info(), nil
 }
 
-// Use runs fn on the session named by ref (an id or a name) once no other
+// Run runs fn on the session named by ref (an id or a name) once no other
 // call on it is running and, when ctx carries a turn (WithTurn), once
 // every call that arrived before it on the session has ended; its turn
 // ends with it. An empty ref means the owner's default session, created
 // on first use. On success the session's expiry slides to now + timeout.
 // Errors from fn carry the session id.
-func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Context, s Session) error) (Info, error) {
+func (m *Manager) Run(ctx context.Context, ref string, fn func(ctx context.Context, s engine.Session) error) (engine.SessionInfo, error) {
 	defer m.Leave(turnOf(ctx))
 	if err := m.WaitTurn(ctx); err != nil {
-		return Info{}, err
+		return engine.SessionInfo{}, err
 	}
 	s, err := m.resolve(ctx, ref)
 	if err != nil {
-		return Info{}, err
+		return engine.SessionInfo{}, err
 	}
 	// A close or expiry of the session aborts the call at once.
 	ctx, cancel := context.WithCancel(ctx)
@@ -512,7 +472,7 @@ func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Conte
 	defer stop()
 
 	if err := m.acquire(ctx, s); err != nil {
-		return Info{}, err
+		return engine.SessionInfo{}, err
 	}
 	m.mu.Lock()
 	s.busy++
@@ -520,7 +480,7 @@ func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Conte
 	s.runningSince = time.Now()
 	m.mu.Unlock()
 
-	err = fn(context.WithValue(context.WithValue(ctx, sessionIDKey{}, s.id), sessionNameKey{}, s.name), s.sess)
+	err = fn(engine.WithSessionName(engine.WithSessionID(ctx, s.id), s.name), s.sess)
 
 	m.mu.Lock()
 	s.busy--
@@ -539,12 +499,12 @@ func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Conte
 	}
 
 	if err != nil {
-		if e := AsError(err); e.Code == BrowserCrashed && s.ctx.Err() == nil {
+		if e := engine.AsError(err); e.Code == engine.BrowserCrashed && s.ctx.Err() == nil {
 			// The browser went away, or another server closed the
 			// session (then watch drops it, if it has not yet).
 			// The question takes what is left of the call's own
 			// deadline, at most EndedTimeout.
-			d := EndedTimeout
+			d := engine.EndedTimeout
 			if dl, ok := ctx.Deadline(); ok {
 				d = min(d, time.Until(dl))
 			}
@@ -553,16 +513,16 @@ func (m *Manager) Use(ctx context.Context, ref string, fn func(ctx context.Conte
 				ended := s.sess.EndedElsewhere(ectx)
 				cancel()
 				if ended {
-					return Info{}, endedErr(s.id, "")
+					return engine.SessionInfo{}, endedErr(s.id, "")
 				}
 			}
 		}
 		if s.ctx.Err() != nil && ctx.Err() != nil {
-			return Info{}, m.abortErr(s, ctx)
+			return engine.SessionInfo{}, m.abortErr(s, ctx)
 		}
-		e := AsError(err)
+		e := engine.AsError(err)
 		e.SessionID = s.id
-		return Info{}, e
+		return engine.SessionInfo{}, e
 	}
 	return info, nil
 }
@@ -577,7 +537,7 @@ func (m *Manager) acquire(ctx context.Context, s *managed) error {
 		return nil
 	default:
 	}
-	wait := time.NewTimer(DefaultCallTimeout)
+	wait := time.NewTimer(engine.DefaultCallTimeout)
 	defer wait.Stop()
 	select {
 	case s.lock <- struct{}{}:
@@ -588,19 +548,19 @@ func (m *Manager) acquire(ctx context.Context, s *managed) error {
 		}
 		return m.abortErr(s, ctx)
 	case <-wait.C:
-		return m.busyErr(s, DefaultCallTimeout)
+		return m.busyErr(s, engine.DefaultCallTimeout)
 	}
 }
 
 // busyErr is the TIMEOUT of a call that waited for a busy session.
-func (m *Manager) busyErr(s *managed, waited time.Duration) *Error {
+func (m *Manager) busyErr(s *managed, waited time.Duration) *engine.Error {
 	m.mu.Lock()
 	op, since := s.running, s.runningSince
 	m.mu.Unlock()
 	if op == "" {
 		op = "another call"
 	}
-	e := Errorf(Timeout, "session %s is busy with %s (running for %s); this call waited for it in vain", s.id, op, time.Since(since).Round(time.Millisecond)).
+	e := engine.Errorf(engine.Timeout, "session %s is busy with %s (running for %s); this call waited for it in vain", s.id, op, time.Since(since).Round(time.Millisecond)).
 		With("busyWith", op).With("reason", "session_busy")
 	if waited > 0 {
 		e.With("waitedMs", waited.Milliseconds())
@@ -621,7 +581,7 @@ func (m *Manager) abortErr(s *managed, ctx context.Context) error {
 		}
 		m.mu.Unlock()
 		if crashed {
-			e := Errorf(BrowserCrashed, "the browser of session %s went away (it crashed or was killed) while the call ran, and the session with it", s.id).
+			e := engine.Errorf(engine.BrowserCrashed, "the browser of session %s went away (it crashed or was killed) while the call ran, and the session with it", s.id).
 				Suggest("Call create_session for a new session: a new browser is starting. This session no longer exists.")
 			e.SessionID = s.id
 			return e
@@ -629,11 +589,11 @@ func (m *Manager) abortErr(s *managed, ctx context.Context) error {
 		if ended {
 			return endedErr(s.id, " while the call ran")
 		}
-		code := SessionNotFound
+		code := engine.SessionNotFound
 		if exp {
-			code = SessionExpired
+			code = engine.SessionExpired
 		}
-		e := Errorf(code, "session %s was closed while the call ran", s.id)
+		e := engine.Errorf(code, "session %s was closed while the call ran", s.id)
 		e.SessionID = s.id
 		return e
 	}
@@ -647,42 +607,42 @@ func (m *Manager) resolve(ctx context.Context, ref string) (*managed, error) {
 	// The active context may be a saved session still opening again.
 	m.awaitRestore(ctx)
 	m.mu.Lock()
-	a, ok := m.active[ownerOf(ctx)]
+	a, ok := m.active[engine.OwnerOf(ctx)]
 	m.mu.Unlock()
 	if ok {
 		active := a.name
 		s, err := m.lookup(ctx, a.id)
-		if e := AsError(err); err != nil && (e.Code == SessionNotFound || e.Code == SessionExpired) {
+		if e := engine.AsError(err); err != nil && (e.Code == engine.SessionNotFound || e.Code == engine.SessionExpired) {
 			e.Message = fmt.Sprintf("your active context %q is gone: %s", active, e.Message)
 			e.Suggest("Pass a sessionId, or call browser_context_switch or browser_context_create.")
 			return nil, e
 		}
 		return s, err
 	}
-	if s, err := m.lookup(ctx, DefaultSessionName); err == nil {
+	if s, err := m.lookup(ctx, DefaultName); err == nil {
 		return s, nil
 	}
-	if _, err := m.Create(ctx, DefaultSessionName, SessionOptions{}); err != nil {
-		var e *Error
+	if _, err := m.Create(ctx, DefaultName, engine.SessionOptions{}); err != nil {
+		var e *engine.Error
 		// A concurrent call may have created it first.
-		if errors.As(err, &e) && e.Code == InvalidParameters {
-			return m.lookup(ctx, DefaultSessionName)
+		if errors.As(err, &e) && e.Code == engine.InvalidParameters {
+			return m.lookup(ctx, DefaultName)
 		}
 		return nil, err
 	}
-	return m.lookup(ctx, DefaultSessionName)
+	return m.lookup(ctx, DefaultName)
 }
 
 // Close closes the session named by ref. A call running on it is aborted.
-func (m *Manager) Close(ctx context.Context, ref string) (Info, error) {
+func (m *Manager) Close(ctx context.Context, ref string) (engine.SessionInfo, error) {
 	s, err := m.lookup(ctx, ref)
 	if err != nil {
-		return Info{}, err
+		return engine.SessionInfo{}, err
 	}
 	if !m.remove(s, false) {
-		e := Errorf(SessionNotFound, "session %s is already closed", s.id)
+		e := engine.Errorf(engine.SessionNotFound, "session %s is already closed", s.id)
 		e.SessionID = s.id
-		return Info{}, e
+		return engine.SessionInfo{}, e
 	}
 	m.mu.Lock()
 	if a := m.active[s.owner]; a.id == s.id {
@@ -695,39 +655,39 @@ func (m *Manager) Close(ctx context.Context, ref string) (Info, error) {
 
 // Active returns the owner's active context: the name (or id) of the
 // session that calls without a sessionId use. It starts as
-// DefaultSessionName.
+// DefaultName.
 func (m *Manager) Active(ctx context.Context) string {
 	m.awaitRestore(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if a, ok := m.active[ownerOf(ctx)]; ok {
+	if a, ok := m.active[engine.OwnerOf(ctx)]; ok {
 		return a.name
 	}
-	return DefaultSessionName
+	return DefaultName
 }
 
 // Switch makes the session ref (a name or an id) the owner's active
-// context. DefaultSessionName is created if it does not exist yet; any
+// context. DefaultName is created if it does not exist yet; any
 // other ref must be an open session of the owner.
-func (m *Manager) Switch(ctx context.Context, ref string) (Info, error) {
+func (m *Manager) Switch(ctx context.Context, ref string) (engine.SessionInfo, error) {
 	// The restore sets each owner's saved active context when it ends: a
 	// switch made before that would be undone.
 	m.awaitRestore(ctx)
-	owner := ownerOf(ctx)
-	if ref == DefaultSessionName {
+	owner := engine.OwnerOf(ctx)
+	if ref == DefaultName {
 		m.mu.Lock()
 		delete(m.active, owner)
 		m.mu.Unlock()
 		m.activeChanged()
 		s, err := m.resolve(ctx, "")
 		if err != nil {
-			return Info{}, err
+			return engine.SessionInfo{}, err
 		}
 		return m.withPage(ctx, s), nil
 	}
 	s, err := m.lookup(ctx, ref)
 	if err != nil {
-		return Info{}, err
+		return engine.SessionInfo{}, err
 	}
 	m.mu.Lock()
 	if m.sessions[s.id] == s {
@@ -742,15 +702,15 @@ func (m *Manager) Switch(ctx context.Context, ref string) (Info, error) {
 // download directory set, within NewSessionTimeout; what names the call
 // in a timeout. A panicking engine is an error, so that the caller's
 // pending slot is not leaked.
-func (m *Manager) newSession(ctx context.Context, what, id, name string, opts SessionOptions) (Session, error) {
+func (m *Manager) newSession(ctx context.Context, what, id, name string, opts engine.SessionOptions) (engine.Session, error) {
 	opts.DownloadDir = filepath.Join(m.outputDir(id), "downloads")
 	if m.cfg.DownloadDir != "" {
 		opts.DownloadDir = filepath.Join(m.cfg.DownloadDir, id)
 	}
-	ctx = context.WithValue(context.WithValue(ctx, sessionIDKey{}, id), sessionNameKey{}, name)
-	return within(ctx, what, NewSessionTimeout, func(ctx context.Context) (s Session, err error) {
+	ctx = engine.WithSessionName(engine.WithSessionID(ctx, id), name)
+	return engine.Within(ctx, what, engine.NewSessionTimeout, func(ctx context.Context) (s engine.Session, err error) {
 		defer func() {
-			if e := Recovered(recover()); e != nil {
+			if e := engine.Recovered(recover()); e != nil {
 				err = e
 			}
 		}()
@@ -759,7 +719,7 @@ func (m *Manager) newSession(ctx context.Context, what, id, name string, opts Se
 }
 
 // withPage describes s with its page, as List does.
-func (m *Manager) withPage(ctx context.Context, s *managed) Info {
+func (m *Manager) withPage(ctx context.Context, s *managed) engine.SessionInfo {
 	m.mu.Lock()
 	i := s.info()
 	m.mu.Unlock()
@@ -843,7 +803,7 @@ func (m *Manager) closeSession(ctx context.Context, s *managed) error {
 	err := s.sess.Close(ctx)
 	// The session's files (its downloads) go with it.
 	if rerr := os.RemoveAll(m.outputDir(s.id)); err == nil && rerr != nil {
-		err = Wrap(BrowserError, rerr, "could not remove the session's files: "+rerr.Error())
+		err = engine.Wrap(engine.BrowserError, rerr, "could not remove the session's files: "+rerr.Error())
 	}
 	m.mu.Lock()
 	ends := slices.Clone(m.onEnd)
@@ -870,7 +830,7 @@ func (m *Manager) watch(s *managed, gone <-chan struct{}) {
 		return
 	case <-gone:
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), EndedTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), engine.EndedTimeout)
 	ended := s.sess.EndedElsewhere(ctx)
 	cancel()
 	m.mu.Lock()
@@ -897,8 +857,8 @@ func (m *Manager) watch(s *managed, gone <-chan struct{}) {
 // elsewhere (Ender); when adds to the message. Who closed it is not known
 // for sure: the Grid also drops a session, minutes later, whose browser or
 // node it lost (that session answered BROWSER_CRASHED meanwhile).
-func endedErr(id, when string) *Error {
-	e := Errorf(SessionNotFound, "session %s was closed%s: the Grid no longer has it; another server (replica) that shares it closed it (close_session or expiry), or the Grid ended it after losing its browser or node", id, when).
+func endedErr(id, when string) *engine.Error {
+	e := engine.Errorf(engine.SessionNotFound, "session %s was closed%s: the Grid no longer has it; another server (replica) that shares it closed it (close_session or expiry), or the Grid ended it after losing its browser or node", id, when).
 		Suggest("Call create_session for a new session, or list_sessions to see the open ones.")
 	e.SessionID = id
 	return e
@@ -927,16 +887,16 @@ func (m *Manager) expire(s *managed) {
 	removed := m.removeLocked(s, true)
 	m.mu.Unlock()
 	if removed {
-		_ = m.closeSession(WithCloseReason(context.Background(), CloseExpired), s)
+		_ = m.closeSession(engine.WithCloseReason(context.Background(), engine.CloseExpired), s)
 	}
 }
 
 // List returns the owner's sessions, oldest first, with their page URL and
 // title. It does not wait for busy sessions.
-func (m *Manager) List(ctx context.Context) []Info {
+func (m *Manager) List(ctx context.Context) []engine.SessionInfo {
 	// The saved sessions are listed once they are open again.
 	m.awaitRestore(ctx)
-	owner := ownerOf(ctx)
+	owner := engine.OwnerOf(ctx)
 	m.mu.Lock()
 	var ss []*managed
 	for _, s := range m.sessions {
@@ -945,17 +905,17 @@ func (m *Manager) List(ctx context.Context) []Info {
 		}
 	}
 	a, ok := m.active[owner]
-	infos := make([]Info, len(ss))
+	infos := make([]engine.SessionInfo, len(ss))
 	for i, s := range ss {
 		infos[i] = s.info()
-		infos[i].Active = (ok && a.id == s.id) || (!ok && s.name == DefaultSessionName)
+		infos[i].Active = (ok && a.id == s.id) || (!ok && s.name == DefaultName)
 	}
 	m.mu.Unlock()
 	for i, s := range ss {
 		p := s.sess.Info(ctx)
 		infos[i].URL, infos[i].Title, infos[i].Pages = p.URL, p.Title, p.Pages
 	}
-	if a, ok := m.eng.(Adopter); ok {
+	if a, ok := m.eng.(engine.Adopter); ok {
 		infos = m.withShared(ctx, a, infos)
 	}
 	sort.Slice(infos, func(i, j int) bool { return infos[i].CreatedAt.Before(infos[j].CreatedAt) })
@@ -967,10 +927,10 @@ func (m *Manager) List(ctx context.Context) []Info {
 // server closed them (every session of an Adopter may be ended
 // elsewhere), and this one has not noticed yet. When the engine cannot list them, the list is
 // this Manager's alone.
-func (m *Manager) withShared(ctx context.Context, a Adopter, infos []Info) []Info {
-	ctx, cancel := context.WithTimeout(ctx, InfoTimeout)
+func (m *Manager) withShared(ctx context.Context, a engine.Adopter, infos []engine.SessionInfo) []engine.SessionInfo {
+	ctx, cancel := context.WithTimeout(ctx, engine.InfoTimeout)
 	defer cancel()
-	shared, err := a.Shared(ctx, ownerOf(ctx))
+	shared, err := a.Shared(ctx, engine.OwnerOf(ctx))
 	if err != nil {
 		return infos
 	}
@@ -978,7 +938,7 @@ func (m *Manager) withShared(ctx context.Context, a Adopter, infos []Info) []Inf
 	for _, i := range shared {
 		there[i.ID] = true
 	}
-	infos = slices.DeleteFunc(infos, func(i Info) bool { return !there[i.ID] })
+	infos = slices.DeleteFunc(infos, func(i engine.SessionInfo) bool { return !there[i.ID] })
 	held := map[string]bool{}
 	for _, i := range infos {
 		held[i.ID] = true
@@ -1015,7 +975,7 @@ func (m *Manager) Shutdown(ctx context.Context) {
 	var wg sync.WaitGroup
 	for _, s := range all {
 		if m.remove(s, false) {
-			wg.Go(func() { _ = m.closeSession(WithCloseReason(ctx, CloseShutdown), s) })
+			wg.Go(func() { _ = m.closeSession(engine.WithCloseReason(ctx, engine.CloseShutdown), s) })
 		}
 	}
 	wg.Wait()
