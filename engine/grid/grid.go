@@ -261,7 +261,7 @@ func (e *Engine) forget(s *session) {
 }
 
 // Close lets go of the sessions still held, as a shutdown does (see
-// shared.go); the Manager has normally closed them all already.
+// shared.go); the session runtime has normally closed them all already.
 func (e *Engine) Close() error {
 	e.mu.Lock()
 	e.closed = true
