@@ -10,10 +10,10 @@ import (
 )
 
 // Bound wraps s so that every call on it gets, in this one place, what the
-// engines must not each invent: the request's defaults, its validation, and
-// a deadline derived from the waits the request names. A call that overruns
-// its deadline answers TIMEOUT naming the call, never a bare context error.
-// The session runtime bounds every session it creates; the conformance suite does
+// engines must not each invent: the request's defaults, its validation, and a
+// deadline derived from the waits the request names. A call that overruns its
+// deadline answers TIMEOUT naming the call, never a bare context error. The
+// session runtime bounds every session it creates; the conformance suite does
 // the same, so engines are always called with complete requests.
 func Bound(s Session) Session {
 	return BoundWith(s, Timeouts{})

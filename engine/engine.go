@@ -37,8 +37,8 @@ type Engine interface {
 	Close() error
 }
 
-// Session is one isolated browser context and its page. The session runtime calls a
-// Session from one goroutine at a time.
+// Session is one isolated browser context and its page. The session runtime
+// calls a Session from one goroutine at a time.
 type Session interface {
 	Navigate(ctx context.Context, req NavigateRequest) (NavigateResult, error)
 	Click(ctx context.Context, req ClickRequest) (ActionResult, error)
@@ -83,8 +83,8 @@ type Session interface {
 }
 
 // Goner is the part of a Session that says when its browser went away (it
-// crashed or was killed): Gone closes then. The session runtime frees the session
-// at once, rather than when it expires, so that its slot is not held by
+// crashed or was killed): Gone closes then. The session runtime frees the
+// session at once, rather than when it expires, so that its slot is not held by
 // the dead. A nil channel (NothingToReport) never closes.
 type Goner interface {
 	Gone() <-chan struct{}
