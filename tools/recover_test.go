@@ -37,6 +37,11 @@ func (panicSession) Navigate(context.Context, engine.NavigateRequest) (engine.Na
 func (panicSession) Info(context.Context) engine.PageInfo { return engine.PageInfo{URL: "about:blank"} }
 func (panicSession) Close(context.Context) error          { return nil }
 
+// Gone is the one part of the Session contract the runtime calls on every
+// session it holds; the embedded nil Session would panic there instead of
+// where this test means it to.
+func (panicSession) Gone() <-chan struct{} { return nil }
+
 // TestPanicIsOneInternalError checks that a panic in the engine under a
 // tool call, on a session or while creating one, fails that call alone with
 // INTERNAL_ERROR: the session is released for the next call (which would
