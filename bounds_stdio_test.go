@@ -15,7 +15,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 	"github.com/seed4af8c199/browsermcp/tools"
@@ -50,7 +50,7 @@ func setPath(args map[string]any, field string, v any) {
 // the range, before anything runs.
 func TestEveryNumberHasItsRange(t *testing.T) {
 	s := startBinary(t, "--caps", "all")
-	all := tools.Tools(&tools.Deps{Sessions: engine.NewManager(nil, engine.ManagerConfig{})})
+	all := tools.Tools(&tools.Deps{Sessions: sessions.New(nil, sessions.Config{})})
 	checked := 0
 	for _, tl := range all {
 		for _, l := range tl.Limits() {

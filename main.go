@@ -28,6 +28,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/internal/install"
 	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
 	"github.com/seed4af8c199/browsermcp/internal/logbridge"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -90,7 +91,7 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	eng.Start()
 	mcfg := cfg.ManagerConfig()
 	mcfg.Log = log
-	mgr := engine.NewManager(eng, mcfg)
+	mgr := sessions.New(eng, mcfg)
 	srv := tools.NewServer(mgr, cfg.ToolOptions(log))
 	logs.Attach(srv)
 
@@ -129,7 +130,7 @@ func serveStdio(ctx context.Context, srv *server.MCPServer, guard jsonrpc.Guard,
 }
 
 // shutdown closes every session, then the browser we launched.
-func shutdown(mgr *engine.Manager, eng engine.Engine, log *slog.Logger) {
+func shutdown(mgr *sessions.Manager, eng engine.Engine, log *slog.Logger) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	mgr.Shutdown(ctx)

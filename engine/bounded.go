@@ -10,10 +10,10 @@ import (
 )
 
 // Bound wraps s so that every call on it gets, in this one place, what the
-// engines must not each invent: the request's defaults, its validation, and
-// a deadline derived from the waits the request names. A call that overruns
-// its deadline answers TIMEOUT naming the call, never a bare context error.
-// The Manager bounds every session it creates; the conformance suite does
+// engines must not each invent: the request's defaults, its validation, and a
+// deadline derived from the waits the request names. A call that overruns its
+// deadline answers TIMEOUT naming the call, never a bare context error. The
+// session runtime bounds every session it creates; the conformance suite does
 // the same, so engines are always called with complete requests.
 func Bound(s Session) Session {
 	return BoundWith(s, Timeouts{})
@@ -69,12 +69,12 @@ func As[T any](s Session) (T, bool) {
 	return t, ok
 }
 
-// within runs f under a deadline d from now (or the caller's, if sooner).
+// Within runs f under a deadline d from now (or the caller's, if sooner).
 // When that deadline passed, an error that has no code of its own (a bare
 // context error, or a BROWSER_ERROR the deadline caused) becomes TIMEOUT;
 // a coded error, such as ELEMENT_NOT_FOUND after the wait for an element,
 // stays. A caller's cancellation is left as it is.
-func within[T any](ctx context.Context, what string, d time.Duration, f func(context.Context) (T, error)) (T, error) {
+func Within[T any](ctx context.Context, what string, d time.Duration, f func(context.Context) (T, error)) (T, error) {
 	if dl, ok := ctx.Deadline(); ok {
 		d = min(d, time.Until(dl)) // the caller's deadline comes first
 	}
@@ -102,7 +102,7 @@ func timedOut(what string, d time.Duration, cause error) *Error {
 
 // withinErr is within for calls that return only an error.
 func withinErr(ctx context.Context, what string, d time.Duration, f func(context.Context) error) error {
-	_, err := within(ctx, what, d, func(ctx context.Context) (struct{}, error) { return struct{}{}, f(ctx) })
+	_, err := Within(ctx, what, d, func(ctx context.Context) (struct{}, error) { return struct{}{}, f(ctx) })
 	return err
 }
 
@@ -130,7 +130,7 @@ func (b *bounded) Navigate(ctx context.Context, req NavigateRequest) (NavigateRe
 	}
 	req.Timeout = orDefault(req.Timeout, b.t.Navigation)
 	req = req.WithDefaults()
-	return within(ctx, "navigate", req.deadline(), func(ctx context.Context) (NavigateResult, error) { return b.s.Navigate(ctx, req) })
+	return Within(ctx, "navigate", req.deadline(), func(ctx context.Context) (NavigateResult, error) { return b.s.Navigate(ctx, req) })
 }
 
 func (b *bounded) Click(ctx context.Context, req ClickRequest) (ActionResult, error) {
@@ -140,7 +140,7 @@ func (b *bounded) Click(ctx context.Context, req ClickRequest) (ActionResult, er
 	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req.NavigationTimeout = orDefault(req.NavigationTimeout, b.t.Navigation)
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "click on "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
+	return b.navigated(ctx)(Within(ctx, "click on "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
 		return retryBlocked(req.Timeout, func(d time.Duration) (ActionResult, error) { req.Timeout = d; return b.s.Click(ctx, req) })
 	})))
 }
@@ -155,17 +155,17 @@ func (b *bounded) Type(ctx context.Context, req TypeRequest) (ActionResult, erro
 	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req.NavigationTimeout = orDefault(req.NavigationTimeout, b.t.Navigation)
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "type into "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Type(ctx, req) })))
+	return b.navigated(ctx)(Within(ctx, "type into "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Type(ctx, req) })))
 }
 
 func (b *bounded) Snapshot(ctx context.Context, req SnapshotRequest) (SnapshotResult, error) {
-	return within(ctx, "snapshot", DefaultCallTimeout, func(ctx context.Context) (SnapshotResult, error) { return b.s.Snapshot(ctx, req) })
+	return Within(ctx, "snapshot", DefaultCallTimeout, func(ctx context.Context) (SnapshotResult, error) { return b.s.Snapshot(ctx, req) })
 }
 
 func (b *bounded) HandleDialog(ctx context.Context, req DialogRequest) (ActionResult, error) {
 	req.NavigationTimeout = orDefault(req.NavigationTimeout, b.t.Navigation)
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "handle_dialog", req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.HandleDialog(ctx, req) })))
+	return b.navigated(ctx)(Within(ctx, "handle_dialog", req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.HandleDialog(ctx, req) })))
 }
 
 // Info has a short deadline of its own: list_sessions calls it on sessions
@@ -184,11 +184,11 @@ func (b *bounded) Evaluate(ctx context.Context, req EvalRequest) (json.RawMessag
 	if err := checkTimeouts(map[string]time.Duration{"timeout": req.Timeout}); err != nil {
 		return nil, err
 	}
-	return within(ctx, "evaluate", req.deadline(), func(ctx context.Context) (json.RawMessage, error) { return b.s.Evaluate(ctx, req) })
+	return Within(ctx, "evaluate", req.deadline(), func(ctx context.Context) (json.RawMessage, error) { return b.s.Evaluate(ctx, req) })
 }
 
 func (b *bounded) Screenshot(ctx context.Context, req ScreenshotRequest) ([]byte, error) {
-	return within(ctx, "screenshot", DefaultCallTimeout, func(ctx context.Context) ([]byte, error) { return b.s.Screenshot(ctx, req) })
+	return Within(ctx, "screenshot", DefaultCallTimeout, func(ctx context.Context) ([]byte, error) { return b.s.Screenshot(ctx, req) })
 }
 
 func (b *bounded) History(ctx context.Context, delta int, timeout time.Duration) (NavigateResult, error) {
@@ -196,7 +196,7 @@ func (b *bounded) History(ctx context.Context, delta int, timeout time.Duration)
 		return NavigateResult{}, err
 	}
 	timeout = orDefault(timeout, b.t.Navigation)
-	return within(ctx, "history", timeout+CallGrace, func(ctx context.Context) (NavigateResult, error) { return b.s.History(ctx, delta, timeout) })
+	return Within(ctx, "history", timeout+CallGrace, func(ctx context.Context) (NavigateResult, error) { return b.s.History(ctx, delta, timeout) })
 }
 
 func (b *bounded) Reload(ctx context.Context, ignoreCache bool, timeout time.Duration) (NavigateResult, error) {
@@ -204,7 +204,7 @@ func (b *bounded) Reload(ctx context.Context, ignoreCache bool, timeout time.Dur
 		return NavigateResult{}, err
 	}
 	timeout = orDefault(timeout, b.t.Navigation)
-	return within(ctx, "reload", timeout+CallGrace, func(ctx context.Context) (NavigateResult, error) { return b.s.Reload(ctx, ignoreCache, timeout) })
+	return Within(ctx, "reload", timeout+CallGrace, func(ctx context.Context) (NavigateResult, error) { return b.s.Reload(ctx, ignoreCache, timeout) })
 }
 
 func (b *bounded) WaitForLoad(ctx context.Context, state WaitUntil, timeout time.Duration) (NavigateResult, error) {
@@ -215,7 +215,7 @@ func (b *bounded) WaitForLoad(ctx context.Context, state WaitUntil, timeout time
 	if state == "" {
 		state = WaitLoad
 	}
-	return within(ctx, "wait_for_load", timeout+CallGrace, func(ctx context.Context) (NavigateResult, error) {
+	return Within(ctx, "wait_for_load", timeout+CallGrace, func(ctx context.Context) (NavigateResult, error) {
 		return b.s.WaitForLoad(ctx, state, timeout)
 	})
 }
@@ -226,7 +226,7 @@ func (b *bounded) Hover(ctx context.Context, req HoverRequest) (ActionResult, er
 	}
 	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "hover over "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
+	return b.navigated(ctx)(Within(ctx, "hover over "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
 		return retryBlocked(req.Timeout, func(d time.Duration) (ActionResult, error) { req.Timeout = d; return b.s.Hover(ctx, req) })
 	})))
 }
@@ -237,7 +237,7 @@ func (b *bounded) Press(ctx context.Context, req PressRequest) (ActionResult, er
 	}
 	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "press "+req.Key, req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Press(ctx, req) })))
+	return b.navigated(ctx)(Within(ctx, "press "+req.Key, req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Press(ctx, req) })))
 }
 
 func (b *bounded) Drag(ctx context.Context, req DragRequest) (ActionResult, error) {
@@ -246,7 +246,7 @@ func (b *bounded) Drag(ctx context.Context, req DragRequest) (ActionResult, erro
 	}
 	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "drag "+req.Source.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
+	return b.navigated(ctx)(Within(ctx, "drag "+req.Source.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
 		return retryBlocked(req.Timeout, func(d time.Duration) (ActionResult, error) { req.Timeout = d; return b.s.Drag(ctx, req) })
 	})))
 }
@@ -257,7 +257,7 @@ func (b *bounded) Upload(ctx context.Context, req UploadRequest) (ActionResult, 
 	}
 	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "upload to "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Upload(ctx, req) })))
+	return b.navigated(ctx)(Within(ctx, "upload to "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Upload(ctx, req) })))
 }
 
 func (b *bounded) Mouse(ctx context.Context, req MouseRequest) (ActionResult, error) {
@@ -265,7 +265,7 @@ func (b *bounded) Mouse(ctx context.Context, req MouseRequest) (ActionResult, er
 		return ActionResult{}, err
 	}
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, req.Action+" the mouse", req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Mouse(ctx, req) })))
+	return b.navigated(ctx)(Within(ctx, req.Action+" the mouse", req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Mouse(ctx, req) })))
 }
 
 // blockedTries bounds how often a pointer action runs whose input the page
@@ -291,7 +291,7 @@ func retryBlocked(timeout time.Duration, act func(timeout time.Duration) (Action
 }
 
 func (b *bounded) Cookies(ctx context.Context, urls []string) ([]Cookie, error) {
-	return within(ctx, "cookies", DefaultCallTimeout, func(ctx context.Context) ([]Cookie, error) { return b.s.Cookies(ctx, urls) })
+	return Within(ctx, "cookies", DefaultCallTimeout, func(ctx context.Context) ([]Cookie, error) { return b.s.Cookies(ctx, urls) })
 }
 
 func (b *bounded) SetCookies(ctx context.Context, cookies []Cookie) error {
@@ -299,7 +299,7 @@ func (b *bounded) SetCookies(ctx context.Context, cookies []Cookie) error {
 }
 
 func (b *bounded) SaveState(ctx context.Context) (StorageState, error) {
-	return within(ctx, "save state", DefaultCallTimeout, b.s.SaveState)
+	return Within(ctx, "save state", DefaultCallTimeout, b.s.SaveState)
 }
 
 // SetStorage visits each origin to write its storage, so it may take a
@@ -313,14 +313,14 @@ func (b *bounded) Tabs(ctx context.Context, req TabsRequest) (TabsResult, error)
 	if err := req.Validate(); err != nil {
 		return TabsResult{}, err
 	}
-	return within(ctx, "tabs "+req.Action, req.deadline(), func(ctx context.Context) (TabsResult, error) { return b.s.Tabs(ctx, req) })
+	return Within(ctx, "tabs "+req.Action, req.deadline(), func(ctx context.Context) (TabsResult, error) { return b.s.Tabs(ctx, req) })
 }
 
 func (b *bounded) AddRoute(ctx context.Context, r Route) (int, error) {
 	if err := r.Validate(); err != nil {
 		return 0, err
 	}
-	return within(ctx, "add a route", DefaultCallTimeout, func(ctx context.Context) (int, error) { return b.s.AddRoute(ctx, r) })
+	return Within(ctx, "add a route", DefaultCallTimeout, func(ctx context.Context) (int, error) { return b.s.AddRoute(ctx, r) })
 }
 
 func (b *bounded) RemoveRoutes(ctx context.Context, pattern string) (removed, remaining int, err error) {
@@ -344,18 +344,18 @@ func (b *bounded) SetThrottling(ctx context.Context, t Throttling) error {
 }
 
 func (b *bounded) RequestLog(ctx context.Context, q RequestLogQuery) (RequestLog, error) {
-	return within(ctx, "request log", DefaultCallTimeout, func(ctx context.Context) (RequestLog, error) { return b.s.RequestLog(ctx, q) })
+	return Within(ctx, "request log", DefaultCallTimeout, func(ctx context.Context) (RequestLog, error) { return b.s.RequestLog(ctx, q) })
 }
 
 func (b *bounded) ConsoleMessages(ctx context.Context, q ConsoleQuery) (ConsoleLog, error) {
 	if err := q.Validate(); err != nil {
 		return ConsoleLog{}, err
 	}
-	return within(ctx, "console messages", DefaultCallTimeout, func(ctx context.Context) (ConsoleLog, error) { return b.s.ConsoleMessages(ctx, q) })
+	return Within(ctx, "console messages", DefaultCallTimeout, func(ctx context.Context) (ConsoleLog, error) { return b.s.ConsoleMessages(ctx, q) })
 }
 
 func (b *bounded) PDF(ctx context.Context, req PDFRequest) ([]byte, error) {
-	return within(ctx, "pdf", DefaultCallTimeout, func(ctx context.Context) ([]byte, error) { return b.s.PDF(ctx, req) })
+	return Within(ctx, "pdf", DefaultCallTimeout, func(ctx context.Context) ([]byte, error) { return b.s.PDF(ctx, req) })
 }
 
 func (b *bounded) Fill(ctx context.Context, req FillRequest) (ActionResult, error) {
@@ -365,7 +365,7 @@ func (b *bounded) Fill(ctx context.Context, req FillRequest) (ActionResult, erro
 	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req.NavigationTimeout = orDefault(req.NavigationTimeout, b.t.Navigation)
 	req = req.WithDefaults()
-	return b.navigated(ctx)(within(ctx, "fill "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Fill(ctx, req) })))
+	return b.navigated(ctx)(Within(ctx, "fill "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Fill(ctx, req) })))
 }
 
 // Select, SetChecked and Scroll pass their results' ActionResult through
@@ -379,7 +379,7 @@ func (b *bounded) Select(ctx context.Context, req SelectRequest) (SelectResult, 
 	req.NavigationTimeout = orDefault(req.NavigationTimeout, b.t.Navigation)
 	req = req.WithDefaults()
 	var out SelectResult
-	res, err := b.navigated(ctx)(within(ctx, "select in "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
+	res, err := b.navigated(ctx)(Within(ctx, "select in "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
 		r, err := b.s.Select(ctx, req)
 		out = r
 		return r.ActionResult, err
@@ -400,7 +400,7 @@ func (b *bounded) SetChecked(ctx context.Context, req CheckRequest) (CheckResult
 		verb = "uncheck "
 	}
 	var out CheckResult
-	res, err := b.navigated(ctx)(within(ctx, verb+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
+	res, err := b.navigated(ctx)(Within(ctx, verb+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
 		// It clicks: a click whose input the page never received is
 		// tried again, as click is.
 		return retryBlocked(req.Timeout, func(d time.Duration) (ActionResult, error) {
@@ -422,7 +422,7 @@ func (b *bounded) Scroll(ctx context.Context, req ScrollRequest) (ScrollResult, 
 	req.NavigationTimeout = orDefault(req.NavigationTimeout, b.t.Navigation)
 	req = req.WithDefaults()
 	var out ScrollResult
-	res, err := b.navigated(ctx)(within(ctx, req.what(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
+	res, err := b.navigated(ctx)(Within(ctx, req.what(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) {
 		r, err := b.s.Scroll(ctx, req)
 		out = r
 		return r.ActionResult, err

@@ -1,13 +1,16 @@
-// Package engine defines what browsermcp needs from a browser: an Engine that
-// owns one shared browser, and Sessions, each an isolated browser context with
-// its own page. It also holds the error type with its stable codes, element
-// targeting (selector or ref), and the Manager that gives sessions their ids,
-// expiry, limits and per-session serialisation, independent of the backend.
+// Package engine is the contract between browsermcp and a browser: an Engine
+// that owns one shared browser, and Sessions, each an isolated browser
+// context with its own pages; the requests and results of every engine
+// call; the error type with its stable codes; element targeting (selector
+// or ref); and Bound, the one wrapper every action passes. It holds no
+// implementation of its own.
 //
-// Backends (engine/cdp for Chromium over CDP, engine/pw for Playwright)
-// implement Engine and Session and classify their failures into *Error at
-// their edge. The MCP layer in package tools is written only against this
-// package.
+// Backends (engine/cdp for Chromium over CDP, engine/pw for Playwright,
+// engine/grid for a Selenium Grid) implement Engine and Session with the
+// shared toolkit in engine/kit, and classify their failures into *Error at
+// their edge. The session runtime (internal/sessions) gives sessions their
+// ids, names, owners and expiry and runs the calls on each; the MCP layer in
+// package tools is written only against this package and that runtime.
 package engine
 
 import (
@@ -34,8 +37,8 @@ type Engine interface {
 	Close() error
 }
 
-// Session is one isolated browser context and its page. The Manager calls a
-// Session from one goroutine at a time.
+// Session is one isolated browser context and its page. The session runtime
+// calls a Session from one goroutine at a time.
 type Session interface {
 	Navigate(ctx context.Context, req NavigateRequest) (NavigateResult, error)
 	Click(ctx context.Context, req ClickRequest) (ActionResult, error)
@@ -58,7 +61,7 @@ type Session interface {
 	// Close frees the browser context. It is idempotent.
 	Close(ctx context.Context) error
 
-	Pager
+	Historian
 	Interactor
 	Stater
 	Tabber
@@ -80,8 +83,8 @@ type Session interface {
 }
 
 // Goner is the part of a Session that says when its browser went away (it
-// crashed or was killed): Gone closes then. The Manager frees the session
-// at once, rather than when it expires, so that its slot is not held by
+// crashed or was killed): Gone closes then. The session runtime frees the
+// session at once, rather than when it expires, so that its slot is not held by
 // the dead. A nil channel (NothingToReport) never closes.
 type Goner interface {
 	Gone() <-chan struct{}
@@ -91,7 +94,7 @@ type Goner interface {
 // (Goner), or because it was ended on purpose elsewhere:
 // a session shared by several servers (a Grid's) that another server
 // closed, or whose expiry there ended it. EndedElsewhere tells (within
-// ctx's short deadline) whether that is what happened; the Manager asks
+// ctx's short deadline) whether that is what happened; the session runtime asks
 // when Gone closes and when a call answers BROWSER_CRASHED, and if so the
 // session is dropped and its calls answer SESSION_NOT_FOUND, saying it was
 // closed. An Ender that cannot tell answers false: the browser went away.
@@ -100,7 +103,7 @@ type Ender interface {
 	EndedElsewhere(ctx context.Context) bool
 }
 
-// EndedTimeout bounds the Manager's EndedElsewhere question.
+// EndedTimeout bounds the session runtime's EndedElsewhere question.
 const EndedTimeout = 5 * time.Second
 
 // SnapshotRequest asks for the accessibility outline of the page.
@@ -220,7 +223,7 @@ type SessionOptions struct {
 	// Profile runs the session in the browser's persistent profile (its
 	// own browser context, over --user-data-dir) instead of a new isolated
 	// one, so that its cookies and storage outlive the server. Only an
-	// engine launched with a user data directory takes it; the Manager
+	// engine launched with a user data directory takes it; the session runtime
 	// sets it for the session named default.
 	Profile bool
 }
@@ -423,8 +426,8 @@ type ScreenshotRequest struct {
 	MaxBytes int
 }
 
-// Pager is the part of a session that moves through history.
-type Pager interface {
+// Historian is the part of a session that moves through history.
+type Historian interface {
 	// History goes back (delta -1) or forward (+1) and waits for the load.
 	History(ctx context.Context, delta int, timeout time.Duration) (NavigateResult, error)
 	Reload(ctx context.Context, ignoreCache bool, timeout time.Duration) (NavigateResult, error)

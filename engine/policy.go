@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -196,35 +195,4 @@ type BlockedRequest struct {
 // given) has refused nothing: its list is empty.
 type BlockedLog interface {
 	BlockedRequests() []BlockedRequest
-}
-
-// BlockedRecorder keeps the last requests a session's policy refused. It is
-// safe for concurrent use.
-type BlockedRecorder struct {
-	mu    sync.Mutex
-	items RecentLog[BlockedRequest] // made on first use
-}
-
-// maxBlockedRecords bounds the memory one session's record uses.
-const maxBlockedRecords = 200
-
-// Add records a refused request.
-func (b *BlockedRecorder) Add(r BlockedRequest) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.items.size == 0 {
-		b.items = NewRecentLog[BlockedRequest](maxBlockedRecords)
-	}
-	b.items.Add(r)
-}
-
-// List returns a copy of the record, oldest first.
-func (b *BlockedRecorder) List() []BlockedRequest {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	out := make([]BlockedRequest, 0, b.items.Len())
-	for r := range b.items.All() {
-		out = append(out, r)
-	}
-	return out
 }

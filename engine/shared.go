@@ -20,7 +20,7 @@ type Adopter interface {
 	Adopt(ctx context.Context, ref, owner string) (Adopted, error)
 	// Shared lists owner's sessions wherever they are held, without
 	// attaching to them (so URL, Title and ExpiresAt stay empty).
-	Shared(ctx context.Context, owner string) ([]Info, error)
+	Shared(ctx context.Context, owner string) ([]SessionInfo, error)
 }
 
 // Adopted is a session an Adopter attached to.
@@ -67,12 +67,19 @@ func CloseReasonOf(ctx context.Context) CloseReason {
 	return r
 }
 
-type sessionNameKey struct{}
-
-// SessionNameFrom returns the name of the session an Engine's NewSession
-// creates ("" when it has none), for an engine that labels what it creates
-// with it; in a call Manager.Use runs, the name of its session.
-func SessionNameFrom(ctx context.Context) string {
-	n, _ := ctx.Value(sessionNameKey{}).(string)
-	return n
+// SessionInfo describes one session: what the session runtime and an
+// Adopter say about it.
+type SessionInfo struct {
+	ID        string
+	Name      string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	URL       string
+	Title     string
+	// Pages is how many pages (tabs) the session has; List sets it.
+	Pages int
+	// Proxy is the session's proxy server, without its login.
+	Proxy string
+	// Active marks the owner's active context; List sets it.
+	Active bool
 }

@@ -14,11 +14,12 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // Deps is what tool constructors need.
 type Deps struct {
-	Sessions *engine.Manager
+	Sessions *sessions.Manager
 	Log      *slog.Logger
 	// MaxScreenshotBytes caps images returned to the agent (default 2 MiB).
 	MaxScreenshotBytes int
@@ -112,11 +113,11 @@ type SessionMeta struct {
 	ExpiresAt int64  `json:"expiresAt" jsonschema:"Unix ms when the session expires unless used again"`
 }
 
-func (m *SessionMeta) setMeta(i engine.Info) {
+func (m *SessionMeta) setMeta(i engine.SessionInfo) {
 	m.SessionID, m.ExpiresAt = i.ID, i.ExpiresAt.UnixMilli()
 }
 
-type metaSetter interface{ setMeta(engine.Info) }
+type metaSetter interface{ setMeta(engine.SessionInfo) }
 
 // sessionTool builds a tool that runs on one session. The adapter binds and
 // validates the arguments, finds the session (SESSION_NOT_FOUND /
@@ -126,7 +127,7 @@ type metaSetter interface{ setMeta(engine.Info) }
 func sessionTool[In sessionRefer, Out any](d *Deps, name, desc string, h hints,
 	fn func(ctx context.Context, s engine.Session, in In) (Out, error)) Tool {
 	def := define[In, Out](name, desc, h)
-	return Tool{Def: def, Group: Core, in: reflect.TypeFor[In](), session: true, Handler: onSession(d, name, def, fn, func(out Out, info engine.Info) *mcp.CallToolResult {
+	return Tool{Def: def, Group: Core, in: reflect.TypeFor[In](), session: true, Handler: onSession(d, name, def, fn, func(out Out, info engine.SessionInfo) *mcp.CallToolResult {
 		if m, ok := any(&out).(metaSetter); ok {
 			m.setMeta(info)
 		}
@@ -138,15 +139,15 @@ func sessionTool[In sessionRefer, Out any](d *Deps, name, desc string, h hints,
 // value and the session's new state into the MCP result.
 func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 	fn func(ctx context.Context, s engine.Session, in In) (R, error),
-	render func(R, engine.Info) *mcp.CallToolResult) server.ToolHandlerFunc {
+	render func(R, engine.SessionInfo) *mcp.CallToolResult) server.ToolHandlerFunc {
 	shape := shapeOf[In](def)
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		// The call's turn on its session (turns.go): Use waits for the
+		// The call's turn on its session (turns.go): Run waits for the
 		// calls that arrived before it, and a call that fails before
-		// Use lets the next one go.
+		// Run lets the next one go.
 		turn := jsonrpc.TurnOf(req.Params.Meta)
 		defer d.Sessions.Leave(turn)
-		ctx = engine.WithTurn(ctx, turn)
+		ctx = sessions.WithTurn(ctx, turn)
 		call := Call{Tool: name}
 		in, err := bind[In](req, shape)
 		if err != nil {
@@ -160,7 +161,7 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 		}
 		var out R
 		reached := false
-		info, err := d.Sessions.Use(engine.WithOp(ctx, name), sc.session, func(ctx context.Context, s engine.Session) (err error) {
+		info, err := d.Sessions.Run(sessions.WithOp(ctx, name), sc.session, func(ctx context.Context, s engine.Session) (err error) {
 			reached = true
 			call := call
 			call.SessionID, call.Session = engine.SessionIDFrom(ctx), s
@@ -170,17 +171,17 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 				err = sc.restore(err)
 				d.observe.after(ctx, call, func() *mcp.CallToolResult {
 					if err != nil {
-						// As Use will say it.
+						// As Run will say it.
 						e := engine.AsError(err)
 						e.SessionID = call.SessionID
 						return errorResult(e)
 					}
-					// Use slides the expiry once the call has ended.
+					// Run slides the expiry once the call has ended.
 					now, _ := d.Sessions.Find(ctx, call.SessionID)
 					return render(out, now)
 				}, err)
 			}()
-			// Recovered here, inside Use, so that the session is released
+			// Recovered here, inside Run, so that the session is released
 			// and serves the next call.
 			defer recoverCall(ctx, d.Log, name, &err)
 			d.observe.before(ctx, call)
@@ -290,7 +291,7 @@ func turnOn(d *Deps, arg string, t Tool) Tool {
 	t.Handler = func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		turn := jsonrpc.TurnOf(req.Params.Meta)
 		defer d.Sessions.Leave(turn)
-		ctx = engine.WithTurn(ctx, turn)
+		ctx = sessions.WithTurn(ctx, turn)
 		if err := d.Sessions.WaitTurn(ctx); err != nil {
 			// The observers see this failure too, though the call's
 			// arguments were never bound.

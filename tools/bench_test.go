@@ -3,7 +3,7 @@ package tools_test
 import (
 	"testing"
 
-	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // Benchmarks go through the MCP layer (in-process client) against the real
@@ -12,7 +12,7 @@ import (
 //	go test -run '^$' -bench . -benchtime 50x ./tools/
 
 func BenchmarkCreateSession(b *testing.B) {
-	e := newEnv(b, engine.ManagerConfig{MaxSessions: 1})
+	e := newEnv(b, sessions.Config{MaxSessions: 1})
 	e.ok("close_session", map[string]any{"sessionId": e.session()}) // warm the browser
 	for b.Loop() {
 		id := e.session()
@@ -23,7 +23,7 @@ func BenchmarkCreateSession(b *testing.B) {
 }
 
 func BenchmarkCloseSession(b *testing.B) {
-	e := newEnv(b, engine.ManagerConfig{MaxSessions: 1})
+	e := newEnv(b, sessions.Config{MaxSessions: 1})
 	for b.Loop() {
 		b.StopTimer()
 		id := e.session()
@@ -33,7 +33,7 @@ func BenchmarkCloseSession(b *testing.B) {
 }
 
 func BenchmarkNavigate(b *testing.B) {
-	e := newEnv(b, engine.ManagerConfig{})
+	e := newEnv(b, sessions.Config{})
 	id := e.session()
 	for b.Loop() {
 		e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
@@ -41,7 +41,7 @@ func BenchmarkNavigate(b *testing.B) {
 }
 
 func BenchmarkType10(b *testing.B) {
-	e := newEnv(b, engine.ManagerConfig{})
+	e := newEnv(b, sessions.Config{})
 	id := e.open("/form.html")
 	for b.Loop() {
 		e.ok("type", map[string]any{"sessionId": id, "selector": "#user", "text": "0123456789", "clear": true})

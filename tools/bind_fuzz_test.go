@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // argumentSeeds are tool arguments as agents send them, right and wrong:
@@ -145,7 +146,7 @@ func (noBrowser) NewSession(context.Context, engine.SessionOptions) (engine.Sess
 // (or UNSUPPORTED, see FuzzBind) for the arguments, SESSION_NOT_FOUND or
 // the engine's BROWSER_ERROR for the session.
 func FuzzToolArguments(f *testing.F) {
-	mgr := engine.NewManager(noBrowser{}, engine.ManagerConfig{MaxSessions: 1, Timeout: time.Minute})
+	mgr := sessions.New(noBrowser{}, sessions.Config{MaxSessions: 1, Timeout: time.Minute})
 	f.Cleanup(func() { mgr.Shutdown(context.Background()) })
 	srv := NewServer(mgr, Options{Version: "fuzz", Caps: []Group{All}})
 	var names []string

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // TestUnknownArgumentsAreRefused: an argument a tool does not take is never
 // dropped. It is INVALID_PARAMETERS naming it, listing the valid ones, with
 // the nearest when it looks like a typo; nothing runs.
 func TestUnknownArgumentsAreRefused(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/form.html")
 	body := e.fail(engine.InvalidParameters, "click", map[string]any{"sessionId": id, "selector": "#count", "bogus": 1})
 	d := body["details"].(map[string]any)
@@ -45,7 +46,7 @@ func TestUnknownArgumentsAreRefused(t *testing.T) {
 // TestSeedAliases: the argument names of the user's seed documents work as
 // aliases of ours, with the same effect.
 func TestSeedAliases(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/catalog.html")
 	if out := e.ok("get_attribute", map[string]any{"sessionId": id, "selector": "#name", "attribute": "type"}); out["value"] != "text" {
 		t.Fatalf("get_attribute {attribute}: %v", out)
@@ -74,7 +75,7 @@ func TestSeedAliases(t *testing.T) {
 // TestElementToolsTakeATimeout: an element tool waits for its element as
 // long as its timeout says, not a fixed time.
 func TestElementToolsTakeATimeout(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/form.html")
 	// The element appears after 1 s: a 100 ms wait fails, a 20 s one finds it.
 	e.eval(id, `setTimeout(() => document.body.insertAdjacentHTML("beforeend", "<p id=late>late text</p>"), 1000); true`)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -15,7 +15,7 @@ import (
 func groups(t *testing.T) map[string]tools.Group {
 	t.Helper()
 	m := map[string]tools.Group{}
-	for _, tl := range tools.Tools(&tools.Deps{Sessions: engine.NewManager(nil, engine.ManagerConfig{})}) {
+	for _, tl := range tools.Tools(&tools.Deps{Sessions: sessions.New(nil, sessions.Config{})}) {
 		m[tl.Def.Name] = tl.Group
 	}
 	return m
@@ -45,7 +45,7 @@ func TestCapsGateToolGroups(t *testing.T) {
 		{[]tools.Group{tools.PDF, tools.Console}, []tools.Group{tools.Core, tools.PDF, tools.Console}},
 		{[]tools.Group{tools.All}, append([]tools.Group{tools.Core}, tools.OptIn...)},
 	} {
-		e := newEnvWith(t, engine.ManagerConfig{}, tools.Options{Caps: c.caps})
+		e := newEnvWith(t, sessions.Config{}, tools.Options{Caps: c.caps})
 		got := listed(t, e)
 		for name, g := range all {
 			if want := slices.Contains(c.on, g); slices.Contains(got, name) != want {
@@ -71,7 +71,7 @@ func TestCapsGateToolGroups(t *testing.T) {
 }
 
 func TestToolOutsideCapsIsNotFound(t *testing.T) {
-	e := newEnvWith(t, engine.ManagerConfig{}, tools.Options{})
+	e := newEnvWith(t, sessions.Config{}, tools.Options{})
 	_, err := e.c.CallTool(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "block_resource",
 		Arguments: map[string]any{"resourceType": "image"}}})
 	if err == nil || !strings.Contains(err.Error(), "not found") {

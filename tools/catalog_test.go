@@ -13,11 +13,12 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
 func TestHistoryAndReload(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/form.html")
 	e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/catalog.html"})
 	if out := e.ok("go_back", map[string]any{"sessionId": id}); out["title"] != "Sign in" {
@@ -40,7 +41,7 @@ func TestHistoryAndReload(t *testing.T) {
 }
 
 func TestExtraction(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/catalog.html")
 	args := func(kv ...any) map[string]any {
 		m := map[string]any{"sessionId": id}
@@ -91,7 +92,7 @@ func TestExtraction(t *testing.T) {
 }
 
 func TestEvaluate(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/catalog.html")
 	for script, want := range map[string]any{
 		"document.title":                     "Catalog",
@@ -131,7 +132,7 @@ func TestEvaluate(t *testing.T) {
 }
 
 func TestElementTools(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/catalog.html")
 	out := e.ok("find_element", map[string]any{"sessionId": id, "selector": "#head"})
 	if out["tag"] != "h1" || out["text"] != "Catalog" || out["visible"] != true || out["enabled"] != true ||
@@ -168,7 +169,7 @@ func TestElementTools(t *testing.T) {
 }
 
 func TestFormTools(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/catalog.html")
 	e.ok("fill", map[string]any{"sessionId": id, "selector": "#name", "value": "replaced"})
 	if out := e.ok("get_value", map[string]any{"sessionId": id, "selector": "#name"}); out["value"] != "replaced" {
@@ -237,7 +238,7 @@ func TestFormTools(t *testing.T) {
 }
 
 func TestScreenshots(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/catalog.html")
 	shot := func(name string, args map[string]any) (image.Config, string, map[string]any) {
 		t.Helper()
@@ -283,7 +284,7 @@ func jsonString(v any) string {
 }
 
 func TestScreenshotSizeCapRecompresses(t *testing.T) {
-	e := newEnvWith(t, engine.ManagerConfig{}, tools.Options{MaxScreenshotBytes: 30 << 10})
+	e := newEnvWith(t, sessions.Config{}, tools.Options{MaxScreenshotBytes: 30 << 10})
 	id := e.open("/catalog.html")
 	res, err := e.c.CallTool(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "screenshot",
 		Arguments: map[string]any{"sessionId": id, "fullPage": true}}})
@@ -321,12 +322,12 @@ func TestScreenshotSizeCapKeepsPNG(t *testing.T) {
 		}
 		return m, len(b), meta
 	}
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	fast, n, _ := capture(e, e.open("/catalog.html"))
 	// The size encoding is well under 9/10 of the speed one on this page
 	// (about 0.6).
 	limit := n * 9 / 10
-	e = newEnvWith(t, engine.ManagerConfig{}, tools.Options{MaxScreenshotBytes: limit})
+	e = newEnvWith(t, sessions.Config{}, tools.Options{MaxScreenshotBytes: limit})
 	small, m, meta := capture(e, e.open("/catalog.html"))
 	if m > limit || meta["note"] != nil {
 		t.Fatalf("capped at %d (uncapped %d bytes): %d bytes, %v", limit, n, m, meta)

@@ -93,7 +93,7 @@ func (c completions) CompleteResourceArgument(ctx context.Context, _ string, arg
 	sessions := c.d.Sessions.List(ctx)
 	// The session the other variables refer to, when the caller has one
 	// by that id or name.
-	var session *engine.Info
+	var session *engine.SessionInfo
 	if ref := cc.Arguments["sessionId"]; ref != "" {
 		for _, i := range sessions {
 			if i.ID == ref || (i.Name != "" && i.Name == ref) {

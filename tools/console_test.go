@@ -12,10 +12,11 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 func TestConsoleMessages(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/net.html")
 	e.eval(id, `console.log("hello %s, %d times", "world", 3, {a: 1, b: "x"});
 		console.debug("details"); console.info("note"); console.warn("careful"); console.error(new Error("bad thing"));
@@ -80,7 +81,7 @@ func TestConsoleMessages(t *testing.T) {
 var mediaBox = regexp.MustCompile(`/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]`)
 
 func TestPDF(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/catalog.html")
 	print := func(args map[string]any) (w, h float64, meta map[string]any) {
 		t.Helper()
@@ -128,7 +129,7 @@ func TestPDF(t *testing.T) {
 }
 
 func TestConsoleBufferIsBounded(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/net.html")
 	e.eval(id, `for (let i = 0; i < 1100; i++) console.log("line " + i)`)
 	out := e.ok("get_console_messages", map[string]any{"sessionId": id, "limit": 1000})

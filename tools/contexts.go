@@ -12,7 +12,7 @@ import (
 // tool uses when the call gives no sessionId: one per API key over HTTP, one
 // for stdio. It starts as "default", created on first use; closing the
 // active context makes "default" active again. The Manager keeps the active
-// context (engine.Manager.Active), so the owner scoping of sessions holds
+// context (sessions.Manager.Active), so the owner scoping of sessions holds
 // for contexts too: another key's contexts are not found.
 
 // ContextNameIn is the input of the context tools that take only a name.
@@ -42,12 +42,12 @@ type ContextOut struct {
 	Message   string `json:"message"`
 }
 
-func contextOut(i engine.Info, msg string) ContextOut {
+func contextOut(i engine.SessionInfo, msg string) ContextOut {
 	return ContextOut{Name: contextName(i), SessionID: i.ID, URL: i.URL, Pages: i.Pages, Message: msg}
 }
 
 // contextName is a session's name, or its id when it has none.
-func contextName(i engine.Info) string {
+func contextName(i engine.SessionInfo) string {
 	if i.Name != "" {
 		return i.Name
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
@@ -30,7 +31,7 @@ func (e *env) contexts() (string, map[string]map[string]any) {
 // resets to default; contexts are isolated; the list tells each one's
 // pages, URL, proxy and the active mark; every wrong call has its code.
 func TestContexts(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	if active, cs := e.contexts(); active != "default" || len(cs) != 0 {
 		t.Fatalf("before any call: active %q, contexts %v", active, cs)
 	}
@@ -124,7 +125,7 @@ func TestContexts(t *testing.T) {
 // behind the caller's back: calls without sessionId say so until it
 // switches.
 func TestActiveContextGone(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{Timeout: 300 * time.Millisecond})
+	e := newEnv(t, sessions.Config{Timeout: 300 * time.Millisecond})
 	e.ok("browser_context_create", map[string]any{"name": "short"})
 	testenv.Eventually(t, "the context to expire", func() (bool, error) {
 		_, cs := e.contexts()
@@ -145,7 +146,7 @@ func TestActiveContextGone(t *testing.T) {
 // save_state file, under the rules of every file argument.
 func TestContextStorageStateFile(t *testing.T) {
 	allowed, outside := t.TempDir(), t.TempDir()
-	e := newEnvWith(t, engine.ManagerConfig{}, tools.Options{Caps: []tools.Group{tools.All}, AllowedPaths: []string{allowed}})
+	e := newEnvWith(t, sessions.Config{}, tools.Options{Caps: []tools.Group{tools.All}, AllowedPaths: []string{allowed}})
 	ada := e.session()
 	e.ok("navigate", map[string]any{"sessionId": ada, "url": site.URL + "/login?user=ada"})
 	e.ok("save_state", map[string]any{"sessionId": ada, "path": "ada.json"})
@@ -186,7 +187,7 @@ func TestContextStorageStateFile(t *testing.T) {
 		t.Fatalf("a refused context was created: %v", cs)
 	}
 
-	off := newEnvWith(t, engine.ManagerConfig{}, tools.Options{Caps: []tools.Group{tools.All}, NoFileAccess: true})
+	off := newEnvWith(t, sessions.Config{}, tools.Options{Caps: []tools.Group{tools.All}, NoFileAccess: true})
 	body := off.fail(engine.InvalidParameters, "browser_context_create", map[string]any{"name": "x", "storageState": "ada.json"})
 	if !strings.Contains(body["message"].(string), "enableFileUpload") {
 		t.Fatalf("with file access off: %v", body)
@@ -197,7 +198,7 @@ func TestContextStorageStateFile(t *testing.T) {
 // really logs in, and browser_context_list shows the proxy server without
 // the login; a string still works, and wrong shapes are refused.
 func TestContextProxy(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	proxy := testenv.LoginProxy(t, "ada", "s3cret", "127.0.0.1:1")
 	e.ok("browser_context_create", map[string]any{"name": "uk", "proxy": map[string]any{
 		"server": proxy.String(), "username": "ada", "password": "s3cret", "bypass": "localhost",

@@ -11,11 +11,12 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
 func TestSessionLifecycle(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	out := e.ok("create_session", nil)
 	id := out["sessionId"].(string)
 	if u, err := uuid.Parse(id); err != nil || u.Version() != 4 {
@@ -59,7 +60,7 @@ func TestSessionLifecycle(t *testing.T) {
 }
 
 func TestCallsSlideExpiry(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	created := e.ok("create_session", nil)
 	id := created["sessionId"].(string)
 	// expiresAt counts in milliseconds: once the clock has left the one the
@@ -76,7 +77,7 @@ func TestCallsSlideExpiry(t *testing.T) {
 }
 
 func TestSessionExpires(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{Timeout: 300 * time.Millisecond})
+	e := newEnv(t, sessions.Config{Timeout: 300 * time.Millisecond})
 	id := e.session()
 	testenv.Eventually(t, "the session to expire", func() (bool, error) {
 		return e.mgr.Len() == 0, nil
@@ -88,7 +89,7 @@ func TestSessionExpires(t *testing.T) {
 }
 
 func TestMaxSessions(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{MaxSessions: 2})
+	e := newEnv(t, sessions.Config{MaxSessions: 2})
 	a := e.session()
 	e.session()
 	body := e.fail(engine.MaxSessionsReached, "create_session", nil)
@@ -100,7 +101,7 @@ func TestMaxSessions(t *testing.T) {
 }
 
 func TestNavigate(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.session()
 	out := e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/redirect?to=/welcome.html%3Fuser%3Dr"})
 	if out["success"] != true || out["title"] != "Welcome" || out["status"].(float64) != 200 ||
@@ -125,7 +126,7 @@ func TestNavigate(t *testing.T) {
 }
 
 func TestNavigateErrors(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.session()
 	cases := []struct {
 		url, netError string
@@ -156,7 +157,7 @@ func TestNavigateErrors(t *testing.T) {
 }
 
 func TestInvalidParameters(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.session()
 	cases := []struct {
 		tool  string
@@ -197,7 +198,7 @@ func TestInvalidParameters(t *testing.T) {
 }
 
 func TestClick(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/form.html")
 	e.ok("click", map[string]any{"sessionId": id, "selector": "#count"})
 	e.ok("click", map[string]any{"sessionId": id, "selector": "//button[text()='Count']"})
@@ -228,7 +229,7 @@ func TestClick(t *testing.T) {
 }
 
 func TestClickThatSubmitsWaitsForNewPage(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/form.html")
 	e.ok("type", map[string]any{"sessionId": id, "selector": "#user", "text": "ada"})
 	out := e.ok("click", map[string]any{"sessionId": id, "selector": "#go"})
@@ -242,7 +243,7 @@ func TestClickThatSubmitsWaitsForNewPage(t *testing.T) {
 }
 
 func TestClickErrors(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/form.html")
 	body := e.fail(engine.ElementNotFound, "click", map[string]any{"sessionId": id, "selector": "#nope", "timeout": 200})
 	if d := body["details"].(map[string]any); d["selector"] != "#nope" || body["sessionId"] != id {
@@ -274,7 +275,7 @@ func TestClickErrors(t *testing.T) {
 }
 
 func TestType(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/form.html")
 	e.ok("type", map[string]any{"sessionId": id, "selector": "#user", "text": "ada"})
 	e.ok("type", map[string]any{"sessionId": id, "selector": "#user", "text": " lovelace", "delay": 5})
@@ -301,7 +302,7 @@ func TestType(t *testing.T) {
 }
 
 func TestTypeErrors(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/form.html")
 	for sel, reason := range map[string]string{
 		"#ro": "readonly", "#off": "disabled", "#box": "not_a_text_field", "#count": "not_a_text_field", "h1": "not_a_text_field",
@@ -315,7 +316,7 @@ func TestTypeErrors(t *testing.T) {
 }
 
 func TestIsolationBetweenSessions(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	a, b := e.session(), e.session()
 	e.ok("navigate", map[string]any{"sessionId": a, "url": site.URL + "/storage.html?set=alice"})
 	out := e.ok("navigate", map[string]any{"sessionId": b, "url": site.URL + "/storage.html"})
@@ -329,7 +330,7 @@ func TestIsolationBetweenSessions(t *testing.T) {
 }
 
 func TestParallelSessions(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	var wg sync.WaitGroup
 	errs := make(chan error, 10)
 	for i := range 10 {
@@ -355,7 +356,7 @@ func TestParallelSessions(t *testing.T) {
 }
 
 func TestDefaultSession(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	out := e.ok("navigate", map[string]any{"url": site.URL + "/form.html"})
 	id := out["sessionId"].(string)
 	e.ok("type", map[string]any{"selector": "#user", "text": "d"})

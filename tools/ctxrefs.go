@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // Context-prefixed refs (seed 004, "Parallel operations"). Every ref the
@@ -45,7 +46,7 @@ func checkContextName(name string) error {
 // "" for the default context, an unnamed session, or a name that cannot
 // stand in a ref (one saved before names were checked).
 func refPrefix(name string) string {
-	if name == "" || name == engine.DefaultSessionName || len(name) > maxContextName || checkContextName(name) != nil {
+	if name == "" || name == sessions.DefaultName || len(name) > maxContextName || checkContextName(name) != nil {
 		return ""
 	}
 	return name + ":"
@@ -142,7 +143,7 @@ type scoped struct {
 // pointer to a tool's input) and finds the session the call runs on:
 // sessionID when given, which must then be the context the refs name;
 // else that context. All prefixed refs of one call must name one context.
-func scopeRefs(ctx context.Context, m *engine.Manager, sessionID string, in any) (scoped, error) {
+func scopeRefs(ctx context.Context, m *sessions.Manager, sessionID string, in any) (scoped, error) {
 	sc := scoped{session: sessionID}
 	var name, first, firstVal string
 	for _, a := range refArgs(in) {
@@ -191,7 +192,7 @@ func scopeRefs(ctx context.Context, m *engine.Manager, sessionID string, in any)
 
 // describeSession names a session for a message: context "name", or its
 // id.
-func describeSession(i engine.Info) string {
+func describeSession(i engine.SessionInfo) string {
 	if i.Name != "" {
 		return fmt.Sprintf("context %q", i.Name)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/httpservetest"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
@@ -65,7 +66,7 @@ func (e *env) snapOut(args map[string]any) map[string]any {
 // another context, an unknown prefix and two contexts in one call are
 // refused.
 func TestContextRefs(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	e.ok("navigate", map[string]any{"url": site.URL + "/form.html"})
 	def := e.snapOut(map[string]any{})["snapshot"].(string)
 	wantRefs(t, def, `^(f[0-9]+)?e[0-9]+$`)
@@ -206,7 +207,7 @@ func TestContextRefsOtherKey(t *testing.T) {
 // and a click by one, given without sessionId, reaches the frame of its
 // context. Text of the page that looks like a ref is left as it is.
 func TestContextRefsInFrames(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	uk := e.ok("browser_context_create", map[string]any{"name": "uk"})["sessionId"].(string)
 	e.ok("navigate", map[string]any{"url": site.URL + "/frames.html"})
 	e.ok("browser_context_switch", map[string]any{"name": "default"})

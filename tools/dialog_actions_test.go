@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // Every action that can open a dialog returns with it instead of hanging,
 // and other page tools answer DIALOG_OPEN until it is handled.
 func TestDialogsNeverHangAnyAction(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/dialogs.html")
 	e.ok("evaluate", map[string]any{"sessionId": id, "script": `() => {
 		const f = document.createElement('input'); f.id = 'k'; f.onkeydown = () => alert('key');

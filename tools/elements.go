@@ -267,7 +267,7 @@ func capture(ctx context.Context, s engine.Session, req engine.ScreenshotRequest
 
 // imageResult returns the image as image content, or, when omitted
 // (--image-responses omit), only the result that says where it was saved.
-func imageResult(img []byte, mime, note string, omitted bool, info engine.Info) *mcp.CallToolResult {
+func imageResult(img []byte, mime, note string, omitted bool, info engine.SessionInfo) *mcp.CallToolResult {
 	out := ImageOut{MimeType: mime, Bytes: len(img), Note: note}
 	out.setMeta(info)
 	r := result(out)
@@ -343,7 +343,7 @@ func imageTool[In sessionRefer](d *Deps, name, desc string, fn func(context.Cont
 			}
 			return shot{img, mime, note}, err
 		},
-		func(r shot, info engine.Info) *mcp.CallToolResult {
+		func(r shot, info engine.SessionInfo) *mcp.CallToolResult {
 			return imageResult(r.img, r.mime, r.note, d.OmitImages, info)
 		})}
 }

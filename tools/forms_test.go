@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // TestFormActionsReport drives the form tools through the MCP client on
 // pages whose change handlers leave the page: their results name what the
 // action caused, as click's do (issue 24).
 func TestFormActionsReport(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/actions.html")
 	// A language picker whose onchange loads another page.
 	out := e.ok("select", map[string]any{"sessionId": id, "selector": "#lang", "values": []any{"Français"}})

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/internal/tokens"
 	"github.com/seed4af8c199/browsermcp/tools"
@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/gol
 // JSON-RPC result), for the given caps.
 func listTools(t *testing.T, caps []tools.Group) (*mcp.ListToolsResult, []byte) {
 	t.Helper()
-	srv := tools.NewServer(engine.NewManager(nil, engine.ManagerConfig{}), tools.Options{Version: "golden", Caps: caps})
+	srv := tools.NewServer(sessions.New(nil, sessions.Config{}), tools.Options{Version: "golden", Caps: caps})
 	msg := srv.HandleMessage(t.Context(), []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`))
 	b, err := json.Marshal(msg)
 	if err != nil {

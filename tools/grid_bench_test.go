@@ -14,6 +14,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/grid"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/tools"
@@ -103,7 +104,7 @@ func newEnvOn(t testing.TB, eng engine.Engine) *env {
 // newEnvOnMax is newEnvOn with room for max sessions.
 func newEnvOnMax(t testing.TB, eng engine.Engine, max int) *env {
 	t.Helper()
-	return newEnvOnWith(t, eng, engine.ManagerConfig{MaxSessions: max}, tools.Options{Version: "test", Caps: []tools.Group{tools.All}})
+	return newEnvOnWith(t, eng, sessions.Config{MaxSessions: max}, tools.Options{Version: "test", Caps: []tools.Group{tools.All}})
 }
 
 // BenchmarkGridAgents runs 8 agents at once, each an MCP client of its own
@@ -120,7 +121,7 @@ func BenchmarkGridAgents(b *testing.B) {
 	ge := gridEngine(b, g)
 	for _, en := range localAndGrid(b, ge) {
 		b.Run(en.name, func(b *testing.B) {
-			mgr := engine.NewManager(en.eng(), engine.ManagerConfig{Timeout: time.Minute, MaxSessions: agents,
+			mgr := sessions.New(en.eng(), sessions.Config{Timeout: time.Minute, MaxSessions: agents,
 				Defaults: engine.SessionOptions{Viewport: engine.Viewport{Width: 1280, Height: 720}}})
 			b.Cleanup(func() { mgr.Shutdown(context.Background()) })
 			srv := tools.NewServer(mgr, tools.Options{Version: "test", Caps: []tools.Group{tools.All}})

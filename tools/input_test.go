@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
 func TestHoverPressDragUpload(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/input.html")
 	e.ok("hover", map[string]any{"sessionId": id, "selector": "#tip"})
 	if got := e.title(id); got != "hovered" {
@@ -88,7 +89,7 @@ func TestHoverPressDragUpload(t *testing.T) {
 }
 
 func TestVisionMouseTools(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/input.html")
 	box := e.ok("find_element", map[string]any{"sessionId": id, "selector": "#tip"})["box"].(map[string]any)
 	x, y := box["x"].(float64)+box["width"].(float64)/2, box["y"].(float64)+box["height"].(float64)/2
@@ -116,7 +117,7 @@ func TestVisionMouseTools(t *testing.T) {
 // TestRefsForDragPressScroll: the tools whose element is optional (press,
 // scroll) or that name two (drag_and_drop) take refs from a snapshot too.
 func TestRefsForDragPressScroll(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/input.html")
 	s := e.snap(id, nil)
 	refOf := func(s, line string) string {
@@ -156,7 +157,7 @@ func TestRefsForDragPressScroll(t *testing.T) {
 // NAVIGATION_BLOCKED saying why, and the script does not run; other links
 // still work. With evaluation on, the same link runs: it is the page's own.
 func TestScriptLinksWithoutEvaluation(t *testing.T) {
-	e := newEnvWith(t, engine.ManagerConfig{}, tools.Options{DisabledTools: []string{"evaluate"}, NoScriptEvaluation: true})
+	e := newEnvWith(t, sessions.Config{}, tools.Options{DisabledTools: []string{"evaluate"}, NoScriptEvaluation: true})
 	id := e.session()
 	e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/jslink.html"})
 	for _, sel := range []string{"#js", "#spelled", "#inner", "#submit"} {
@@ -173,7 +174,7 @@ func TestScriptLinksWithoutEvaluation(t *testing.T) {
 		t.Fatalf("a plain link: title %q", got)
 	}
 
-	on := newEnv(t, engine.ManagerConfig{})
+	on := newEnv(t, sessions.Config{})
 	id = on.session()
 	on.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/jslink.html"})
 	on.ok("click", map[string]any{"sessionId": id, "selector": "#js"})

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -20,7 +20,7 @@ func limitsTable() string {
 		field, bound string
 	}
 	rows := map[key][]string{}
-	for _, tl := range tools.Tools(&tools.Deps{Sessions: engine.NewManager(nil, engine.ManagerConfig{})}) {
+	for _, tl := range tools.Tools(&tools.Deps{Sessions: sessions.New(nil, sessions.Config{})}) {
 		for _, l := range tl.Limits() {
 			k := key{"`" + l.Field + "`", fmt.Sprintf("≤ %d bytes", l.MaxBytes)}
 			if l.Number {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
@@ -64,23 +65,23 @@ func sharedBrowser(tb testing.TB) engine.Engine {
 type env struct {
 	t   testing.TB
 	c   *mcpcheck.Client // checks every result against its output schema
-	mgr *engine.Manager
+	mgr *sessions.Manager
 	out string // the server's output directory
 }
 
 // newEnv returns an MCP client, connected in-process, to a server with its
 // own session manager on the shared browser and every tool group on.
-func newEnv(t testing.TB, cfg engine.ManagerConfig) *env {
+func newEnv(t testing.TB, cfg sessions.Config) *env {
 	return newEnvWith(t, cfg, tools.Options{Version: "test", Caps: []tools.Group{tools.All}})
 }
 
-func newEnvWith(t testing.TB, cfg engine.ManagerConfig, opts tools.Options) *env {
+func newEnvWith(t testing.TB, cfg sessions.Config, opts tools.Options) *env {
 	t.Helper()
 	return newEnvOnWith(t, sharedBrowser(t), cfg, opts)
 }
 
 // newEnvOnWith is newEnvWith on the engine eng.
-func newEnvOnWith(t testing.TB, eng engine.Engine, cfg engine.ManagerConfig, opts tools.Options) *env {
+func newEnvOnWith(t testing.TB, eng engine.Engine, cfg sessions.Config, opts tools.Options) *env {
 	t.Helper()
 	if cfg.Timeout == 0 {
 		cfg.Timeout = time.Minute
@@ -92,7 +93,7 @@ func newEnvOnWith(t testing.TB, eng engine.Engine, cfg engine.ManagerConfig, opt
 	if opts.OutputDir == "" {
 		opts.OutputDir = t.TempDir()
 	}
-	mgr := engine.NewManager(eng, cfg)
+	mgr := sessions.New(eng, cfg)
 	srv := tools.NewServer(mgr, opts)
 	c, err := client.NewInProcessClient(srv)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // eval runs a script in the page through the evaluate tool and returns its
@@ -30,7 +31,7 @@ func (e *env) requests(id string, args map[string]any) []map[string]any {
 }
 
 func TestBlockResourceByTypeAndPattern(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/net.html")
 	if got := e.eval(id, `loadImage("/pixel.png?before")`); got != "load" {
 		t.Fatalf("image before blocking: %v", got)
@@ -93,7 +94,7 @@ func TestBlockResourceByTypeAndPattern(t *testing.T) {
 }
 
 func TestMockResponseAndUnroute(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/net.html")
 	e.ok("mock_response", map[string]any{"sessionId": id, "urlPattern": "*/api/data", "status": 201,
 		"headers": map[string]any{"X-Mock": "yes"}, "body": `{"source":"mock"}`})
@@ -141,7 +142,7 @@ func TestMockResponseAndUnroute(t *testing.T) {
 // TestUnrouteStrandsNoRequest removes routes while a burst of matching
 // requests is paused or about to be, and checks every one settles.
 func TestUnrouteStrandsNoRequest(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/net.html")
 	for round, route := range []map[string]any{
 		{"tool": "mock_response", "urlPattern": "*/api/data*", "body": "mocked"},
@@ -165,7 +166,7 @@ func TestUnrouteStrandsNoRequest(t *testing.T) {
 }
 
 func TestCloseSessionWithActiveRoutes(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/net.html")
 	e.ok("mock_response", map[string]any{"sessionId": id, "urlPattern": "*/api/*", "body": "x"})
 	e.ok("block_resource", map[string]any{"sessionId": id, "resourceType": "image"})
@@ -182,7 +183,7 @@ func TestCloseSessionWithActiveRoutes(t *testing.T) {
 }
 
 func TestOfflineAndBack(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/net.html")
 	e.ok("set_offline", map[string]any{"sessionId": id, "offline": true})
 	if got := e.eval(id, `get("/api/data?offline")`).(map[string]any); got["error"] == nil {
@@ -206,7 +207,7 @@ func TestOfflineAndBack(t *testing.T) {
 }
 
 func TestThrottling(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/net.html")
 	out := e.ok("set_throttling", map[string]any{"sessionId": id, "preset": "fast3g"})
 	if out["throttled"] != true || out["downloadKbps"].(float64) != 1440 {
@@ -238,7 +239,7 @@ func TestThrottling(t *testing.T) {
 }
 
 func TestRequestLog(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/net.html")
 	e.eval(id, `Promise.all([get("/api/data?one"), get("/api/data?two", {method: "POST"}), get("/status?code=404"), loadImage("/pixel.png")])`)
 	all := e.requests(id, map[string]any{"limit": 100})
@@ -295,7 +296,7 @@ func BenchmarkFetch(b *testing.B) {
 		{"mocked", map[string]any{"urlPattern": "*/api/data", "body": `{"source":"mock"}`}, "mock_response"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			e := newEnv(b, engine.ManagerConfig{})
+			e := newEnv(b, sessions.Config{})
 			id := e.open("/net.html")
 			if c.route != nil {
 				c.route["sessionId"] = id

@@ -53,7 +53,7 @@ func pdf(d *Deps) Tool {
 			}
 			return b, err
 		},
-		func(b []byte, info engine.Info) *mcp.CallToolResult {
+		func(b []byte, info engine.SessionInfo) *mcp.CallToolResult {
 			out := PDFOut{MimeType: "application/pdf", Bytes: len(b), Pages: countPages(b)}
 			out.setMeta(info)
 			r := result(out)

@@ -11,11 +11,12 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // Check is every check the transports run before mcp-go reads a request
 // (jsonrpc.Guard): ResourceCheck, ToolCheck and PromptCheck.
-func Check(m *engine.Manager, s *server.MCPServer) jsonrpc.Check {
+func Check(m *sessions.Manager, s *server.MCPServer) jsonrpc.Check {
 	return jsonrpc.Checks(ResourceCheck(m), ToolCheck(s), PromptCheck())
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
@@ -36,7 +37,7 @@ func (panicSession) Navigate(context.Context, engine.NavigateRequest) (engine.Na
 func (panicSession) Info(context.Context) engine.PageInfo { return engine.PageInfo{URL: "about:blank"} }
 func (panicSession) Close(context.Context) error          { return nil }
 
-// The parts of the contract the Manager calls outside the tool's call
+// The parts of the contract the runtime calls outside the tool's call
 // itself (engine.NothingToReport's answers): the session's bug is in its
 // page calls alone.
 func (panicSession) Gone() <-chan struct{}                    { return nil }
@@ -49,7 +50,7 @@ func (panicSession) BlockedRequests() []engine.BlockedRequest { return nil }
 // otherwise wait for it and time out as busy), the session slot is not
 // leaked, and the server goes on answering.
 func TestPanicIsOneInternalError(t *testing.T) {
-	mgr := engine.NewManager(panicEngine{}, engine.ManagerConfig{MaxSessions: 1, Timeout: time.Minute})
+	mgr := sessions.New(panicEngine{}, sessions.Config{MaxSessions: 1, Timeout: time.Minute})
 	t.Cleanup(func() { mgr.Shutdown(context.Background()) })
 	c, err := client.NewInProcessClient(tools.NewServer(mgr, tools.Options{Version: "test"}))
 	if err != nil {

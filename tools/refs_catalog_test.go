@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // Every element tool takes a ref as well as a selector, through the one
 // resolver, and a stale ref is never acted on.
 func TestCatalogToolsTakeRefs(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/catalog.html")
 	s := e.snap(id, nil)
 	link := ref(t, s, "link", "Welcome")

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
 func TestEveryToolIsComplete(t *testing.T) {
-	m := engine.NewManager(nil, engine.ManagerConfig{})
+	m := sessions.New(nil, sessions.Config{})
 	for _, tl := range tools.Tools(&tools.Deps{Sessions: m}) {
 		d := tl.Def
 		if d.Description == "" || !strings.Contains(string(d.RawOutputSchema), `"type":"object"`) || len(d.RawInputSchema) == 0 {

@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // TestWaitFor drives wait_for through the MCP client in each of its modes,
 // checking the page's state as the tool reports it.
 func TestWaitFor(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/report.html")
 	at := func(args map[string]any) map[string]any {
 		args["sessionId"] = id
@@ -59,7 +60,7 @@ func TestWaitFor(t *testing.T) {
 // errors since the last result.
 func TestActionReports(t *testing.T) {
 	out := t.TempDir()
-	e := newEnv(t, engine.ManagerConfig{OutputDir: out})
+	e := newEnv(t, sessions.Config{OutputDir: out})
 	id := e.open("/report.html")
 	at := func(args map[string]any) map[string]any {
 		args["sessionId"] = id

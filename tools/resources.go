@@ -16,6 +16,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // Resources (seed 002 §3) expose a session's state under browser:///. Every
@@ -141,7 +142,7 @@ type SessionResource struct {
 
 // findSession looks the session up among the caller's own, without waiting
 // for a call running on it and without extending its expiry.
-func findSession(ctx context.Context, d *Deps, ref string) (engine.Info, error) {
+func findSession(ctx context.Context, d *Deps, ref string) (engine.SessionInfo, error) {
 	for _, i := range d.Sessions.List(ctx) {
 		if i.ID == ref || (i.Name != "" && i.Name == ref) {
 			return i, nil
@@ -149,7 +150,7 @@ func findSession(ctx context.Context, d *Deps, ref string) (engine.Info, error) 
 	}
 	e := engine.Errorf(engine.SessionNotFound, "no session with id %q", ref)
 	e.SessionID = ref
-	return engine.Info{}, e
+	return engine.SessionInfo{}, e
 }
 
 func readSession(ctx context.Context, d *Deps, v resourceVars) (any, error) {
@@ -181,7 +182,7 @@ func readPage(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 		return nil, err
 	}
 	out := PageResource{SessionID: i.ID, PageID: "0", URL: i.URL, Title: i.Title, CreatedAt: i.CreatedAt.UnixMilli()}
-	_, err = d.Sessions.Use(ctx, i.ID, func(ctx context.Context, s engine.Session) error {
+	_, err = d.Sessions.Run(ctx, i.ID, func(ctx context.Context, s engine.Session) error {
 		vp, err := evalInto[struct{ Width, Height int }](ctx, s, engine.EvalRequest{Expression: "({Width: innerWidth, Height: innerHeight})"})
 		if err == nil {
 			out.Viewport = &PageViewport{Width: vp.Width, Height: vp.Height}
@@ -245,7 +246,7 @@ func readScreenshot(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 			With("field", "timestamp")
 	}
 	var png []byte
-	_, err = d.Sessions.Use(ctx, v.session, func(ctx context.Context, s engine.Session) error {
+	_, err = d.Sessions.Run(ctx, v.session, func(ctx context.Context, s engine.Session) error {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		var err error
@@ -276,7 +277,7 @@ func readNetworkLog(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 		return nil, err
 	}
 	out := NetworkLogResource{PageID: "0", Blocked: []engine.BlockedRequest{}}
-	info, err := d.Sessions.Use(ctx, v.session, func(ctx context.Context, s engine.Session) error {
+	info, err := d.Sessions.Run(ctx, v.session, func(ctx context.Context, s engine.Session) error {
 		l, err := s.RequestLog(ctx, engine.RequestLogQuery{Limit: 200})
 		if err != nil {
 			return err
@@ -308,7 +309,7 @@ func readElements(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 		sel = u
 	}
 	out := ElementsResource{SessionID: i.ID, PageID: "0", Selector: sel}
-	_, err = d.Sessions.Use(ctx, i.ID, func(ctx context.Context, s engine.Session) error {
+	_, err = d.Sessions.Run(ctx, i.ID, func(ctx context.Context, s engine.Session) error {
 		found, err := evalInto[FindElementsOut](ctx, s, engine.EvalRequest{Target: &engine.Target{Selector: sel}, All: true, Args: []any{50}, Function: describeAllJS})
 		out.Elements, out.Total = found.Elements, found.Total
 		return err
@@ -336,7 +337,7 @@ func readElement(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 		return nil, err
 	}
 	var out ElementInfo
-	_, err = d.Sessions.Use(ctx, v.session, func(ctx context.Context, s engine.Session) error {
+	_, err = d.Sessions.Run(ctx, v.session, func(ctx context.Context, s engine.Session) error {
 		var err error
 		out, err = evalInto[ElementInfo](ctx, s, engine.EvalRequest{Target: &engine.Target{Ref: in.Ref}, Function: describeJS})
 		return err
@@ -348,7 +349,7 @@ func readElement(ctx context.Context, d *Deps, v resourceVars) (any, error) {
 // session the caller cannot see, with the JSON-RPC code of a missing
 // resource (-32002): mcp-go answers every error of a resource handler with
 // -32603, an internal error, which it is not.
-func ResourceCheck(m *engine.Manager) jsonrpc.Check {
+func ResourceCheck(m *sessions.Manager) jsonrpc.Check {
 	return func(ctx context.Context, method string, params json.RawMessage) *jsonrpc.Error {
 		if method != string(mcp.MethodResourcesRead) {
 			return nil

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
@@ -20,7 +20,7 @@ import (
 func BenchmarkScale(b *testing.B) {
 	for _, n := range []int{1, 50} {
 		b.Run(fmt.Sprintf("sessions=%d", n), func(b *testing.B) {
-			e := newEnv(b, engine.ManagerConfig{MaxSessions: n})
+			e := newEnv(b, sessions.Config{MaxSessions: n})
 			ids := make([]string, n)
 			ids[0] = e.open("/form.html")
 			// Let the renderers' memory settle before reading it: there is

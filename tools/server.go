@@ -13,7 +13,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // registry lists every tool. Adding a tool is one constructor and one line
@@ -137,7 +137,7 @@ type Options struct {
 
 // NewServer returns an MCP server with the core tools and those of the
 // groups o.Caps turns on.
-func NewServer(m *engine.Manager, o Options) *server.MCPServer {
+func NewServer(m *sessions.Manager, o Options) *server.MCPServer {
 	log := o.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // TestActionsSettle drives the page work that actions set off through the
@@ -13,7 +13,7 @@ import (
 // action left, on pages whose handlers finish their work later (a timer, a
 // debounce, a scroll handler's fetch).
 func TestActionsSettle(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/settle.html")
 	e.ok("click", map[string]any{"sessionId": id, "selector": "#next"})
 	if out := e.ok("get_text", map[string]any{"sessionId": id, "selector": "#step2"}); !strings.Contains(fmt.Sprint(out["text"]), "Enter your details.") {

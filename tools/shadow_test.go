@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // TestShadowDOM drives elements inside open shadow roots through the MCP
@@ -12,7 +13,7 @@ import (
 // snapshot shows and by a selector that pierces the shadow root, with the
 // field's value read back after each.
 func TestShadowDOM(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/shadow.html")
 	s := e.snap(id, nil)
 	search := ref(t, s, "textbox", "Search")

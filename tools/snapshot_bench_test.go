@@ -14,6 +14,7 @@ import (
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
@@ -26,7 +27,7 @@ type benchEnv struct {
 
 func newBench(b *testing.B) *benchEnv {
 	b.Helper()
-	mgr := engine.NewManager(sharedBrowser(b), engine.ManagerConfig{Timeout: time.Hour, MaxSessions: 5,
+	mgr := sessions.New(sharedBrowser(b), sessions.Config{Timeout: time.Hour, MaxSessions: 5,
 		Defaults: engine.SessionOptions{Viewport: engine.Viewport{Width: 1280, Height: 720}}})
 	c, err := client.NewInProcessClient(tools.NewServer(mgr, tools.Options{Version: "bench"}))
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
@@ -80,7 +81,7 @@ func (e *env) waitTitle(id, want string) {
 }
 
 func TestSnapshotOptions(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/snapshot.html")
 	full := e.snap(id, nil)
 	for _, want := range []string{
@@ -140,7 +141,7 @@ func TestSnapshotOptions(t *testing.T) {
 }
 
 func TestTargetValidation(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/form.html")
 	both := e.fail(engine.InvalidParameters, "click", map[string]any{"sessionId": id, "selector": "#go", "ref": "e1"})
 	if both["details"].(map[string]any)["field"] != "ref" {
@@ -156,7 +157,7 @@ func TestTargetValidation(t *testing.T) {
 }
 
 func TestRefsStableAndStale(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/mutate.html")
 	s1 := e.snap(id, nil)
 	target := ref(t, s1, "button", "Target")
@@ -210,7 +211,7 @@ func TestRefsStableAndStale(t *testing.T) {
 }
 
 func TestRefClickCoveredAndNavigating(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/covered.html")
 	s := e.snap(id, nil)
 	buy := ref(t, s, "button", "Buy")
@@ -257,7 +258,7 @@ func TestRefClickCoveredAndNavigating(t *testing.T) {
 }
 
 func TestFrameRefClicks(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/frames.html")
 	s := e.waitSnap(id, `button "Inner cross"`)
 	same, cross := ref(t, s, "button", "Inner same"), ref(t, s, "button", "Inner cross")
@@ -282,7 +283,7 @@ func TestFrameRefClicks(t *testing.T) {
 }
 
 func TestDialogs(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/dialogs.html")
 	s := e.snap(id, nil)
 

@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
 func TestSaveAndRestoreStateLogsBackIn(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	a := e.session()
 	e.ok("navigate", map[string]any{"sessionId": a, "url": site.URL + "/login?user=ada"})
 	if out := e.ok("navigate", map[string]any{"sessionId": a, "url": site.URL + "/members"}); !strings.HasPrefix(out["title"].(string), "s-ada t-ada") {
@@ -51,7 +52,7 @@ func TestSaveAndRestoreStateLogsBackIn(t *testing.T) {
 }
 
 func TestCookies(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.session()
 	e.ok("set_cookies", map[string]any{"sessionId": id, "cookies": []any{
 		map[string]any{"name": "sid", "value": "s-bob", "url": site.URL},
@@ -77,7 +78,7 @@ func TestCookies(t *testing.T) {
 }
 
 func TestCreateSessionOptions(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	out := e.ok("create_session", map[string]any{
 		"name": "german", "locale": "de-DE", "timezoneId": "Asia/Tokyo", "userAgent": "TestAgent/1.0",
 		"viewport": map[string]any{"width": 800, "height": 600}, "extraHTTPHeaders": map[string]any{"X-Test": "hello"},
@@ -105,7 +106,7 @@ func TestCreateSessionOptions(t *testing.T) {
 // and a refusal names the field and the directories that are allowed.
 func TestStateFilesConfined(t *testing.T) {
 	allowed, outside := t.TempDir(), t.TempDir()
-	e := newEnvWith(t, engine.ManagerConfig{}, tools.Options{Caps: []tools.Group{tools.All}, AllowedPaths: []string{allowed}})
+	e := newEnvWith(t, sessions.Config{}, tools.Options{Caps: []tools.Group{tools.All}, AllowedPaths: []string{allowed}})
 	id := e.session()
 	e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/login?user=ada"})
 
@@ -150,7 +151,7 @@ func TestStateFilesConfined(t *testing.T) {
 // TestFileAccessOff: with file access off (security.enableFileUpload false)
 // no tool argument may name a server file; inline state still works.
 func TestFileAccessOff(t *testing.T) {
-	e := newEnvWith(t, engine.ManagerConfig{}, tools.Options{Caps: []tools.Group{tools.All}, NoFileAccess: true})
+	e := newEnvWith(t, sessions.Config{}, tools.Options{Caps: []tools.Group{tools.All}, NoFileAccess: true})
 	id := e.session()
 	for name, args := range map[string]map[string]any{
 		"save_state":    {"sessionId": id, "path": "state.json"},
@@ -175,7 +176,7 @@ func TestResourceExhausted(t *testing.T) {
 	if _, err := os.Stat("/dev/full"); err != nil {
 		t.Skip("no /dev/full:", err)
 	}
-	e := newEnvWith(t, engine.ManagerConfig{}, tools.Options{Caps: []tools.Group{tools.All}, AllowedPaths: []string{"/dev"}, MaxScreenshotBytes: 64})
+	e := newEnvWith(t, sessions.Config{}, tools.Options{Caps: []tools.Group{tools.All}, AllowedPaths: []string{"/dev"}, MaxScreenshotBytes: 64})
 	id := e.open("/form.html")
 	body := e.fail(engine.ResourceExhausted, "save_state", map[string]any{"sessionId": id, "path": "/dev/full"})
 	if d, _ := body["details"].(map[string]any); d["reason"] != "disk_full" || body["retryable"] != true || body["sessionId"] != id {

@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 func TestTabs(t *testing.T) {
-	e := newEnv(t, engine.ManagerConfig{})
+	e := newEnv(t, sessions.Config{})
 	id := e.open("/tabs.html")
 	tabsOf := func(out map[string]any) []any { return out["tabs"].([]any) }
 	if out := e.ok("tabs", map[string]any{"sessionId": id, "action": "list"}); len(tabsOf(out)) != 1 || out["current"].(float64) != 0 {

@@ -9,12 +9,12 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // Turns orders the calls on each session by their arrival (see
-// jsonrpc.Turns and engine.Manager.Arrive). A call of a session tool takes
+// jsonrpc.Turns and sessions.Manager.Arrive). A call of a session tool takes
 // a turn on the session it will run on: the one its sessionId names, else
 // the context its context-prefixed refs name (ctxrefs.go), else the
 // active context. close_session and browser_context_close take one on the
@@ -24,10 +24,10 @@ import (
 // does a tool s does not serve (left out by --caps or --disabled-tools):
 // it is refused before any handler could end its turn. s may be nil in
 // tests: then every tool of the registry counts.
-func Turns(m *engine.Manager, s *server.MCPServer) jsonrpc.Turns { return turns{m, s} }
+func Turns(m *sessions.Manager, s *server.MCPServer) jsonrpc.Turns { return turns{m, s} }
 
 type turns struct {
-	m *engine.Manager
+	m *sessions.Manager
 	s *server.MCPServer
 }
 

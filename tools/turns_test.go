@@ -6,7 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // TestTurnsFindTheCallsSession: a call takes its turn on the session its
@@ -49,7 +49,7 @@ func TestTurnsFindTheCallsSession(t *testing.T) {
 			srv.AddTool(tool.Def, tool.Handler)
 		}
 	}
-	tr := Turns(engine.NewManager(nil, engine.ManagerConfig{}), srv)
+	tr := Turns(sessions.New(nil, sessions.Config{}), srv)
 	for _, c := range []struct{ method, params string }{
 		{"tools/call", `{"name":"create_session","arguments":{"name":"x"}}`},
 		{"tools/call", `{"name":"list_sessions","arguments":{}}`},

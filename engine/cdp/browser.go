@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 	"github.com/seed4af8c199/browsermcp/engine/rundir"
 )
 
@@ -107,7 +108,7 @@ func allocatorOptions(execPath string, headless bool, vp engine.Viewport, extra 
 }
 
 // Engine is the CDP engine. Its browsers start in the background with
-// Start; when one dies, it is started again (engine.Keeper), and the
+// Start; when one dies, it is started again (kit.Keeper), and the
 // sessions it held are gone.
 type Engine struct {
 	cfg  Config
@@ -120,9 +121,9 @@ type Engine struct {
 }
 
 // browserProc is one browser launch or attachment; its LaunchState makes
-// it an engine.Launch, lost when the connection drops.
+// it an kit.Launch, lost when the connection drops.
 type browserProc struct {
-	engine.LaunchState
+	kit.LaunchState
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -170,11 +171,11 @@ func New(cfg Config) *Engine {
 	if cfg.Pool != nil && cfg.Endpoint == "" && cfg.UserDataDir == "" {
 		pc = cfg.Pool.normal()
 	}
-	e.pool = &pool{cfg: pc, log: l, shut: e.shutBrowser, newKeep: func() *engine.Keeper[*browserProc] {
+	e.pool = &pool{cfg: pc, log: l, shut: e.shutBrowser, newKeep: func() *kit.Keeper[*browserProc] {
 		// A dead browser is freed in the background: stop waits for its
 		// exit and its profile's removal, which the next launch must not
 		// wait for.
-		return &engine.Keeper[*browserProc]{Start: e.launch, Drop: func(b *browserProc) { go b.stop() }, Timeout: limit, Log: l}
+		return &kit.Keeper[*browserProc]{Start: e.launch, Drop: func(b *browserProc) { go b.stop() }, Timeout: limit, Log: l}
 	}}
 	return e
 }
@@ -329,7 +330,7 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 	if err != nil {
 		return nil, err
 	}
-	opts, stopAuth, err := engine.AuthProxy(opts)
+	opts, stopAuth, err := kit.AuthProxy(opts)
 	if err != nil {
 		release()
 		return nil, err

@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
@@ -41,7 +42,7 @@ func TestChurn(t *testing.T) {
 	eng := New(Config{ExecPath: testenv.Chromium(t), Headless: true, Viewport: engine.Viewport{Width: 1280, Height: 720}})
 	eng.Start()
 	defer eng.Close()
-	mgr := engine.NewManager(eng, engine.ManagerConfig{Timeout: time.Minute, MaxSessions: clients,
+	mgr := sessions.New(eng, sessions.Config{Timeout: time.Minute, MaxSessions: clients,
 		Defaults: engine.SessionOptions{Viewport: engine.Viewport{Width: 1280, Height: 720}}})
 	defer mgr.Shutdown(context.Background())
 	srv := tools.NewServer(mgr, tools.Options{Version: "churn"})

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // consoleLogSize bounds the console buffer of one session.
@@ -23,12 +24,12 @@ const maxConsoleText = 4096
 // uncaught exceptions and browser log entries, in arrival order.
 type consoleLog struct {
 	mu   sync.Mutex
-	msgs engine.RecentLog[engine.ConsoleMessage]
+	msgs kit.RecentLog[engine.ConsoleMessage]
 	// errors counts the messages at level error, for action results.
-	errors engine.ErrorCounter
+	errors kit.ErrorCounter
 }
 
-func (c *consoleLog) init() { c.msgs = engine.NewRecentLog[engine.ConsoleMessage](consoleLogSize) }
+func (c *consoleLog) init() { c.msgs = kit.NewRecentLog[engine.ConsoleMessage](consoleLogSize) }
 
 func (c *consoleLog) onEvent(ev any) {
 	var m engine.ConsoleMessage
@@ -91,7 +92,7 @@ func (s *session) ConsoleMessages(ctx context.Context, q engine.ConsoleQuery) (e
 	c := &s.obs.console
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	msgs, total := engine.Newest(&c.msgs, q.Limit, func(m engine.ConsoleMessage) (engine.ConsoleMessage, bool) {
+	msgs, total := kit.Newest(&c.msgs, q.Limit, func(m engine.ConsoleMessage) (engine.ConsoleMessage, bool) {
 		return m, q.Keeps(m)
 	})
 	return engine.ConsoleLog{Messages: msgs, Total: total, Dropped: c.msgs.Dropped()}, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // Downloads. Each session's browser context saves downloads into the
@@ -49,7 +50,7 @@ func (b *browserProc) downloadHub() (*dlHub, error) {
 // downloads are one session's downloads, shared by its tabs.
 type downloads struct {
 	dir string // "" when downloads are refused
-	log *engine.DownloadLog
+	log *kit.DownloadLog
 }
 
 // download is one download the browser reported.
@@ -65,7 +66,7 @@ type download struct {
 // into dir, or refused when dir is empty, and follows the downloads of
 // the session's tabs.
 func enableDownloads(ctx context.Context, b *browserProc, bc cdp.BrowserContextID, dir string) (*downloads, error) {
-	d := &downloads{dir: dir, log: engine.NewDownloadLog()}
+	d := &downloads{dir: dir, log: kit.NewDownloadLog()}
 	p := browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorDeny, BrowserContextID: bc}
 	if dir != "" {
 		h, err := b.downloadHub()
@@ -187,7 +188,7 @@ func (dl *download) finish(ev *browser.EventDownloadProgress) {
 	}
 	info := engine.Download{SuggestedName: dl.name, State: engine.DownloadInProgress}
 	if ev.State == browser.DownloadProgressStateCompleted {
-		path, err := engine.SaveDownload(src, d.dir, info.SuggestedName)
+		path, err := kit.SaveDownload(src, d.dir, info.SuggestedName)
 		if err == nil {
 			info.State, info.Path = engine.DownloadCompleted, path
 			if st, err := os.Stat(path); err == nil {
@@ -206,7 +207,7 @@ func (dl *download) finish(ev *browser.EventDownloadProgress) {
 
 // report returns the downloads no result has named yet, once they
 // finished, waiting for at least expected of them to begin
-// (engine.DownloadLog.Report).
+// (kit.DownloadLog.Report).
 func (d *downloads) report(ctx context.Context, expected int) []engine.Download {
 	if d.dir == "" {
 		return nil // refused: the browser reports none

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // History goes back or forward one entry and waits for the page to load.
@@ -120,11 +121,11 @@ func (s *session) networkIdle(ctx context.Context) error {
 		quiet := time.Since(st.lastNet)
 		ch := st.changed
 		st.mu.Unlock()
-		done, wait := engine.NetworkIdleNext(idle, quiet)
+		done, wait := kit.NetworkIdleNext(idle, quiet)
 		if done {
 			return nil
 		}
-		if err := engine.AwaitChange(ctx, ch, wait); err != nil {
+		if err := kit.AwaitChange(ctx, ch, wait); err != nil {
 			return err
 		}
 	}

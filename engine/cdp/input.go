@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
@@ -283,7 +284,7 @@ func (s *session) settle(ctx context.Context, t *chromedp.Target, m mark, navTim
 		st.mu.Lock()
 		started := st.reqStarted > from
 		st.mu.Unlock()
-		if !engine.SettleAgain(round, started, domUntil) {
+		if !kit.SettleAgain(round, started, domUntil) {
 			return engine.ActionResult{Dialog: st.dialogSince(m)}, nil
 		}
 	}
@@ -293,10 +294,10 @@ func (s *session) settle(ctx context.Context, t *chromedp.Target, m mark, navTim
 // is quiet, up to deadline, or reports a navigation of the page.
 func (s *session) settleNetwork(ctx context.Context, m mark, deadline time.Time) (navigated bool, err error) {
 	st := s.st
-	return engine.SettleNetwork(ctx, func() (engine.Settling, <-chan struct{}) {
+	return kit.SettleNetwork(ctx, func() (kit.Settling, <-chan struct{}) {
 		st.mu.Lock()
 		defer st.mu.Unlock()
-		seen := engine.Settling{
+		seen := kit.Settling{
 			Navigated: st.navRequested > m.navRequested || st.commits > m.commits,
 			Started:   st.reqStarted - m.reqStarted,
 			Quiet:     time.Since(st.lastNet),

@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // requestLogSize bounds the request log of one session.
@@ -33,13 +34,13 @@ type reqMarks struct {
 // netLog is a session's bounded request log.
 type netLog struct {
 	mu      sync.Mutex
-	entries engine.RecentLog[*reqEntry]
+	entries kit.RecentLog[*reqEntry]
 	live    map[network.RequestID]*reqEntry // entries that can still change
 	early   map[network.RequestID]reqMarks
 }
 
 func (l *netLog) init() {
-	l.entries = engine.NewRecentLog[*reqEntry](requestLogSize)
+	l.entries = kit.NewRecentLog[*reqEntry](requestLogSize)
 	l.live = map[network.RequestID]*reqEntry{}
 	l.early = map[network.RequestID]reqMarks{}
 }
@@ -138,7 +139,7 @@ func (s *session) RequestLog(ctx context.Context, q engine.RequestLogQuery) (eng
 	l := &s.obs.net
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	reqs, total := engine.Newest(&l.entries, q.Limit, func(e *reqEntry) (engine.RequestEntry, bool) {
+	reqs, total := kit.Newest(&l.entries, q.Limit, func(e *reqEntry) (engine.RequestEntry, bool) {
 		return e.RequestEntry, q.Keeps(e.RequestEntry)
 	})
 	return engine.RequestLog{Requests: reqs, Total: total, Dropped: l.entries.Dropped()}, nil

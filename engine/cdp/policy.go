@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // guard enforces the engine.Policy on one session's page.
@@ -27,7 +28,7 @@ import (
 // only answers Navigate's file: check.
 type guard struct {
 	pol *engine.Policy
-	rec engine.BlockedRecorder
+	rec kit.BlockedRecorder
 
 	tab  context.Context // the page's chromedp context
 	page cdp.Session     // the page's session (its *chromedp.Target)

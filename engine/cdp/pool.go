@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // Pool spreads sessions over several browser processes that the engine
@@ -48,9 +49,9 @@ func (p Pool) normal() Pool {
 // (browser) is opened for it instead.
 type pool struct {
 	cfg     Pool
-	newKeep func() *engine.Keeper[*browserProc]
+	newKeep func() *kit.Keeper[*browserProc]
 	// shut closes one slot's browser for good: gracefully, then killed.
-	shut func(*engine.Keeper[*browserProc])
+	shut func(*kit.Keeper[*browserProc])
 	log  *slog.Logger
 
 	mu     sync.Mutex
@@ -63,7 +64,7 @@ type pool struct {
 
 // slot is one browser of the pool.
 type slot struct {
-	keep *engine.Keeper[*browserProc]
+	keep *kit.Keeper[*browserProc]
 	// load counts the sessions placed here, those being created included.
 	load int
 	// idle closes the slot after the pool's IdleTimeout without a
@@ -229,7 +230,7 @@ func (p *pool) loads() []int {
 // shutBrowser closes one Keeper's browser for good: a browser we launched
 // is asked to close, and killed if it does not in time; one we attached to
 // is only detached from. Its profile is removed.
-func (e *Engine) shutBrowser(k *engine.Keeper[*browserProc]) {
+func (e *Engine) shutBrowser(k *kit.Keeper[*browserProc]) {
 	b, ok := k.Close()
 	if !ok {
 		return

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 	jspage "github.com/seed4af8c199/browsermcp/engine/page"
 )
 
@@ -90,7 +91,7 @@ func (p *popups) mark() popupMark {
 // popups to be created since m as the page asked for, and returns those
 // that were.
 func (p *popups) await(ctx context.Context, m popupMark) []target.ID {
-	timer := time.NewTimer(engine.PopupWait)
+	timer := time.NewTimer(kit.PopupWait)
 	defer timer.Stop()
 	for {
 		p.mu.Lock()

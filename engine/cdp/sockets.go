@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // WebSockets. Chromium's request interception (Fetch) never sees a
@@ -39,7 +40,7 @@ type socketRelay struct {
 	// exists, before the session makes any connection.
 	guard atomic.Pointer[guard]
 
-	conns engine.Conns
+	conns kit.Conns
 }
 
 // relayHandshakeTimeout bounds reading a SOCKS request from the browser and
@@ -164,7 +165,7 @@ func (r *socketRelay) handle(c net.Conn) {
 	c.SetDeadline(time.Time{})
 	// Either side ending ends both: the deferred untracks close them, and
 	// the other copy returns.
-	engine.Splice(c, br, up)
+	kit.Splice(c, br, up)
 }
 
 // readSocksRequest reads the greeting and a CONNECT request; it returns ""
@@ -232,5 +233,5 @@ func (r *socketRelay) dial(ctx context.Context, hostPort string) (net.Conn, erro
 		var d net.Dialer
 		return d.DialContext(ctx, "tcp", hostPort)
 	}
-	return engine.DialProxy(ctx, r.upstream, hostPort)
+	return kit.DialProxy(ctx, r.upstream, hostPort)
 }

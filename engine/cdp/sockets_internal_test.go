@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
@@ -57,7 +58,7 @@ func TestRelayChainsThroughSessionProxy(t *testing.T) {
 	through := func(dest string) (net.Conn, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		c, err := engine.DialProxy(ctx, &url.URL{Scheme: "socks5", Host: r.ln.Addr().String()}, dest)
+		c, err := kit.DialProxy(ctx, &url.URL{Scheme: "socks5", Host: r.ln.Addr().String()}, dest)
 		if err == nil {
 			c.SetDeadline(time.Now().Add(10 * time.Second))
 		}

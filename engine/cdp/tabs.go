@@ -10,15 +10,16 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // tabbed is a session with several pages in one browser context. It embeds
 // the current tab, so every page method acts on it; Tabs switches it. The
-// tab list and the current tab are kept by tabs (engine.TabSet).
+// tab list and the current tab are kept by tabs (kit.TabSet).
 type tabbed struct {
 	*session // the current tab, kept by tabs
 
-	tabs  engine.TabSet[*session]
+	tabs  kit.TabSet[*session]
 	first *session // owns the browser context: cancelling it disposes it
 	// firstOpen is false once the first tab's page was closed; its context
 	// stays until the session closes, because it holds the browser context.
@@ -85,7 +86,7 @@ func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsR
 	if err := t.sync(ctx); err != nil {
 		return engine.TabsResult{}, err
 	}
-	return t.tabs.Do(ctx, req, engine.TabActions[*session]{
+	return t.tabs.Do(ctx, req, kit.TabActions[*session]{
 		Open:  func(ctx context.Context) (*session, error) { return t.open(ctx, func(*chromedp.Context) {}) },
 		Close: t.closePage,
 	})

@@ -153,7 +153,7 @@ func (e *Engine) NewSession(ctx context.Context, opts engine.SessionOptions) (en
 		return nil, engine.Errorf(engine.BrowserError, "the engine is closed")
 	}
 	if opts.ProxyUsername != "" || opts.ProxyPassword != "" {
-		// The login forwarder (engine.AuthProxy) listens on this host,
+		// The login forwarder (kit.AuthProxy) listens on this host,
 		// which the Grid's browser cannot reach.
 		return nil, engine.Errorf(engine.Unsupported, "a proxy with a username or password is not supported on the Grid: its browser cannot log in to a proxy").With("field", "proxy")
 	}
@@ -261,7 +261,7 @@ func (e *Engine) forget(s *session) {
 }
 
 // Close lets go of the sessions still held, as a shutdown does (see
-// shared.go); the Manager has normally closed them all already.
+// shared.go); the session runtime has normally closed them all already.
 func (e *Engine) Close() error {
 	e.mu.Lock()
 	e.closed = true

@@ -191,15 +191,15 @@ func (e *Engine) Adopt(ctx context.Context, ref, owner string) (engine.Adopted, 
 }
 
 // Shared lists owner's sessions on the Grid (see engine.Adopter).
-func (e *Engine) Shared(ctx context.Context, owner string) ([]engine.Info, error) {
+func (e *Engine) Shared(ctx context.Context, owner string) ([]engine.SessionInfo, error) {
 	ss, err := e.listSessions(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []engine.Info
+	var out []engine.SessionInfo
 	for _, s := range ss {
 		if s.Owner == owner {
-			out = append(out, engine.Info{ID: s.Ours, Name: s.Name, CreatedAt: s.Created})
+			out = append(out, engine.SessionInfo{ID: s.Ours, Name: s.Name, CreatedAt: s.Created})
 		}
 	}
 	return out, nil

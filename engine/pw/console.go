@@ -10,6 +10,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // consoleLogSize bounds the console buffer of one session, as in engine/cdp.
@@ -28,9 +29,9 @@ const maxConsoleText = 4096
 // an uncaught exception.
 type consoleLog struct {
 	mu   sync.Mutex
-	msgs engine.RecentLog[engine.ConsoleMessage] // made on first use
+	msgs kit.RecentLog[engine.ConsoleMessage] // made on first use
 	// errors counts the messages at level error, for action results.
-	errors engine.ErrorCounter
+	errors kit.ErrorCounter
 }
 
 func (c *consoleLog) push(m engine.ConsoleMessage) {
@@ -41,7 +42,7 @@ func (c *consoleLog) push(m engine.ConsoleMessage) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.msgs.Len() == 0 {
-		c.msgs = engine.NewRecentLog[engine.ConsoleMessage](consoleLogSize)
+		c.msgs = kit.NewRecentLog[engine.ConsoleMessage](consoleLogSize)
 	}
 	c.msgs.Add(m)
 }
@@ -135,7 +136,7 @@ func (s *session) ConsoleMessages(ctx context.Context, q engine.ConsoleQuery) (e
 	c := s.console
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	all, total := engine.Newest(&c.msgs, q.Limit, func(m engine.ConsoleMessage) (engine.ConsoleMessage, bool) {
+	all, total := kit.Newest(&c.msgs, q.Limit, func(m engine.ConsoleMessage) (engine.ConsoleMessage, bool) {
 		return m, q.Keeps(m)
 	})
 	return engine.ConsoleLog{Messages: all, Total: total, Dropped: c.msgs.Dropped()}, nil

@@ -8,6 +8,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // History goes back or forward one entry and waits for the page to load.
@@ -180,11 +181,11 @@ func (s *session) networkIdle(ctx context.Context) error {
 		if gone {
 			return s.alive()
 		}
-		done, wait := engine.NetworkIdleNext(idle, quiet)
+		done, wait := kit.NetworkIdleNext(idle, quiet)
 		if done {
 			return nil
 		}
-		if err := engine.AwaitChange(ctx, ch, wait); err != nil {
+		if err := kit.AwaitChange(ctx, ch, wait); err != nil {
 			return err
 		}
 	}

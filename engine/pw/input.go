@@ -13,6 +13,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
@@ -450,7 +451,7 @@ func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) 
 		st.mu.Lock()
 		started := st.reqStarted > from
 		st.mu.Unlock()
-		if !engine.SettleAgain(round, started, domUntil) {
+		if !kit.SettleAgain(round, started, domUntil) {
 			return engine.ActionResult{}, nil
 		}
 	}
@@ -460,10 +461,10 @@ func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) 
 // is quiet, up to deadline, or reports a navigation of the page.
 func (s *session) settleNetwork(ctx context.Context, m mark, deadline time.Time, navTimeout time.Duration) (navigated bool, err error) {
 	st := s.st
-	return engine.SettleNetwork(ctx, func() (engine.Settling, <-chan struct{}) {
+	return kit.SettleNetwork(ctx, func() (kit.Settling, <-chan struct{}) {
 		st.mu.Lock()
 		defer st.mu.Unlock()
-		seen := engine.Settling{
+		seen := kit.Settling{
 			Navigated: st.navs > m.navs,
 			Started:   st.reqStarted - m.reqStarted,
 			Quiet:     time.Since(st.lastNet),

@@ -10,6 +10,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // requestLogSize bounds the request log of one session, as in engine/cdp.
@@ -28,7 +29,7 @@ type reqEntry struct {
 // events. Bytes stays empty: Playwright reports sizes only on request.
 type netLog struct {
 	mu      sync.Mutex
-	entries engine.RecentLog[*reqEntry]
+	entries kit.RecentLog[*reqEntry]
 	live    map[playwright.Request]*reqEntry
 	cond    *netConds // the session's network: new requests are marked throttled while it is emulated
 	// early holds route marks for requests the log has not seen yet.
@@ -36,7 +37,7 @@ type netLog struct {
 }
 
 func newNetLog(cond *netConds) *netLog {
-	return &netLog{entries: engine.NewRecentLog[*reqEntry](requestLogSize), live: map[playwright.Request]*reqEntry{}, early: map[playwright.Request]string{}, cond: cond}
+	return &netLog{entries: kit.NewRecentLog[*reqEntry](requestLogSize), live: map[playwright.Request]*reqEntry{}, early: map[playwright.Request]string{}, cond: cond}
 }
 
 func (l *netLog) watch(p playwright.Page) {
@@ -151,7 +152,7 @@ func (s *session) RequestLog(ctx context.Context, q engine.RequestLogQuery) (eng
 	l := s.net
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	reqs, total := engine.Newest(&l.entries, q.Limit, func(e *reqEntry) (engine.RequestEntry, bool) {
+	reqs, total := kit.Newest(&l.entries, q.Limit, func(e *reqEntry) (engine.RequestEntry, bool) {
 		return e.RequestEntry, q.Keeps(e.RequestEntry)
 	})
 	return engine.RequestLog{Requests: reqs, Total: total, Dropped: l.entries.Dropped()}, nil

@@ -32,6 +32,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // Config configures the engine.
@@ -68,13 +69,13 @@ type Engine struct {
 	drv  Driver
 	exec string // resolved browser binary; empty lets Playwright find it
 	log  *slog.Logger
-	keep *engine.Keeper[*browserProc]
+	keep *kit.Keeper[*browserProc]
 }
 
 // browserProc is one driver with one launched browser; its LaunchState
-// makes it an engine.Launch, lost when the browser disconnects.
+// makes it an kit.Launch, lost when the browser disconnects.
 type browserProc struct {
-	engine.LaunchState
+	kit.LaunchState
 	// pw, browser and server are set before Ready is closed.
 	pw      *playwright.Playwright
 	browser playwright.Browser
@@ -113,7 +114,7 @@ func New(cfg Config) (*Engine, error) {
 	e := &Engine{cfg: cfg, drv: drv, exec: exe, log: l}
 	// The launch bounds its own time (launchTimeout); a dead browser is
 	// shut down in the background while the next one starts.
-	e.keep = &engine.Keeper[*browserProc]{Start: e.launch, Drop: func(b *browserProc) { go e.shutdown(b) }, Log: l}
+	e.keep = &kit.Keeper[*browserProc]{Start: e.launch, Drop: func(b *browserProc) { go e.shutdown(b) }, Log: l}
 	return e, nil
 }
 

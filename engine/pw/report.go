@@ -13,6 +13,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 	jspage "github.com/seed4af8c199/browsermcp/engine/page"
 )
 
@@ -32,11 +33,11 @@ type report struct {
 	changed chan struct{}
 	pages   []playwright.Page // opened in the browser context, in order
 	popups  int               // popups the pages announced
-	dls     *engine.DownloadLog
+	dls     *kit.DownloadLog
 }
 
 func newReport(dir string) *report {
-	return &report{dir: dir, changed: make(chan struct{}), dls: engine.NewDownloadLog()}
+	return &report{dir: dir, changed: make(chan struct{}), dls: kit.NewDownloadLog()}
 }
 
 func (r *report) update(f func()) {
@@ -104,7 +105,7 @@ func (r *report) save(d playwright.Download, i int, info engine.Download) {
 	}
 	if err == nil {
 		var path string
-		if path, err = engine.SaveDownload(tmp, r.dir, info.SuggestedName); err == nil {
+		if path, err = kit.SaveDownload(tmp, r.dir, info.SuggestedName); err == nil {
 			info.State, info.Path = engine.DownloadCompleted, path
 			if st, serr := os.Stat(path); serr == nil {
 				info.Bytes = st.Size()
@@ -133,7 +134,7 @@ func (r *report) mark() reportMark {
 // pages to open since m as the pages announced popups, and returns those
 // that did.
 func (r *report) newPages(ctx context.Context, m reportMark) []playwright.Page {
-	timer := time.NewTimer(engine.PopupWait)
+	timer := time.NewTimer(kit.PopupWait)
 	defer timer.Stop()
 	for {
 		r.mu.Lock()

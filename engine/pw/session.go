@@ -11,6 +11,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // session is one browser context with one page.
@@ -60,7 +61,7 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 	if e.cfg.Browser == Firefox && firefoxMajor(b.browser.Version()) < minFirefoxDownloads {
 		rep.noDownloads = unsupported(Firefox, "downloads", fmt.Sprintf("this Firefox's WebDriver BiDi cannot save them (Firefox %d or newer can); the action ran, its download was not saved", minFirefoxDownloads))
 	}
-	opts, stopAuth, err := engine.AuthProxy(opts)
+	opts, stopAuth, err := kit.AuthProxy(opts)
 	if err != nil {
 		return nil, err
 	}

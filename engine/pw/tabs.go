@@ -8,12 +8,13 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // tabbed is a session with several pages in one browser context, as in
 // engine/cdp. It embeds the current tab, so every page method acts on it;
 // Tabs switches it. The tab list and the current tab are kept by tabs
-// (engine.TabSet).
+// (kit.TabSet).
 type tabbed struct {
 	*session // the current tab, kept by tabs
 	// This engine holds no domain rules (it refuses to start with them),
@@ -21,7 +22,7 @@ type tabbed struct {
 	// sessions: nothing to say there beyond Watch and Gone.
 	engine.NothingToReport
 
-	tabs  engine.TabSet[*session]
+	tabs  kit.TabSet[*session]
 	first *session // owns the browser context
 }
 
@@ -63,7 +64,7 @@ func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsR
 	if err := t.sync(ctx); err != nil {
 		return engine.TabsResult{}, err
 	}
-	return t.tabs.Do(ctx, req, engine.TabActions[*session]{
+	return t.tabs.Do(ctx, req, kit.TabActions[*session]{
 		Open: t.openTab,
 		// Playwright's input goes to the page it names whether or not it
 		// is in front; bringing it forward keeps focus events honest.

@@ -29,6 +29,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
 	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
 	"github.com/seed4af8c199/browsermcp/internal/logbridge"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -936,9 +937,9 @@ func (c Config) sessionFlags() []string {
 
 // ManagerConfig is the sessions' idle timeout, their number and their
 // default viewport.
-func (c Config) ManagerConfig() engine.ManagerConfig {
+func (c Config) ManagerConfig() sessions.Config {
 	vp, _ := parseViewport(c.Browser.Viewport)
-	return engine.ManagerConfig{
+	return sessions.Config{
 		Timeout:     time.Duration(c.Session.DefaultTimeout) * time.Millisecond,
 		MaxSessions: c.Session.MaxSessions,
 		Defaults:    c.sessionDefaults(vp),

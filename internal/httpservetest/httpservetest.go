@@ -21,6 +21,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
@@ -38,7 +39,7 @@ const AllowedHost = "mcp.example.test"
 // Server is the HTTP transport over its own Manager on a shared engine.
 type Server struct {
 	URL string
-	Mgr *engine.Manager
+	Mgr *sessions.Manager
 }
 
 // Start serves a tools server with opts over a new Manager on eng, on
@@ -57,7 +58,7 @@ func StartWS(t testing.TB, eng engine.Engine, opts tools.Options) *Server {
 func start(t testing.TB, eng engine.Engine, opts tools.Options, ws bool) *Server {
 	t.Helper()
 	log := slog.New(slog.DiscardHandler)
-	mgr := engine.NewManager(eng, engine.ManagerConfig{Timeout: time.Minute, MaxSessions: 20,
+	mgr := sessions.New(eng, sessions.Config{Timeout: time.Minute, MaxSessions: 20,
 		Defaults: engine.SessionOptions{Viewport: engine.Viewport{Width: 800, Height: 600}}})
 	opts.Version, opts.Log = "test", log
 	srv := tools.NewServer(mgr, opts)

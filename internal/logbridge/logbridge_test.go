@@ -13,9 +13,9 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
 	"github.com/seed4af8c199/browsermcp/internal/logbridge"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
@@ -36,7 +36,7 @@ func TestLoggingNotifications(t *testing.T) {
 	// fails before the engine is asked for anything.
 	eng := cdp.New(cdp.Config{Headless: true})
 	defer eng.Close()
-	mgr := engine.NewManager(eng, engine.ManagerConfig{Timeout: time.Minute, MaxSessions: 20})
+	mgr := sessions.New(eng, sessions.Config{Timeout: time.Minute, MaxSessions: 20})
 	defer mgr.Shutdown(context.Background())
 	srv := tools.NewServer(mgr, tools.Options{Version: "test", Log: logs.Logger})
 	logs.Attach(srv)

@@ -1,4 +1,4 @@
-package engine
+package kit
 
 import (
 	"bufio"
@@ -14,6 +14,8 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
 )
 
 // Proxies that ask for a login. Chromium takes no proxy credentials in its
@@ -37,7 +39,7 @@ var errProxyLogin = errors.New("the proxy refused the login (407 Proxy Authentic
 // needs no login, else with Proxy pointing at a forwarder that logs in to
 // it. stop ends the forwarder and every connection it carries; call it when
 // the session closes (it is never nil).
-func AuthProxy(opts SessionOptions) (out SessionOptions, stop func(), err error) {
+func AuthProxy(opts engine.SessionOptions) (out engine.SessionOptions, stop func(), err error) {
 	if opts.ProxyUsername == "" && opts.ProxyPassword == "" {
 		return opts, func() {}, nil
 	}
@@ -68,7 +70,7 @@ type forwarder struct {
 func startForwarder(up *url.URL) (*forwarder, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, Wrap(BrowserError, err, "could not start the proxy login forwarder: "+err.Error())
+		return nil, engine.Wrap(engine.BrowserError, err, "could not start the proxy login forwarder: "+err.Error())
 	}
 	f := &forwarder{up: up, ln: ln}
 	tr := &http.Transport{

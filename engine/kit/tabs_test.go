@@ -1,4 +1,4 @@
-package engine_test
+package kit_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // page stands in for an engine's tab in TabSet's unit tests; the engines'
@@ -29,7 +30,7 @@ func (p *page) Navigate(_ context.Context, r engine.NavigateRequest) (engine.Nav
 // tabSession is how an engine holds a TabSet: the current tab embedded.
 type tabSession struct {
 	*page
-	tabs engine.TabSet[*page]
+	tabs kit.TabSet[*page]
 }
 
 func newTabSession(first *page) *tabSession {
@@ -40,7 +41,7 @@ func newTabSession(first *page) *tabSession {
 
 func (s *tabSession) do(t *testing.T, req engine.TabsRequest) engine.TabsResult {
 	t.Helper()
-	res, err := s.tabs.Do(context.Background(), req, engine.TabActions[*page]{
+	res, err := s.tabs.Do(context.Background(), req, kit.TabActions[*page]{
 		Open:  func(context.Context) (*page, error) { return &page{url: "about:blank"}, nil },
 		Close: func(_ context.Context, p *page) error { p.closed = true; return nil },
 	})
@@ -118,7 +119,7 @@ func TestTabSetRefusals(t *testing.T) {
 		{Action: "select", Index: index(1)},
 		{Action: "close"},
 	} {
-		_, err := s.tabs.Do(context.Background(), req, engine.TabActions[*page]{})
+		_, err := s.tabs.Do(context.Background(), req, kit.TabActions[*page]{})
 		var e *engine.Error
 		if !errors.As(err, &e) || e.Code != engine.InvalidParameters {
 			t.Errorf("%+v: err %v, want INVALID_PARAMETERS", req, err)
@@ -162,7 +163,7 @@ func TestTabSetNewThatFails(t *testing.T) {
 		a, b := &page{url: "a"}, &page{url: "b"}
 		s := newTabSession(a)
 		var opened *page
-		act := engine.TabActions[*page]{
+		act := kit.TabActions[*page]{
 			Open: func(context.Context) (*page, error) { opened = &page{url: "about:blank"}; return opened, nil },
 			Close: func(_ context.Context, p *page) error {
 				if !closes {
@@ -198,7 +199,7 @@ func TestTabSetNewThatFailsAfterTheSiteClosedThePrevious(t *testing.T) {
 	a, b := &page{url: "a"}, &page{url: "b"}
 	s := newTabSession(a)
 	s.tabs.Add(b, false)
-	act := engine.TabActions[*page]{
+	act := kit.TabActions[*page]{
 		Open: func(context.Context) (*page, error) {
 			s.tabs.Remove(a) // the site closes the current tab as the new one opens
 			return &page{url: "about:blank"}, nil

@@ -1,4 +1,4 @@
-package engine_test
+package sessions_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
@@ -65,15 +66,15 @@ func (s *stateSession) Navigate(_ context.Context, r engine.NavigateRequest) (en
 // URL, and expiry still holds for those whose idle time ran out.
 func TestPersistentSessionsRestore(t *testing.T) {
 	dir := t.TempDir()
-	cfg := engine.ManagerConfig{Timeout: time.Hour, MaxSessions: 5, StateDir: dir}
+	cfg := sessions.Config{Timeout: time.Hour, MaxSessions: 5, StateDir: dir}
 	e1 := &stateEngine{}
-	m1 := engine.NewManager(e1, cfg)
+	m1 := sessions.New(e1, cfg)
 	ctx := engine.WithOwner(t.Context(), "key-a")
 	info, err := m1.Create(ctx, "mine", engine.SessionOptions{UserAgent: "kept/1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m1.Use(ctx, info.ID, func(ctx context.Context, s engine.Session) error {
+	if _, err := m1.Run(ctx, info.ID, func(ctx context.Context, s engine.Session) error {
 		ss, _ := engine.As[*stateSession](s)
 		ss.mu.Lock()
 		ss.state.Cookies = []engine.Cookie{{Name: "c", Value: "v", Domain: "example.com"}}
@@ -94,13 +95,13 @@ func TestPersistentSessionsRestore(t *testing.T) {
 	}
 
 	e2 := &stateEngine{}
-	m2 := engine.NewManager(e2, cfg)
+	m2 := sessions.New(e2, cfg)
 	defer m2.Shutdown(context.Background())
-	got, err := m2.Use(ctx, "mine", func(ctx context.Context, s engine.Session) error { return nil })
+	got, err := m2.Run(ctx, "mine", func(ctx context.Context, s engine.Session) error { return nil })
 	if err != nil || got.ID != info.ID || got.Name != "mine" {
 		t.Fatalf("the restored session: %+v, %v; want %s named mine", got, err, info.ID)
 	}
-	if _, err := m2.Use(engine.WithOwner(t.Context(), "key-b"), info.ID, func(context.Context, engine.Session) error { return nil }); code(err) != engine.SessionNotFound {
+	if _, err := m2.Run(engine.WithOwner(t.Context(), "key-b"), info.ID, func(context.Context, engine.Session) error { return nil }); code(err) != engine.SessionNotFound {
 		t.Fatalf("another owner uses the restored session: %v", err)
 	}
 	e2.mu.Lock()
@@ -116,9 +117,9 @@ func TestPersistentSessionsRestore(t *testing.T) {
 
 	// Down for longer than the idle timeout: SESSION_EXPIRED, not restored.
 	cfg.Timeout = time.Nanosecond
-	m3 := engine.NewManager(&stateEngine{}, cfg)
+	m3 := sessions.New(&stateEngine{}, cfg)
 	defer m3.Shutdown(context.Background())
-	if _, err := m3.Use(ctx, info.ID, func(context.Context, engine.Session) error { return nil }); code(err) != engine.SessionExpired {
+	if _, err := m3.Run(ctx, info.ID, func(context.Context, engine.Session) error { return nil }); code(err) != engine.SessionExpired {
 		t.Fatalf("a session that expired while down: %v", err)
 	}
 }
@@ -128,9 +129,9 @@ func TestPersistentSessionsRestore(t *testing.T) {
 // the saved active context back over it afterwards.
 func TestSwitchToDefaultDuringRestore(t *testing.T) {
 	dir := t.TempDir()
-	cfg := engine.ManagerConfig{Timeout: time.Hour, MaxSessions: 5, StateDir: dir}
+	cfg := sessions.Config{Timeout: time.Hour, MaxSessions: 5, StateDir: dir}
 	ctx := engine.WithOwner(t.Context(), "key-a")
-	m1 := engine.NewManager(&stateEngine{}, cfg)
+	m1 := sessions.New(&stateEngine{}, cfg)
 	if _, err := m1.Create(ctx, "work", engine.SessionOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -143,11 +144,11 @@ func TestSwitchToDefaultDuringRestore(t *testing.T) {
 		ctx := engine.WithOwner(t.Context(), "key-a")
 		e2 := &stateEngine{}
 		e2.block = make(chan struct{}) // the restore's NewSession waits
-		m2 := engine.NewManager(e2, cfg)
+		m2 := sessions.New(e2, cfg)
 		defer m2.Shutdown(context.Background())
-		switched := make(chan engine.Info, 1)
+		switched := make(chan engine.SessionInfo, 1)
 		go func() {
-			i, err := m2.Switch(ctx, engine.DefaultSessionName)
+			i, err := m2.Switch(ctx, sessions.DefaultName)
 			if err != nil {
 				t.Error(err)
 			}
@@ -155,10 +156,10 @@ func TestSwitchToDefaultDuringRestore(t *testing.T) {
 		}()
 		synctest.Wait() // the switch is waiting, the restore is held
 		close(e2.block)
-		if i := <-switched; i.Name != engine.DefaultSessionName {
+		if i := <-switched; i.Name != sessions.DefaultName {
 			t.Fatalf("Switch(default) during the restore answered %q", i.Name)
 		}
-		if a := m2.Active(ctx); a != engine.DefaultSessionName {
+		if a := m2.Active(ctx); a != sessions.DefaultName {
 			t.Fatalf("active after Switch(default) during the restore: %q", a)
 		}
 	})

@@ -1,4 +1,4 @@
-package engine_test
+package sessions_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // record returns a call that notes its name when it runs, taking d.
@@ -27,7 +28,7 @@ func noop(context.Context, engine.Session) error { return nil }
 
 // TestTurnsRunCallsInArrivalOrder (issue 23, item 3): calls that took
 // their turns in one order run in that order on their session, however
-// their goroutines reach Use, whether they name the session by id, by
+// their goroutines reach Run, whether they name the session by id, by
 // name or not at all (the default context); a call whose turn was left
 // (cancelled before it ran) does not run, and one cancelled while it
 // waits leaves the line at once.
@@ -35,11 +36,11 @@ func TestTurnsRunCallsInArrivalOrder(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		m := newManager(&fakeEngine{}, time.Hour, 10)
 		ctx := t.Context()
-		def, err := m.Use(ctx, "", nav(0)) // the default context
+		def, err := m.Run(ctx, "", nav(0)) // the default context
 		if err != nil {
 			t.Fatal(err)
 		}
-		refs := []string{def.ID, engine.DefaultSessionName, "", def.ID, engine.DefaultSessionName}
+		refs := []string{def.ID, sessions.DefaultName, "", def.ID, sessions.DefaultName}
 		var toks []string
 		for _, ref := range refs {
 			toks = append(toks, m.Arrive(ctx, ref))
@@ -47,10 +48,10 @@ func TestTurnsRunCallsInArrivalOrder(t *testing.T) {
 		var mu sync.Mutex
 		var ran []string
 		var wg sync.WaitGroup
-		// The last to arrive reaches Use first.
+		// The last to arrive reaches Run first.
 		for i := len(refs) - 1; i >= 0; i-- {
 			wg.Go(func() {
-				if _, err := m.Use(engine.WithTurn(ctx, toks[i]), refs[i], record(&mu, &ran, string(rune('a'+i)), time.Second)); err != nil {
+				if _, err := m.Run(sessions.WithTurn(ctx, toks[i]), refs[i], record(&mu, &ran, string(rune('a'+i)), time.Second)); err != nil {
 					t.Errorf("call %d: %v", i, err)
 				}
 			})
@@ -79,7 +80,7 @@ func TestTurnsRunCallsInArrivalOrder(t *testing.T) {
 				cctx = dctx
 			}
 			wg.Go(func() {
-				_, errs[i] = m.Use(engine.WithTurn(cctx, toks[i]), def.ID, record(&mu, &ran, string(rune('a'+i)), time.Second))
+				_, errs[i] = m.Run(sessions.WithTurn(cctx, toks[i]), def.ID, record(&mu, &ran, string(rune('a'+i)), time.Second))
 			})
 			synctest.Wait()
 		}
@@ -112,21 +113,21 @@ func TestTurnsOfOtherSessionsDoNotWait(t *testing.T) {
 		m.Arrive(ctx, "a") // lost
 		tb := m.Arrive(ctx, b.ID)
 		start := time.Now()
-		if _, err := m.Use(engine.WithTurn(ctx, tb), b.ID, nav(time.Second)); err != nil {
+		if _, err := m.Run(sessions.WithTurn(ctx, tb), b.ID, nav(time.Second)); err != nil {
 			t.Fatal(err)
 		}
 		if d := time.Since(start); d != time.Second {
 			t.Fatalf("the call on B took %v, want 1s: it waited for A's line", d)
 		}
 		ta := m.Arrive(ctx, a.ID)
-		if _, err := m.Use(engine.WithTurn(ctx, ta), a.ID, noop); err != nil {
+		if _, err := m.Run(sessions.WithTurn(ctx, ta), a.ID, noop); err != nil {
 			t.Fatalf("a call behind a lost turn: %v, want it to run once the lost turn left", err)
 		}
 		if d := time.Since(start); d != time.Second+engine.DefaultCallTimeout {
 			t.Fatalf("it waited %v, want DefaultCallTimeout", d-time.Second)
 		}
 		start = time.Now()
-		if _, err := m.Use(engine.WithTurn(ctx, m.Arrive(ctx, "a")), "a", noop); err != nil {
+		if _, err := m.Run(sessions.WithTurn(ctx, m.Arrive(ctx, "a")), "a", noop); err != nil {
 			t.Fatalf("the next call: %v", err)
 		}
 		if d := time.Since(start); d != 0 {
@@ -145,7 +146,7 @@ func TestTurnsLostBeforeTheDefaultContext(t *testing.T) {
 		m.Arrive(ctx, "") // lost
 		for i := range 3 {
 			start := time.Now()
-			if _, err := m.Use(engine.WithTurn(ctx, m.Arrive(ctx, "")), "", noop); err != nil {
+			if _, err := m.Run(sessions.WithTurn(ctx, m.Arrive(ctx, "")), "", noop); err != nil {
 				t.Fatalf("call %d: %v", i, err)
 			}
 			want := time.Duration(0)
@@ -175,7 +176,7 @@ func TestTurnsWaitingAreNotLost(t *testing.T) {
 		// a runs 20s, then b 20s: c's wait runs out while b runs.
 		for i, d := range []time.Duration{20 * time.Second, 20 * time.Second, 0} {
 			wg.Go(func() {
-				_, errs[i] = m.Use(engine.WithTurn(ctx, toks[i]), a.ID, record(&mu, &ran, string(rune('a'+i)), d))
+				_, errs[i] = m.Run(sessions.WithTurn(ctx, toks[i]), a.ID, record(&mu, &ran, string(rune('a'+i)), d))
 			})
 			synctest.Wait()
 		}
@@ -212,7 +213,7 @@ func TestTurnsWithoutSessionFollowEveryCall(t *testing.T) {
 		var wg sync.WaitGroup
 		for i := len(refs) - 1; i >= 0; i-- {
 			wg.Go(func() {
-				if _, err := m.Use(engine.WithTurn(ctx, toks[i]), refs[i], record(&mu, &ran, string(rune('a'+i)), time.Second)); err != nil {
+				if _, err := m.Run(sessions.WithTurn(ctx, toks[i]), refs[i], record(&mu, &ran, string(rune('a'+i)), time.Second)); err != nil {
 					t.Errorf("call %d: %v", i, err)
 				}
 			})

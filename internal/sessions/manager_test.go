@@ -1,4 +1,4 @@
-package engine_test
+package sessions_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
 // fakeEngine stands in for a browser in the Manager's unit tests, so that
@@ -98,8 +99,8 @@ func (s *fakeSession) Close(context.Context) error {
 	return nil
 }
 
-func newManager(f *fakeEngine, timeout time.Duration, max int) *engine.Manager {
-	return engine.NewManager(f, engine.ManagerConfig{Timeout: timeout, MaxSessions: max})
+func newManager(f *fakeEngine, timeout time.Duration, max int) *sessions.Manager {
+	return sessions.New(f, sessions.Config{Timeout: timeout, MaxSessions: max})
 }
 
 func code(err error) engine.Code {
@@ -156,7 +157,7 @@ func TestExpiryClosesSessionAndAnswersExpired(t *testing.T) {
 		if f.openSessions() != 0 {
 			t.Fatal("expired session's browser context was not freed")
 		}
-		_, err := m.Use(t.Context(), info.ID, nav(time.Millisecond))
+		_, err := m.Run(t.Context(), info.ID, nav(time.Millisecond))
 		if code(err) != engine.SessionExpired {
 			t.Fatalf("call on expired session: %v, want SESSION_EXPIRED", err)
 		}
@@ -177,7 +178,7 @@ func TestSuccessfulCallsSlideExpiry(t *testing.T) {
 		info, _ := m.Create(t.Context(), "", engine.SessionOptions{})
 		for range 5 {
 			time.Sleep(50 * time.Second)
-			got, err := m.Use(t.Context(), info.ID, nav(time.Millisecond))
+			got, err := m.Run(t.Context(), info.ID, nav(time.Millisecond))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +188,7 @@ func TestSuccessfulCallsSlideExpiry(t *testing.T) {
 		}
 		// A failed call does not extend the session.
 		time.Sleep(50 * time.Second)
-		if _, err := m.Use(t.Context(), info.ID, func(ctx context.Context, s engine.Session) error {
+		if _, err := m.Run(t.Context(), info.ID, func(ctx context.Context, s engine.Session) error {
 			_, err := s.Click(ctx, engine.ClickRequest{})
 			return err
 		}); code(err) != engine.ElementNotFound {
@@ -207,7 +208,7 @@ func TestBusySessionIsNotExpiredMidCall(t *testing.T) {
 		m := newManager(f, time.Minute, 10)
 		info, _ := m.Create(t.Context(), "", engine.SessionOptions{})
 		// A call that runs past the expiry keeps the session alive.
-		if _, err := m.Use(t.Context(), info.ID, nav(90*time.Second)); err != nil {
+		if _, err := m.Run(t.Context(), info.ID, nav(90*time.Second)); err != nil {
 			t.Fatalf("long call failed: %v", err)
 		}
 		if f.openSessions() != 1 {
@@ -227,13 +228,13 @@ func TestClosedIDIsNotFound(t *testing.T) {
 		if f.openSessions() != 0 {
 			t.Fatal("close did not free the browser context")
 		}
-		if _, err := m.Use(t.Context(), info.ID, nav(0)); code(err) != engine.SessionNotFound {
+		if _, err := m.Run(t.Context(), info.ID, nav(0)); code(err) != engine.SessionNotFound {
 			t.Fatalf("after close: %v, want SESSION_NOT_FOUND", err)
 		}
 		if _, err := m.Close(t.Context(), info.ID); code(err) != engine.SessionNotFound {
 			t.Fatalf("second close: %v, want SESSION_NOT_FOUND", err)
 		}
-		if _, err := m.Use(t.Context(), "no-such-id", nav(0)); code(err) != engine.SessionNotFound {
+		if _, err := m.Run(t.Context(), "no-such-id", nav(0)); code(err) != engine.SessionNotFound {
 			t.Fatalf("unknown id: %v", err)
 		}
 	})
@@ -290,7 +291,7 @@ func TestCallsOnOneSessionAreSerialisedAcrossSessionsParallel(t *testing.T) {
 		start := time.Now()
 		var wg sync.WaitGroup
 		for _, id := range []string{a.ID, a.ID, a.ID, b.ID, b.ID, b.ID} {
-			wg.Go(func() { m.Use(t.Context(), id, nav(time.Second)) })
+			wg.Go(func() { m.Run(t.Context(), id, nav(time.Second)) })
 		}
 		wg.Wait()
 		if sa.maxRun.Load() != 1 || sb.maxRun.Load() != 1 {
@@ -309,7 +310,7 @@ func TestCloseAbortsRunningCall(t *testing.T) {
 		info, _ := m.Create(t.Context(), "", engine.SessionOptions{})
 		done := make(chan error)
 		go func() {
-			_, err := m.Use(t.Context(), info.ID, nav(time.Hour))
+			_, err := m.Run(t.Context(), info.ID, nav(time.Hour))
 			done <- err
 		}()
 		synctest.Wait()
@@ -326,10 +327,10 @@ func TestDefaultSessionAndNames(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &fakeEngine{}
 		m := newManager(f, time.Hour, 2)
-		var first engine.Info
+		var first engine.SessionInfo
 		var err error
 		for range 3 {
-			info, err2 := m.Use(t.Context(), "", nav(0))
+			info, err2 := m.Run(t.Context(), "", nav(0))
 			if err2 != nil {
 				t.Fatal(err2)
 			}
@@ -343,7 +344,7 @@ func TestDefaultSessionAndNames(t *testing.T) {
 			t.Fatalf("created %d sessions, want 1", f.created)
 		}
 		// The default counts toward the limit and answers to its name.
-		if _, err = m.Use(t.Context(), engine.DefaultSessionName, nav(0)); err != nil {
+		if _, err = m.Run(t.Context(), sessions.DefaultName, nav(0)); err != nil {
 			t.Fatal(err)
 		}
 		if _, err = m.Create(t.Context(), "work", engine.SessionOptions{}); err != nil {
@@ -353,7 +354,7 @@ func TestDefaultSessionAndNames(t *testing.T) {
 			t.Fatalf("third session: %v", err)
 		}
 		m.Close(t.Context(), "work")
-		if _, err = m.Create(t.Context(), engine.DefaultSessionName, engine.SessionOptions{}); code(err) != engine.InvalidParameters {
+		if _, err = m.Create(t.Context(), sessions.DefaultName, engine.SessionOptions{}); code(err) != engine.InvalidParameters {
 			t.Fatalf("duplicate name: %v", err)
 		}
 	})
@@ -365,7 +366,7 @@ func TestOwnersAreIsolated(t *testing.T) {
 		alice := engine.WithOwner(t.Context(), "alice")
 		bob := engine.WithOwner(t.Context(), "bob")
 		a, _ := m.Create(alice, "", engine.SessionOptions{})
-		if _, err := m.Use(bob, a.ID, nav(0)); code(err) != engine.SessionNotFound {
+		if _, err := m.Run(bob, a.ID, nav(0)); code(err) != engine.SessionNotFound {
 			t.Fatalf("bob used alice's session: %v", err)
 		}
 		if _, err := m.Close(bob, a.ID); code(err) != engine.SessionNotFound {
@@ -378,8 +379,8 @@ func TestOwnersAreIsolated(t *testing.T) {
 			t.Fatalf("alice sees %d sessions", n)
 		}
 		// Each owner has its own default session.
-		ia, _ := m.Use(alice, "", nav(0))
-		ib, _ := m.Use(bob, "", nav(0))
+		ia, _ := m.Run(alice, "", nav(0))
+		ib, _ := m.Run(bob, "", nav(0))
 		if ia.ID == ib.ID {
 			t.Fatal("owners share a default session")
 		}
@@ -393,14 +394,14 @@ func TestOwnersAreIsolated(t *testing.T) {
 func TestProfileDefault(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &fakeEngine{block: make(chan struct{})}
-		m := engine.NewManager(f, engine.ManagerConfig{Timeout: time.Hour, MaxSessions: 10, ProfileDefault: true})
+		m := sessions.New(f, sessions.Config{Timeout: time.Hour, MaxSessions: 10, ProfileDefault: true})
 		alice := engine.WithOwner(t.Context(), "alice")
 		bob := engine.WithOwner(t.Context(), "bob")
 		ids := make(chan string, 2)
 		noop := func(context.Context, engine.Session) error { return nil }
 		for range 2 {
 			go func() {
-				info, err := m.Use(alice, "", noop)
+				info, err := m.Run(alice, "", noop)
 				if err != nil {
 					t.Error(err)
 				}
@@ -418,13 +419,13 @@ func TestProfileDefault(t *testing.T) {
 		if len(f.profile) != 2 || !f.profile[0] || f.profile[1] {
 			t.Fatalf("Profile of the default session and of a named one: %v", f.profile)
 		}
-		if _, err := m.Use(bob, "", noop); code(err) != engine.BrowserError {
+		if _, err := m.Run(bob, "", noop); code(err) != engine.BrowserError {
 			t.Fatalf("another owner's default session while the profile is held: %v", err)
 		}
-		if _, err := m.Close(alice, engine.DefaultSessionName); err != nil {
+		if _, err := m.Close(alice, sessions.DefaultName); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := m.Use(bob, "", noop); err != nil {
+		if _, err := m.Run(bob, "", noop); err != nil {
 			t.Fatalf("another owner's default session once the profile is free: %v", err)
 		}
 	})
@@ -459,7 +460,7 @@ func TestRememberedExpiredIDsAreBounded(t *testing.T) {
 		time.Sleep(2 * time.Second)
 		synctest.Wait()
 		// The oldest expired id has been forgotten: it is now unknown.
-		if _, err := m.Use(t.Context(), first.ID, nav(0)); code(err) != engine.SessionNotFound {
+		if _, err := m.Run(t.Context(), first.ID, nav(0)); code(err) != engine.SessionNotFound {
 			t.Fatalf("oldest expired id: %v, want SESSION_NOT_FOUND once forgotten", err)
 		}
 	})
@@ -474,12 +475,12 @@ func TestWaitForBusySessionIsBounded(t *testing.T) {
 		info, _ := m.Create(t.Context(), "", engine.SessionOptions{})
 		first := make(chan error)
 		go func() {
-			_, err := m.Use(engine.WithOp(t.Context(), "navigate"), info.ID, nav(10*time.Minute))
+			_, err := m.Run(sessions.WithOp(t.Context(), "navigate"), info.ID, nav(10*time.Minute))
 			first <- err
 		}()
 		synctest.Wait()
 		start := time.Now()
-		_, err := m.Use(engine.WithOp(t.Context(), "click"), info.ID, nav(time.Second))
+		_, err := m.Run(sessions.WithOp(t.Context(), "click"), info.ID, nav(time.Second))
 		var e *engine.Error
 		if !errors.As(err, &e) || e.Code != engine.Timeout || e.Details["busyWith"] != "navigate" || e.SessionID != info.ID {
 			t.Fatalf("waiting for a busy session: %v, want TIMEOUT naming navigate", err)
@@ -490,13 +491,13 @@ func TestWaitForBusySessionIsBounded(t *testing.T) {
 		// The caller's own deadline, when sooner, bounds the wait too.
 		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 		defer cancel()
-		if _, err := m.Use(ctx, info.ID, nav(time.Second)); engine.CodeOf(err) != engine.Timeout {
+		if _, err := m.Run(ctx, info.ID, nav(time.Second)); engine.CodeOf(err) != engine.Timeout {
 			t.Fatalf("waiting past the caller's deadline: %v, want TIMEOUT", err)
 		}
 		if err := <-first; err != nil {
 			t.Fatalf("the busy call: %v", err)
 		}
-		if _, err := m.Use(t.Context(), info.ID, nav(time.Second)); err != nil {
+		if _, err := m.Run(t.Context(), info.ID, nav(time.Second)); err != nil {
 			t.Fatalf("a call after the busy one ended: %v", err)
 		}
 	})
@@ -528,7 +529,7 @@ func TestDeadBrowserFreesSessionsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &fakeEngine{}
 		g := &goneEngine{f, make(chan struct{})}
-		m := engine.NewManager(g, engine.ManagerConfig{Timeout: time.Hour, MaxSessions: 2})
+		m := sessions.New(g, sessions.Config{Timeout: time.Hour, MaxSessions: 2})
 		a, _ := m.Create(t.Context(), "", engine.SessionOptions{})
 		b, _ := m.Create(t.Context(), "named", engine.SessionOptions{})
 		if _, err := m.Create(t.Context(), "", engine.SessionOptions{}); code(err) != engine.MaxSessionsReached {
@@ -537,7 +538,7 @@ func TestDeadBrowserFreesSessionsAtOnce(t *testing.T) {
 		// A call running on a when the browser dies learns of it.
 		running := make(chan error, 1)
 		go func() {
-			_, err := m.Use(t.Context(), a.ID, nav(time.Minute))
+			_, err := m.Run(t.Context(), a.ID, nav(time.Minute))
 			running <- err
 		}()
 		synctest.Wait()
@@ -551,11 +552,11 @@ func TestDeadBrowserFreesSessionsAtOnce(t *testing.T) {
 			t.Fatalf("the running call answered %v; want BROWSER_CRASHED, retryable, with a suggestion", err)
 		}
 		// b answers BROWSER_CRASHED once (by id or name), then SESSION_NOT_FOUND.
-		if _, err := m.Use(t.Context(), "named", nav(0)); !errors.As(err, &e) || e.Code != engine.BrowserCrashed || !e.Retryable || e.SessionID != b.ID {
+		if _, err := m.Run(t.Context(), "named", nav(0)); !errors.As(err, &e) || e.Code != engine.BrowserCrashed || !e.Retryable || e.SessionID != b.ID {
 			t.Fatalf("first call after the crash = %v; want BROWSER_CRASHED for %s", err, b.ID)
 		}
 		for _, ref := range []string{b.ID, "named", a.ID} {
-			if _, err := m.Use(t.Context(), ref, nav(0)); code(err) != engine.SessionNotFound {
+			if _, err := m.Run(t.Context(), ref, nav(0)); code(err) != engine.SessionNotFound {
 				t.Fatalf("later call on %s = %v; want SESSION_NOT_FOUND", ref, err)
 			}
 		}
@@ -599,17 +600,17 @@ func TestSessionEndedElsewhere(t *testing.T) {
 		f := &fakeEngine{}
 		ended := &atomic.Bool{}
 		g := &endedEngine{&goneEngine{f, make(chan struct{})}, ended}
-		m := engine.NewManager(g, engine.ManagerConfig{Timeout: time.Hour, MaxSessions: 2})
+		m := sessions.New(g, sessions.Config{Timeout: time.Hour, MaxSessions: 2})
 		a, _ := m.Create(t.Context(), "", engine.SessionOptions{})
 		crashed := func(context.Context, engine.Session) error {
 			return engine.Errorf(engine.BrowserCrashed, "the browser crashed while trying to click")
 		}
-		if _, err := m.Use(t.Context(), a.ID, crashed); code(err) != engine.BrowserCrashed {
+		if _, err := m.Run(t.Context(), a.ID, crashed); code(err) != engine.BrowserCrashed {
 			t.Fatalf("a call whose browser died = %v; want BROWSER_CRASHED", err)
 		}
 		ended.Store(true)
 		var e *engine.Error
-		if _, err := m.Use(t.Context(), a.ID, crashed); !errors.As(err, &e) || e.Code != engine.SessionNotFound || !strings.Contains(e.Message, "was closed") || e.SessionID != a.ID {
+		if _, err := m.Run(t.Context(), a.ID, crashed); !errors.As(err, &e) || e.Code != engine.SessionNotFound || !strings.Contains(e.Message, "was closed") || e.SessionID != a.ID {
 			t.Fatalf("a call on a session closed elsewhere, before the drop = %v; want SESSION_NOT_FOUND saying it was closed", err)
 		}
 		close(g.gone)
@@ -618,7 +619,7 @@ func TestSessionEndedElsewhere(t *testing.T) {
 			t.Fatalf("after the session was closed elsewhere: %d sessions listed, %d open; want both freed", n, open)
 		}
 		for range 2 {
-			if _, err := m.Use(t.Context(), a.ID, nav(0)); !errors.As(err, &e) || e.Code != engine.SessionNotFound || !strings.Contains(e.Message, "was closed") {
+			if _, err := m.Run(t.Context(), a.ID, nav(0)); !errors.As(err, &e) || e.Code != engine.SessionNotFound || !strings.Contains(e.Message, "was closed") {
 				t.Fatalf("a later call = %v; want SESSION_NOT_FOUND saying it was closed", err)
 			}
 		}
@@ -629,10 +630,10 @@ func TestSessionEndedElsewhere(t *testing.T) {
 }
 
 // usedBy returns the id of the session a call without sessionId runs on.
-func usedBy(t *testing.T, m *engine.Manager, ctx context.Context) (string, error) {
+func usedBy(t *testing.T, m *sessions.Manager, ctx context.Context) (string, error) {
 	t.Helper()
 	var id string
-	_, err := m.Use(ctx, "", func(ctx context.Context, _ engine.Session) error {
+	_, err := m.Run(ctx, "", func(ctx context.Context, _ engine.Session) error {
 		id = engine.SessionIDFrom(ctx)
 		return nil
 	})
@@ -646,7 +647,7 @@ func TestActiveContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		m := newManager(&fakeEngine{}, time.Minute, 10)
 		a, b := engine.WithOwner(t.Context(), "a"), engine.WithOwner(t.Context(), "b")
-		if got := m.Active(a); got != engine.DefaultSessionName {
+		if got := m.Active(a); got != sessions.DefaultName {
 			t.Fatalf("initial active = %q", got)
 		}
 		uk, _ := m.Create(a, "uk", engine.SessionOptions{Proxy: "socks5://127.0.0.1:1080", ProxyUsername: "u", ProxyPassword: "p"})
@@ -683,7 +684,7 @@ func TestActiveContext(t *testing.T) {
 		if _, err := m.Close(a, "uk"); err != nil {
 			t.Fatal(err)
 		}
-		if got := m.Active(a); got != engine.DefaultSessionName {
+		if got := m.Active(a); got != sessions.DefaultName {
 			t.Fatalf("active after close = %q", got)
 		}
 		// An expired active context is not replaced behind the caller.
@@ -694,7 +695,7 @@ func TestActiveContext(t *testing.T) {
 		if _, err := usedBy(t, m, a); code(err) != engine.SessionExpired {
 			t.Fatalf("call on an expired active context: %v", err)
 		}
-		if _, err := m.Switch(a, engine.DefaultSessionName); err != nil {
+		if _, err := m.Switch(a, sessions.DefaultName); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := usedBy(t, m, a); err != nil {
@@ -705,7 +706,7 @@ func TestActiveContext(t *testing.T) {
 }
 
 // TestFindDoesNotUseTheSession: Find describes a session of the owner by
-// id or name without extending its expiry; Use tells the call its
+// id or name without extending its expiry; Run tells the call its
 // session's name; another owner's names are not found.
 func TestFindDoesNotUseTheSession(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -726,7 +727,7 @@ func TestFindDoesNotUseTheSession(t *testing.T) {
 			t.Fatalf("another owner's Find: %v", err)
 		}
 		var name string
-		if _, err := m.Use(t.Context(), info.ID, func(ctx context.Context, _ engine.Session) error {
+		if _, err := m.Run(t.Context(), info.ID, func(ctx context.Context, _ engine.Session) error {
 			name = engine.SessionNameFrom(ctx)
 			return nil
 		}); err != nil || name != "uk" {
@@ -735,7 +736,7 @@ func TestFindDoesNotUseTheSession(t *testing.T) {
 		time.Sleep(31 * time.Second)
 		synctest.Wait()
 		if f.openSessions() != 1 {
-			t.Fatal("the session expired though Use extended it")
+			t.Fatal("the session expired though Run extended it")
 		}
 		m.Close(t.Context(), info.ID)
 	})

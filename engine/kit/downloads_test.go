@@ -1,4 +1,4 @@
-package engine_test
+package kit_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // Report waits for the downloads an action was seen to start, or its
@@ -14,7 +15,7 @@ import (
 // each download once.
 func TestDownloadLogReport(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		l := engine.NewDownloadLog()
+		l := kit.NewDownloadLog()
 		if got := l.Report(t.Context(), 0); got != nil {
 			t.Fatalf("nothing began, got %v", got)
 		}
@@ -38,7 +39,7 @@ func TestDownloadLogReport(t *testing.T) {
 
 		// Expected ones that never begin are given up after PopupWait.
 		start = time.Now()
-		if got := l.Report(t.Context(), 2); got != nil || time.Since(start) != engine.PopupWait {
+		if got := l.Report(t.Context(), 2); got != nil || time.Since(start) != kit.PopupWait {
 			t.Fatalf("expected downloads that never began: %v after %v", got, time.Since(start))
 		}
 

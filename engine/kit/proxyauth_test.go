@@ -1,4 +1,4 @@
-package engine_test
+package kit_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
@@ -23,7 +24,7 @@ func TestDialProxyLogin(t *testing.T) {
 			defer cancel()
 			u := *p
 			u.User = url.UserPassword("ada", "s3cret")
-			c, err := engine.DialProxy(ctx, &u, "anywhere.invalid:80")
+			c, err := kit.DialProxy(ctx, &u, "anywhere.invalid:80")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,7 +36,7 @@ func TestDialProxyLogin(t *testing.T) {
 				t.Fatalf("through the proxy: %q, %v", buf, err)
 			}
 			u.User = url.UserPassword("ada", "wrong")
-			if _, err := engine.DialProxy(ctx, &u, "anywhere.invalid:80"); err == nil || !strings.Contains(err.Error(), "refused the login") {
+			if _, err := kit.DialProxy(ctx, &u, "anywhere.invalid:80"); err == nil || !strings.Contains(err.Error(), "refused the login") {
 				t.Fatalf("wrong password: %v", err)
 			}
 		})
@@ -47,13 +48,13 @@ func TestDialProxyLogin(t *testing.T) {
 // leaves the options the browser sees.
 func TestAuthProxyOptions(t *testing.T) {
 	in := engine.SessionOptions{Proxy: "http://127.0.0.1:3128"}
-	out, stop, err := engine.AuthProxy(in)
+	out, stop, err := kit.AuthProxy(in)
 	stop()
 	if err != nil || out.Proxy != in.Proxy {
 		t.Fatalf("without a login: %+v, %v", out, err)
 	}
 	in.ProxyUsername, in.ProxyPassword = "ada", "s3cret"
-	out, stop, err = engine.AuthProxy(in)
+	out, stop, err = kit.AuthProxy(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestAuthProxyOptions(t *testing.T) {
 	if err != nil || u.Scheme != "http" || !strings.HasPrefix(u.Host, "127.0.0.1:") || out.ProxyUsername != "" || out.ProxyPassword != "" {
 		t.Fatalf("with a login: %+v", out)
 	}
-	if _, _, err := engine.AuthProxy(engine.SessionOptions{ProxyUsername: "ada"}); code(err) != engine.InvalidParameters {
+	if _, _, err := kit.AuthProxy(engine.SessionOptions{ProxyUsername: "ada"}); engine.AsError(err).Code != engine.InvalidParameters {
 		t.Fatalf("a login without a proxy: %v", err)
 	}
 }

@@ -1,8 +1,10 @@
-package engine
+package kit
 
 import (
 	"context"
 	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
 )
 
 // After an action, both engines wait for what it started before they
@@ -54,14 +56,14 @@ func (s Settling) Next() (SettleStep, time.Duration) {
 		return SettleLoad, 0
 	}
 	navWait := s.NavLeft > 0
-	if !navWait && (s.Started == 0 || s.Left < 0 || (s.Pending == 0 && s.Quiet >= SettleQuiet)) {
+	if !navWait && (s.Started == 0 || s.Left < 0 || (s.Pending == 0 && s.Quiet >= engine.SettleQuiet)) {
 		return SettleDone, 0
 	}
 	switch {
 	case navWait:
 		return SettleWait, s.NavLeft
 	case s.Pending == 0:
-		return SettleWait, SettleQuiet - s.Quiet
+		return SettleWait, engine.SettleQuiet - s.Quiet
 	}
 	return SettleWait, s.Left
 }
@@ -72,12 +74,12 @@ func (s Settling) Next() (SettleStep, time.Duration) {
 // idle, else until the page's network state changes).
 func NetworkIdleNext(idle bool, quiet time.Duration) (done bool, wait time.Duration) {
 	switch {
-	case idle && quiet >= NetworkIdleQuiet:
+	case idle && quiet >= engine.NetworkIdleQuiet:
 		return true, 0
 	case idle:
-		return false, NetworkIdleQuiet - quiet
+		return false, engine.NetworkIdleQuiet - quiet
 	}
-	return false, DefaultNavigationTimeout
+	return false, engine.DefaultNavigationTimeout
 }
 
 // AwaitChange waits until changed is closed or d has passed, for a

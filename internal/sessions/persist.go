@@ -1,4 +1,4 @@
-package engine
+package sessions
 
 import (
 	"context"
@@ -10,11 +10,13 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
 )
 
 // Persistent sessions (session.persistentSessions) outlive the server: the
 // Manager keeps each session's id, name, owner, options, cookies,
-// localStorage and page URL in one file under ManagerConfig.StateDir, and
+// localStorage and page URL in one file under Config.StateDir, and
 // a new Manager over the same directory opens them again, with the same
 // ids. The file is rewritten after every call that may have changed a
 // session (in the background, by one saver) and at Shutdown; it is written
@@ -39,14 +41,14 @@ type savedSessions struct {
 
 // savedSession is one session in the file.
 type savedSession struct {
-	ID        string         `json:"id"`
-	Name      string         `json:"name,omitempty"`
-	Owner     string         `json:"owner,omitempty"`
-	CreatedAt time.Time      `json:"createdAt"`
-	LastUsed  time.Time      `json:"lastUsed"`
-	URL       string         `json:"url,omitempty"`
-	Options   SessionOptions `json:"options"`
-	State     StorageState   `json:"state"`
+	ID        string                `json:"id"`
+	Name      string                `json:"name,omitempty"`
+	Owner     string                `json:"owner,omitempty"`
+	CreatedAt time.Time             `json:"createdAt"`
+	LastUsed  time.Time             `json:"lastUsed"`
+	URL       string                `json:"url,omitempty"`
+	Options   engine.SessionOptions `json:"options"`
+	State     engine.StorageState   `json:"state"`
 }
 
 // store is the Manager's side of the file.
@@ -175,9 +177,9 @@ func (m *Manager) snapshot(s *managed, wait bool) {
 			return
 		}
 	}
-	state, url, err := func() (st StorageState, url string, err error) {
+	state, url, err := func() (st engine.StorageState, url string, err error) {
 		defer func() {
-			if e := Recovered(recover()); e != nil {
+			if e := engine.Recovered(recover()); e != nil {
 				err = e
 			}
 		}()
@@ -251,7 +253,7 @@ func writeFileAtomic(path string, v any) error {
 	defer os.Remove(tmp.Name()) // gone after the rename
 	if _, err := tmp.Write(b); err != nil {
 		tmp.Close()
-		return FileError(BrowserError, err, "cannot write "+tmp.Name())
+		return engine.FileError(engine.BrowserError, err, "cannot write "+tmp.Name())
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
@@ -320,11 +322,11 @@ func (m *Manager) restore() {
 
 // reopen opens one saved session again; it expires left from now.
 func (m *Manager) reopen(saved savedSession, left time.Duration) error {
-	ctx := WithOwner(context.Background(), saved.Owner)
+	ctx := engine.WithOwner(context.Background(), saved.Owner)
 	// The default session on the persistent profile (--user-data-dir)
 	// holds it again, as Create's would: one session at a time, and only
 	// when this server has the profile; else it opens in a fresh context.
-	profile := saved.Options.Profile && m.cfg.ProfileDefault && saved.Name == DefaultSessionName
+	profile := saved.Options.Profile && m.cfg.ProfileDefault && saved.Name == DefaultName
 	if profile {
 		m.profileGate <- struct{}{}
 		defer func() { <-m.profileGate }()
@@ -337,7 +339,7 @@ func (m *Manager) reopen(saved savedSession, left time.Duration) error {
 	profile = profile && m.profile == nil
 	if len(m.sessions)+m.pending >= m.cfg.MaxSessions {
 		m.mu.Unlock()
-		return Errorf(MaxSessionsReached, "the server already has %d sessions, its maximum", m.cfg.MaxSessions)
+		return engine.Errorf(engine.MaxSessionsReached, "the server already has %d sessions, its maximum", m.cfg.MaxSessions)
 	}
 	m.pending++
 	m.busyLocked()
@@ -351,7 +353,7 @@ func (m *Manager) reopen(saved savedSession, left time.Duration) error {
 	m.mu.Lock()
 	m.pending--
 	if err == nil && (m.closed || m.sessions[saved.ID] != nil) {
-		go Bound(sess).Close(context.Background())
+		go engine.Bound(sess).Close(context.Background())
 		err = errors.New("the server is shutting down")
 	}
 	if err != nil {
@@ -374,7 +376,7 @@ func (m *Manager) reopen(saved savedSession, left time.Duration) error {
 		// The page comes back where it was; a page that no longer loads
 		// leaves the session, with its cookies, on a blank page.
 		s.lock <- struct{}{}
-		_, nerr := s.sess.Navigate(s.ctx, NavigateRequest{URL: saved.URL})
+		_, nerr := s.sess.Navigate(s.ctx, engine.NavigateRequest{URL: saved.URL})
 		<-s.lock
 		if nerr != nil {
 			m.store.log.Warn("a restored session could not load its page again", "session", saved.ID, "url", saved.URL, "err", nerr)

@@ -1,16 +1,16 @@
-package engine_test
+package kit_test
 
 import (
 	"slices"
 	"testing"
 
-	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
 // A full RecentLog forgets its oldest items, counts them, and yields the
 // rest in order either way.
 func TestRecentLogKeepsTheNewest(t *testing.T) {
-	l := engine.NewRecentLog[int](3)
+	l := kit.NewRecentLog[int](3)
 	var evicted []int
 	for i := range 5 {
 		if old, ok := l.Add(i); ok {
@@ -23,29 +23,16 @@ func TestRecentLogKeepsTheNewest(t *testing.T) {
 	if got := slices.Collect(l.Backward()); !slices.Equal(got, []int{4, 3, 2}) {
 		t.Fatalf("backward: %v", got)
 	}
-	all, total := engine.Newest(&l, 0, func(v int) (int, bool) { return v, true })
+	all, total := kit.Newest(&l, 0, func(v int) (int, bool) { return v, true })
 	if !slices.Equal(all, []int{2, 3, 4}) || total != 3 {
 		t.Fatalf("newest: %v total %d", all, total)
 	}
-	odd, total := engine.Newest(&l, 1, func(v int) (int, bool) { return v, v%2 == 1 })
+	odd, total := kit.Newest(&l, 1, func(v int) (int, bool) { return v, v%2 == 1 })
 	if !slices.Equal(odd, []int{3}) || total != 1 {
 		t.Fatalf("filtered: %v total %d", odd, total)
 	}
-	empty := engine.NewRecentLog[int](2)
-	if none, total := engine.Newest(&empty, 5, func(v int) (int, bool) { return v, true }); none == nil || len(none) != 0 || total != 0 {
+	empty := kit.NewRecentLog[int](2)
+	if none, total := kit.Newest(&empty, 5, func(v int) (int, bool) { return v, true }); none == nil || len(none) != 0 || total != 0 {
 		t.Fatalf("empty log: %#v total %d", none, total)
-	}
-}
-
-// Clip cuts at a rune boundary and marks the cut; a short string stays.
-func TestClipKeepsUTF8(t *testing.T) {
-	if got := engine.Clip("aé", 2); got != "a…" {
-		t.Errorf("Clip split a rune: %q", got)
-	}
-	if got := engine.Clip("abc", 3); got != "abc" {
-		t.Errorf("Clip changed a short string: %q", got)
-	}
-	if got := engine.Clip("abcd", 3); got != "abc…" {
-		t.Errorf("Clip(abcd, 3) = %q", got)
 	}
 }

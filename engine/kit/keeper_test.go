@@ -1,4 +1,4 @@
-package engine
+package kit
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"testing"
 	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
 )
 
 type fakeLaunch struct {
@@ -58,8 +60,8 @@ func TestKeeperStartsOnceAndRelaunchesOnce(t *testing.T) {
 	if _, ok := k.Close(); ok {
 		t.Fatal("a second Close returned a launch")
 	}
-	var e *Error
-	if _, err := k.Browser(ctx); !errors.As(err, &e) || e.Code != BrowserError {
+	var e *engine.Error
+	if _, err := k.Browser(ctx); !errors.As(err, &e) || e.Code != engine.BrowserError {
 		t.Fatalf("Browser after Close = %v; want BROWSER_ERROR", err)
 	}
 }
@@ -74,8 +76,8 @@ func TestKeeperFailedStartIsTriedOnceMore(t *testing.T) {
 
 func TestKeeperTimeout(t *testing.T) {
 	k, started := newKeeper(20*time.Millisecond, func() *fakeLaunch { return &fakeLaunch{ready: make(chan struct{})} })
-	var e *Error
-	if _, err := k.Browser(context.Background()); !errors.As(err, &e) || e.Code != BrowserError || (*started)[0].drops != 1 {
+	var e *engine.Error
+	if _, err := k.Browser(context.Background()); !errors.As(err, &e) || e.Code != engine.BrowserError || (*started)[0].drops != 1 {
 		t.Fatalf("Browser = %v; want BROWSER_ERROR and the slow launch dropped", err)
 	}
 	// The next use starts anew.

@@ -1,4 +1,4 @@
-package engine
+package sessions
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
 )
 
 // Turns: the calls on one session run in the order they arrived. A client
@@ -13,7 +15,7 @@ import (
 // (pipelining, or an agent's parallel tool calls); the session lock alone
 // would run them in whatever order their goroutines reach it. The
 // transport takes a turn for each call as it reads it, in order (Arrive),
-// and hands its token to the call; Use (or WaitTurn) waits until every
+// and hands its token to the call; Run (or WaitTurn) waits until every
 // earlier turn the call must follow has ended, then takes the session. A
 // turn ends when its call ends, is cancelled, or its request goes away
 // (Leave), so a cancelled call leaves the line at once.
@@ -57,7 +59,7 @@ func (t *turn) after(u *turn) bool { return t.any || u.any || t.key == u.key }
 type turnKey struct{}
 
 // WithTurn returns ctx carrying the token of the call's turn (Arrive):
-// Use then waits for the turns before it.
+// Run then waits for the turns before it.
 func WithTurn(ctx context.Context, token string) context.Context {
 	if token == "" {
 		return ctx
@@ -77,7 +79,7 @@ func turnOf(ctx context.Context) string {
 // exist yet: a name or the default context that a call is about to
 // create has its line too.
 func (m *Manager) Arrive(ctx context.Context, ref string) string {
-	owner := ownerOf(ctx)
+	owner := engine.OwnerOf(ctx)
 	key, name := m.lineOf(owner, ref)
 	q := &m.turns
 	q.mu.Lock()
@@ -105,7 +107,7 @@ func (m *Manager) lineOf(owner, ref string) (key, name string) {
 		if a, ok := m.active[owner]; ok {
 			return a.id, a.name
 		}
-		ref = DefaultSessionName
+		ref = DefaultName
 	}
 	if s, ok := m.sessions[ref]; ok && s.owner == owner {
 		return s.id, ref
@@ -165,7 +167,7 @@ func (q *turns) before(t *turn) *turn {
 }
 
 // WaitTurn waits until every turn before the one ctx carries (WithTurn)
-// that its call must follow has ended; Use calls it, and the tools that
+// that its call must follow has ended; Run calls it, and the tools that
 // change which session calls run on (a switch, a close) call it before
 // they do. It waits at most DefaultCallTimeout, as a call waits for a busy
 // session, or until ctx ends. When the wait runs out, the turns before it
@@ -206,7 +208,7 @@ func (m *Manager) WaitTurn(ctx context.Context) error {
 			return nil
 		}
 		if wait == nil {
-			wait = time.NewTimer(DefaultCallTimeout)
+			wait = time.NewTimer(engine.DefaultCallTimeout)
 			defer wait.Stop()
 		}
 		select {
@@ -226,8 +228,8 @@ func (m *Manager) WaitTurn(ctx context.Context) error {
 			if !busy {
 				return nil
 			}
-			e := Errorf(Timeout, "session %s is busy with the calls sent before this one; this call waited %s for them in vain", t.name, DefaultCallTimeout).
-				With("reason", "session_busy").With("waitedMs", DefaultCallTimeout.Milliseconds())
+			e := engine.Errorf(engine.Timeout, "session %s is busy with the calls sent before this one; this call waited %s for them in vain", t.name, engine.DefaultCallTimeout).
+				With("reason", "session_busy").With("waitedMs", engine.DefaultCallTimeout.Milliseconds())
 			e.SessionID = t.name
 			return e.Suggest("Calls on one session run one at a time, in the order they arrive: wait for the earlier calls, or use another session.")
 		}

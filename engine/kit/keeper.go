@@ -1,10 +1,12 @@
-package engine
+package kit
 
 import (
 	"context"
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
 )
 
 // Launch is one start of a browser (or attachment to one) that a Keeper
@@ -170,7 +172,7 @@ func (k *Keeper[L]) Browser(ctx context.Context) (L, error) {
 	k.mu.Lock()
 	if k.closed {
 		k.mu.Unlock()
-		return zero, Errorf(BrowserError, "the engine is closed")
+		return zero, engine.Errorf(engine.BrowserError, "the engine is closed")
 	}
 	if !k.has {
 		k.cur, k.has = k.start(), true
@@ -193,7 +195,7 @@ func (k *Keeper[L]) Browser(ctx context.Context) (L, error) {
 	nl, has := k.cur, k.has
 	k.mu.Unlock()
 	if !has {
-		return zero, Errorf(BrowserError, "the engine is closed")
+		return zero, engine.Errorf(engine.BrowserError, "the engine is closed")
 	}
 	if err := k.wait(ctx, nl); err != nil {
 		return zero, err
@@ -215,7 +217,7 @@ func (k *Keeper[L]) wait(ctx context.Context, l L) error {
 	case <-l.Ready():
 		return nil
 	case <-ctx.Done():
-		return Wrap(BrowserError, ctx.Err(), "waiting for the browser to start: "+ctx.Err().Error())
+		return engine.Wrap(engine.BrowserError, ctx.Err(), "waiting for the browser to start: "+ctx.Err().Error())
 	case <-expired:
 		k.mu.Lock()
 		if k.has && any(k.cur) == any(l) {
@@ -224,7 +226,7 @@ func (k *Keeper[L]) wait(ctx context.Context, l L) error {
 		}
 		k.mu.Unlock()
 		k.Drop(l)
-		return Errorf(BrowserError, "the browser did not start within %s", k.Timeout).
+		return engine.Errorf(engine.BrowserError, "the browser did not start within %s", k.Timeout).
 			Suggest("Check --executable-path points at a working browser; run it by hand with --headless to see why it fails.")
 	}
 }

@@ -1,9 +1,11 @@
-package engine
+package kit
 
 import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
 )
 
 // DownloadLog records a session's downloads for the action results that
@@ -15,7 +17,7 @@ import (
 type DownloadLog struct {
 	mu       sync.Mutex
 	changed  chan struct{} // closed at each change, then replaced
-	list     []Download
+	list     []engine.Download
 	reported int // how many of list results have named
 	// announced counts the downloads the pages announced, begun or not.
 	announced int
@@ -33,7 +35,7 @@ func (l *DownloadLog) update(f func()) {
 }
 
 // Begin records a download that began, and returns its index for Set.
-func (l *DownloadLog) Begin(d Download) (i int) {
+func (l *DownloadLog) Begin(d engine.Download) (i int) {
 	l.update(func() {
 		i = len(l.list)
 		l.list = append(l.list, d)
@@ -42,7 +44,7 @@ func (l *DownloadLog) Begin(d Download) (i int) {
 }
 
 // Set records the new state of download i.
-func (l *DownloadLog) Set(i int, d Download) { l.update(func() { l.list[i] = d }) }
+func (l *DownloadLog) Set(i int, d engine.Download) { l.update(func() { l.list[i] = d }) }
 
 // Announce records that a page is about to begin a download.
 func (l *DownloadLog) Announce() { l.update(func() { l.announced++ }) }
@@ -63,7 +65,7 @@ func (l *DownloadLog) TakeAnnounced() bool {
 // begin, and for those the pages announced (at most PopupWait: the page
 // was seen to start them, the browser reports them a moment later), then
 // for them to finish, until ctx ends.
-func (l *DownloadLog) Report(ctx context.Context, expected int) []Download {
+func (l *DownloadLog) Report(ctx context.Context, expected int) []engine.Download {
 	begin := time.NewTimer(PopupWait)
 	defer begin.Stop()
 	for {
@@ -71,11 +73,11 @@ func (l *DownloadLog) Report(ctx context.Context, expected int) []Download {
 		news := l.list[l.reported:]
 		busy := len(news) < expected || len(l.list) < l.announced
 		for _, d := range news {
-			busy = busy || d.State == DownloadInProgress
+			busy = busy || d.State == engine.DownloadInProgress
 		}
 		ch := l.changed
 		if !busy || ctx.Err() != nil {
-			var out []Download
+			var out []engine.Download
 			out = append(out, news...)
 			l.reported = len(l.list)
 			l.announced = max(l.announced, len(l.list))

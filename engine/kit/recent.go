@@ -1,6 +1,11 @@
-package engine
+package kit
 
-import "iter"
+import (
+	"iter"
+	"sync"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
 
 // RecentLog keeps the most recent items added to it, at most its size:
 // adding to a full one forgets the oldest item and counts it as dropped.
@@ -73,4 +78,35 @@ func Newest[T, U any](l *RecentLog[T], limit int, keep func(T) (U, bool)) ([]U, 
 		all = all[total-limit:]
 	}
 	return all, total
+}
+
+// BlockedRecorder keeps the last requests a session's policy refused. It is
+// safe for concurrent use.
+type BlockedRecorder struct {
+	mu    sync.Mutex
+	items RecentLog[engine.BlockedRequest] // made on first use
+}
+
+// maxBlockedRecords bounds the memory one session's record uses.
+const maxBlockedRecords = 200
+
+// Add records a refused request.
+func (b *BlockedRecorder) Add(r engine.BlockedRequest) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.items.size == 0 {
+		b.items = NewRecentLog[engine.BlockedRequest](maxBlockedRecords)
+	}
+	b.items.Add(r)
+}
+
+// List returns a copy of the record, oldest first.
+func (b *BlockedRecorder) List() []engine.BlockedRequest {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]engine.BlockedRequest, 0, b.items.Len())
+	for r := range b.items.All() {
+		out = append(out, r)
+	}
+	return out
 }
