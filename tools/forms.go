@@ -90,38 +90,31 @@ func uncheck(d *Deps) Tool {
 	return checkTool(d, "uncheck", "Uncheck a checkbox.", false)
 }
 
-// ScrollIn is the input of scroll.
-type ScrollIn struct {
-	SessionArg
-	TargetArg
-	X int `json:"x,omitempty" range:"-1000000,1000000"`
-	Y int `json:"y,omitempty" range:"-1000000,1000000"`
+// UploadIn is the input of upload_file.
+type UploadIn struct {
+	ElementIn
+	Files []string `json:"files" jsonschema:"Existing files in the output dir or --allowed-paths" size:"4096"`
 }
 
-func (in ScrollIn) validate() error { return validTarget(in.Selector, in.Ref, false) }
-
-// ScrollOut is the result of scroll: the page's scroll position, and
-// what the scroll caused, as for click.
-type ScrollOut struct {
-	ScrollX float64 `json:"scrollX"`
-	ScrollY float64 `json:"scrollY"`
-	ActionOut
+func (in UploadIn) validate() error {
+	if len(in.Files) == 0 {
+		return invalid("files", "files must list at least one path")
+	}
+	return in.ElementIn.validate()
 }
 
-func scroll(d *Deps) Tool {
-	return sessionTool(d, "scroll", "Scroll the page by x,y pixels, or an element into view.", pageAction,
-		func(ctx context.Context, s engine.Session, in ScrollIn) (ScrollOut, error) {
-			req := engine.ScrollRequest{X: in.X, Y: in.Y}
-			msg := fmt.Sprintf("Scrolled by %d,%d", in.X, in.Y)
-			if in.given() {
-				tg := in.target()
-				req.Target = &tg
-				msg = "Scrolled " + tg.String() + " into view"
+func uploadFile(d *Deps) Tool {
+	return sessionTool(d, "upload_file", "Set the files of a file input.", pageAction,
+		func(ctx context.Context, s engine.Session, in UploadIn) (ActionOut, error) {
+			files := make([]string, len(in.Files))
+			for i, f := range in.Files {
+				p, err := d.files.resolve(ctx, "files", f, false)
+				if err != nil {
+					return ActionOut{}, err
+				}
+				files[i] = p
 			}
-			r, err := s.Scroll(ctx, req)
-			if err != nil {
-				return ScrollOut{}, err
-			}
-			return ScrollOut{ScrollX: r.ScrollX, ScrollY: r.ScrollY, ActionOut: actionOut(msg, r.ActionResult)}, nil
+			r, err := s.Upload(ctx, engine.UploadRequest{Target: in.target(), Files: files, Timeout: in.timeout(s)})
+			return actionOut(fmt.Sprintf("Set %d file(s) on %s", len(in.Files), in.target()), r), err
 		})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -204,4 +205,103 @@ func refuseScriptURL(ctx context.Context, s engine.Session, t engine.Target, tim
 	reason := "script evaluation is disabled (security.enableScriptEvaluation is false), and a javascript: URL runs script"
 	return engine.Errorf(engine.NavigationBlocked, "click on %s refused: it would follow a javascript: URL; %s", t, reason).
 		With("url", u).With("reason", reason)
+}
+
+// ScrollIn is the input of scroll.
+type ScrollIn struct {
+	SessionArg
+	TargetArg
+	X int `json:"x,omitempty" range:"-1000000,1000000"`
+	Y int `json:"y,omitempty" range:"-1000000,1000000"`
+}
+
+func (in ScrollIn) validate() error { return validTarget(in.Selector, in.Ref, false) }
+
+// ScrollOut is the result of scroll: the page's scroll position, and
+// what the scroll caused, as for click.
+type ScrollOut struct {
+	ScrollX float64 `json:"scrollX"`
+	ScrollY float64 `json:"scrollY"`
+	ActionOut
+}
+
+func scroll(d *Deps) Tool {
+	return sessionTool(d, "scroll", "Scroll the page by x,y pixels, or an element into view.", pageAction,
+		func(ctx context.Context, s engine.Session, in ScrollIn) (ScrollOut, error) {
+			req := engine.ScrollRequest{X: in.X, Y: in.Y}
+			msg := fmt.Sprintf("Scrolled by %d,%d", in.X, in.Y)
+			if in.given() {
+				tg := in.target()
+				req.Target = &tg
+				msg = "Scrolled " + tg.String() + " into view"
+			}
+			r, err := s.Scroll(ctx, req)
+			if err != nil {
+				return ScrollOut{}, err
+			}
+			return ScrollOut{ScrollX: r.ScrollX, ScrollY: r.ScrollY, ActionOut: actionOut(msg, r.ActionResult)}, nil
+		})
+}
+
+func hover(d *Deps) Tool {
+	return sessionTool(d, "hover", "Move the mouse over an element.", pageAction,
+		func(ctx context.Context, s engine.Session, in ElementIn) (ActionOut, error) {
+			r, err := s.Hover(ctx, engine.HoverRequest{Target: in.target(), Timeout: in.timeout(s)})
+			return actionOut("Hovered over "+in.target().String(), r), err
+		})
+}
+
+// PressIn is the input of press.
+type PressIn struct {
+	SessionArg
+	Key       string   `json:"key" jsonschema:"e.g. Enter, ArrowDown, a, Control+A"`
+	Modifiers []string `json:"modifiers,omitempty" jsonschema:"Alt, Control, Meta, Shift"`
+	TargetArg
+}
+
+func (in PressIn) validate() error {
+	if in.Key == "" {
+		return invalid("key", "key must not be empty")
+	}
+	return validTarget(in.Selector, in.Ref, false)
+}
+
+func press(d *Deps) Tool {
+	return sessionTool(d, "press", "Press a key or combination, in the element if given.", pageAction,
+		func(ctx context.Context, s engine.Session, in PressIn) (ActionOut, error) {
+			req := engine.PressRequest{Key: in.Key, Modifiers: in.Modifiers}
+			if in.given() {
+				tg := in.target()
+				req.Target = &tg
+			}
+			r, err := s.Press(ctx, req)
+			return actionOut("Pressed "+strings.Join(append(append([]string{}, in.Modifiers...), in.Key), "+"), r), err
+		})
+}
+
+// DragIn is the input of drag_and_drop.
+type DragIn struct {
+	SessionArg
+	Source  string `json:"source" jsonschema:"Selector or ref" ref:"either"`
+	Target  string `json:"target" jsonschema:"Selector or ref" ref:"either"`
+	Timeout int    `json:"timeout,omitempty" range:"0,300000"`
+}
+
+func (in DragIn) validate() error {
+	if in.Source == "" {
+		return invalid("source", "source must not be empty")
+	}
+	if in.Target == "" {
+		return invalid("target", "target must not be empty")
+	}
+	return nil
+}
+
+func dragAndDrop(d *Deps) Tool {
+	return sessionTool(d, "drag_and_drop", "Drag one element onto another with the mouse.", pageAction,
+		func(ctx context.Context, s engine.Session, in DragIn) (ActionOut, error) {
+			src, dst := engine.TargetOf(in.Source), engine.TargetOf(in.Target)
+			r, err := s.Drag(ctx, engine.DragRequest{Source: src, Target: dst, Timeout: ms(in.Timeout)})
+			return actionOut(fmt.Sprintf("Dragged %s onto %s", src, dst), r), err
+		})
 }

@@ -97,22 +97,3 @@ func reload(d *Deps) Tool {
 			return navOut(r), err
 		})
 }
-
-// WaitForLoadIn is the input of wait_for_load.
-type WaitForLoadIn struct {
-	SessionArg
-	State   string `json:"state,omitempty" jsonschema:"Default load,enum=load,enum=domcontentloaded,enum=networkidle"`
-	Timeout int    `json:"timeout,omitempty" range:"0,300000"`
-}
-
-func (in WaitForLoadIn) validate() error {
-	return oneOf("state", in.State, "load", "domcontentloaded", "networkidle")
-}
-
-func waitForLoad(d *Deps) Tool {
-	return sessionTool(d, "wait_for_load", "Wait until the page reaches a load state.", readOnly,
-		func(ctx context.Context, s engine.Session, in WaitForLoadIn) (PageOut, error) {
-			r, err := s.WaitForLoad(ctx, engine.WaitUntil(in.State), ms(in.Timeout))
-			return navOut(r), err
-		})
-}

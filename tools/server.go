@@ -1,7 +1,3 @@
-// Package tools is browsermcp's MCP layer: every tool is one constructor in
-// a file by concern (sessions.go, navigation.go, interaction.go, ...) plus
-// one line in registry(). The adapter in adapter.go does the plumbing for
-// all of them, against package engine only.
 package tools
 
 import (

@@ -94,3 +94,66 @@ func waitFor(d *Deps) Tool {
 			return SuccessOut{Success: true, Message: done}, nil
 		})
 }
+
+// WaitForSelectorIn is the input of wait_for_selector.
+type WaitForSelectorIn struct {
+	SessionArg
+	TargetArg
+	State   string `json:"state,omitempty" jsonschema:"Default visible,enum=attached,enum=detached,enum=visible,enum=hidden"`
+	Timeout int    `json:"timeout,omitempty" range:"0,300000"`
+}
+
+func (in WaitForSelectorIn) validate() error {
+	if err := in.TargetArg.validate(); err != nil {
+		return err
+	}
+	return oneOf("state", in.State, "attached", "detached", "visible", "hidden")
+}
+
+// reachedJS is all wait_for_selector runs once the element is in its
+// state: the engine's wait is the work.
+//
+//go:embed js/reached.js
+var reachedJS string
+
+func waitForSelector(d *Deps) Tool {
+	return sessionTool(d, "wait_for_selector", "Wait for an element's state.", readOnly,
+		func(ctx context.Context, s engine.Session, in WaitForSelectorIn) (SuccessOut, error) {
+			state, timeout := in.State, in.Timeout
+			if state == "" {
+				state = "visible"
+			}
+			if timeout == 0 {
+				timeout = 5000
+			}
+			tg := in.target()
+			_, err := s.Evaluate(ctx, engine.EvalRequest{Target: &tg, State: state, Timeout: ms(timeout), Function: reachedJS})
+			if err != nil {
+				if e := engine.AsError(err); e.Code == engine.Timeout {
+					e.Message = fmt.Sprintf("%s did not become %s within %d ms", tg, state, timeout)
+					e.With("state", state).With("selector", tg.Selector)
+				}
+				return SuccessOut{}, err
+			}
+			return SuccessOut{Success: true, Message: fmt.Sprintf("%s is %s", tg, state)}, nil
+		})
+}
+
+// WaitForLoadIn is the input of wait_for_load.
+type WaitForLoadIn struct {
+	SessionArg
+	State   string `json:"state,omitempty" jsonschema:"Default load,enum=load,enum=domcontentloaded,enum=networkidle"`
+	Timeout int    `json:"timeout,omitempty" range:"0,300000"`
+}
+
+func (in WaitForLoadIn) validate() error {
+	return oneOf("state", in.State, "load", "domcontentloaded", "networkidle")
+}
+
+func waitForLoad(d *Deps) Tool {
+	return sessionTool(d, "wait_for_load", "Wait until the page reaches a load state.", readOnly,
+		func(ctx context.Context, s engine.Session, in WaitForLoadIn) (PageOut, error) {
+			r, err := s.WaitForLoad(ctx, engine.WaitUntil(in.State), ms(in.Timeout))
+			return navOut(r), err
+		})
+}
