@@ -1,7 +1,12 @@
 // Package tools is browsermcp's MCP layer: every tool is one constructor in
-// the file of its group plus one line in registry() (server.go). The adapter
-// in adapter.go does the plumbing for all of them, against package engine
-// only.
+// the file of its group plus one line in registry() (registry.go). The
+// adapter in adapter.go does the plumbing for all of them, against package
+// engine only.
+//
+// NewServer (server.go) serves them, with the MCP server's features beyond
+// tools in files named server_*.go: resources, prompts, completions, the
+// resource subscriptions, the client's roots, the secrets middleware and
+// the protocol checks. No tool is defined in a server_*.go file.
 //
 // Which file defines which tools (TestToolFiles holds this list to the
 // registry, so a moved or added tool must be listed here):

@@ -70,6 +70,9 @@ func TestToolFiles(t *testing.T) {
 		if !strings.HasPrefix(line, "\t") || len(fs) < 2 || !strings.HasSuffix(fs[0], ".go") {
 			continue
 		}
+		if strings.HasPrefix(fs[0], "server_") {
+			t.Errorf("doc.go lists tools in %s; server_*.go files hold the server's features beyond tools", fs[0])
+		}
 		for _, name := range fs[1:] {
 			if f, dup := listed[name]; dup {
 				t.Errorf("doc.go lists %s twice (%s and %s)", name, f, fs[0])

@@ -20,7 +20,7 @@ import (
 // ".." are resolved before the check, so nothing escapes through them. With
 // file access off (security.enableFileUpload false) no argument may name a
 // file at all. Over stdio, the MCP client's roots are allowed too
-// (roots.go).
+// (server_roots.go).
 
 // fileAccess is the rule for file arguments.
 type fileAccess struct {
