@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/editdist"
 )
 
 // validator is implemented by inputs with rules beyond their schema.
@@ -135,36 +136,11 @@ func nearest(name string, valid []string) string {
 		if strings.EqualFold(v, name) {
 			return v
 		}
-		if d := editDistance(strings.ToLower(name), strings.ToLower(v)); d < bestD {
+		if d := editdist.Distance(strings.ToLower(name), strings.ToLower(v)); d < bestD {
 			best, bestD = v, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b; names longer
-// than 256 bytes are not compared, which bounds its cost.
-func editDistance(a, b string) int {
-	if len(a) > 256 || len(b) > 256 {
-		return max(len(a), len(b))
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // number reads a JSON number however the transport decoded it.

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/editdist"
 )
 
 // devicesJSON is Playwright's table of device descriptors, the same
@@ -121,7 +122,7 @@ func closestDevices(name string, n int) []string {
 		case strings.Contains(lower, want) || strings.Contains(want, lower):
 			cands = append(cands, cand{dn, 0, abs(len(lower) - len(want))})
 		default:
-			if d := editDistance(want, lower); d <= max(2, len(want)/2) {
+			if d := editdist.Distance(want, lower); d <= max(2, len(want)/2) {
 				cands = append(cands, cand{dn, 1, d})
 			}
 		}
@@ -144,25 +145,4 @@ func abs(n int) int {
 		return -n
 	}
 	return n
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

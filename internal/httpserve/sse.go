@@ -151,7 +151,7 @@ func (h *Handler) postMessage(w http.ResponseWriter, r *http.Request) {
 	// message as too large; the rest is not read.
 	body := io.LimitReader(r.Body, h.guard.Max()+1)
 	st.mu.Lock()
-	err := copyLine(st.in, body)
+	err := copyLine(st.in, body, make([]byte, 32<<10))
 	st.mu.Unlock()
 	switch {
 	case errors.Is(err, errSSEEnded) || errors.Is(err, io.ErrClosedPipe):
@@ -163,9 +163,11 @@ func (h *Handler) postMessage(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// copyLine writes what r holds to w as one line.
-func copyLine(w io.Writer, r io.Reader) error {
-	buf := make([]byte, 32<<10)
+// copyLine writes what r holds to w as one line, reading through buf: a
+// newline inside the message (whitespace, in valid JSON) becomes a space,
+// so one POST body or WebSocket frame is one message however it is
+// formatted.
+func copyLine(w io.Writer, r io.Reader, buf []byte) error {
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {

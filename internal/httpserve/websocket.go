@@ -197,27 +197,7 @@ func readFrames(ctx context.Context, conn *websocket.Conn, w io.Writer) error {
 			conn.Close(websocket.StatusUnsupportedData, "send JSON-RPC messages as text frames")
 			return errBinaryFrame
 		}
-		for {
-			n, err := r.Read(buf)
-			if n > 0 {
-				chunk := buf[:n]
-				for i, c := range chunk {
-					if c == '\n' {
-						chunk[i] = ' '
-					}
-				}
-				if _, werr := w.Write(chunk); werr != nil {
-					return werr
-				}
-			}
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				return err
-			}
-		}
-		if _, err := w.Write([]byte{'\n'}); err != nil {
+		if err := copyLine(w, r, buf); err != nil {
 			return err
 		}
 	}
