@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -50,7 +48,7 @@ func TestSnapshotOnAttachedBrowsers(t *testing.T) {
 		s.ok("close_session", map[string]any{"sessionId": id})
 		for _, p := range attachPages {
 			if got := outlineOf(t, s, site.URL+p); got != want[p] {
-				t.Errorf("%s: the outline on the attached browser differs from the one on ours:\n%s", p, lineDiff(want[p], got))
+				t.Errorf("%s: the outline on the attached browser differs from the one on ours:\n%s", p, testenv.LineDiff(want[p], got))
 			}
 		}
 		actByRef(t, s, site.URL)
@@ -128,23 +126,5 @@ func errorCode(t *testing.T, s *proc, name string, args map[string]any) string {
 		}
 	}
 	t.Fatalf("%s: no error JSON in the text content: %+v", name, res.Content)
-	return ""
-}
-
-// lineDiff shows the first line where got differs from want.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(w), len(g)) {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\n  want: %s\n  got:  %s", i+1, a, b)
-		}
-	}
 	return ""
 }

@@ -6,11 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -64,33 +60,6 @@ func (s *proc) fail(name string, args map[string]any) map[string]any {
 	return nil
 }
 
-// startDebuggableChromium starts a headless Chromium of the test's own,
-// with none of our flags, and returns its DevTools HTTP endpoint.
-func startDebuggableChromium(t *testing.T) string {
-	t.Helper()
-	chromium := testenv.Chromium(t)
-	profile := t.TempDir()
-	args := []string{"--headless", "--remote-debugging-port=0", "--user-data-dir=" + profile,
-		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "about:blank"}
-	if os.Geteuid() == 0 {
-		args = append(args, "--no-sandbox")
-	}
-	browser := exec.Command(chromium, args...)
-	// Debian's launchers are shell scripts that do not exec: kill the group.
-	browser.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := browser.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { syscall.Kill(-browser.Process.Pid, syscall.SIGKILL); browser.Wait() })
-	var port string
-	testenv.Eventually(t, "the test browser to report its debugging port", func() (bool, error) {
-		b, err := os.ReadFile(filepath.Join(profile, "DevToolsActivePort"))
-		port = strings.SplitN(string(b), "\n", 2)[0]
-		return err == nil && port != "", err
-	})
-	return "http://127.0.0.1:" + port
-}
-
 // TestFailedNewTabLeavesNoTab (issue #23): a tabs new whose URL does not
 // load (a host the policy blocks, a port nobody listens on, a host that
 // does not resolve, a file: URL) answers an error and leaves the tabs as
@@ -100,7 +69,7 @@ func startDebuggableChromium(t *testing.T) string {
 func TestFailedNewTabLeavesNoTab(t *testing.T) {
 	site := testsite.Start()
 	defer site.Close()
-	endpoint := startDebuggableChromium(t)
+	endpoint := testenv.PlainChromium(t)
 	s := startBinary(t, "--cdp-endpoint", endpoint, "--blocked-domains", "localhost")
 	id := s.ok("create_session", nil)["sessionId"].(string)
 	s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})

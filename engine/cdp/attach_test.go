@@ -111,7 +111,7 @@ func TestSnapshotAttachedMatchesLaunched(t *testing.T) {
 				}
 			}
 			if outlines[1] != outlines[0] {
-				t.Errorf("%s %+v: the attached browser's outline differs from the launched one's:\n%s", c.path, c.req, firstDiff(outlines[0], outlines[1]))
+				t.Errorf("%s %+v: the attached browser's outline differs from the launched one's:\n%s", c.path, c.req, testenv.LineDiff(outlines[0], outlines[1]))
 			}
 		})
 	}

@@ -96,40 +96,10 @@ func TestSnapshotGolden(t *testing.T) {
 				t.Fatalf("%v (run with -update to create it)", err)
 			}
 			if got != string(want) {
-				t.Errorf("snapshot of %s differs from %s (run with -update and review the diff):\n%s", c.path, p, firstDiff(string(want), got))
+				t.Errorf("snapshot of %s differs from %s (run with -update and review the diff):\n%s", c.path, p, testenv.LineDiff(string(want), got))
 			}
 		})
 	}
-}
-
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(w), len(g)) {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return "line " + itoa(i+1) + ":\n  want: " + a + "\n  got:  " + b
-		}
-	}
-	return ""
-}
-
-func itoa(i int) string { return fmtInt(i) }
-
-func fmtInt(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
 }
 
 // TestDialogPolicy checks --dialogs accept and dismiss: the dialog closes at

@@ -3,7 +3,6 @@ package pw_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +13,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/enginetest"
 	"github.com/seed4af8c199/browsermcp/engine/pw"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
 	"github.com/seed4af8c199/browsermcp/internal/testenv/pwenv"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
@@ -107,31 +107,13 @@ func TestSnapshotMatchesCDP(t *testing.T) {
 				t.Fatal(err)
 			}
 			if chromium != string(want) {
-				t.Errorf("chromium: %s %+v differs from %s:\n%s", c.path, c.req, c.golden, firstDiff(string(want), chromium))
+				t.Errorf("chromium: %s %+v differs from %s:\n%s", c.path, c.req, c.golden, testenv.LineDiff(string(want), chromium))
 			}
 		}
 		if firefox != chromium {
-			t.Errorf("firefox: %s %+v differs from chromium's outline:\n%s", c.path, c.req, firstDiff(chromium, firefox))
+			t.Errorf("firefox: %s %+v differs from chromium's outline:\n%s", c.path, c.req, testenv.LineDiff(chromium, firefox))
 		}
 	}
-}
-
-// firstDiff shows the first line where got differs from want.
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(w), len(g)) {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\n  want: %s\n  got:  %s", i+1, a, b)
-		}
-	}
-	return ""
 }
 
 // TestHostilePageRefused: the playwright engine keeps refs in the page's own

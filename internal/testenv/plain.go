@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,4 +47,23 @@ func PlainChromium(tb testing.TB) string {
 		return err == nil && port != "", err
 	})
 	return "http://127.0.0.1:" + port
+}
+
+// LineDiff shows the first line where got differs from want, for a test
+// that compares two outlines; "" when they are equal.
+func LineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range max(len(w), len(g)) {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d:\n  want: %s\n  got:  %s", i+1, a, b)
+		}
+	}
+	return ""
 }
