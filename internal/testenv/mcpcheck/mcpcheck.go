@@ -8,6 +8,13 @@
 // errorCode, in its text. Tests wrap their client with Wrap, and every
 // call they make is checked with a real JSON Schema validator; a mismatch
 // fails the test.
+//
+// A server lists its output schemas only with --output-schemas (decision
+// record docs/decisions/2026-11-27-lean-tools-list.md). A tool listed
+// without one is checked against its golden schema
+// (testdata/golden/tools/NAME.json, which the tools package holds to the
+// code), so that every result matches the schema a validating client
+// would be given, whatever the server under test was told.
 package mcpcheck
 
 import (
@@ -15,6 +22,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -79,7 +90,7 @@ func (c *Client) listed(ctx context.Context) (Schemas, error) {
 		}
 		req.Params.Cursor = page.NextCursor
 	}
-	raw, err := json.Marshal(all)
+	raw, err := withGolden(all)
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +101,60 @@ func (c *Client) listed(ctx context.Context) (Schemas, error) {
 	c.schemas = s
 	return s, nil
 }
+
+// withGolden encodes tools as tools/list does, each with the output
+// schema the server listed or else its golden one.
+func withGolden(tools []mcp.Tool) ([]byte, error) {
+	gold, err := goldenSchemas()
+	if err != nil {
+		return nil, err
+	}
+	var list []map[string]json.RawMessage
+	b, err := json.Marshal(tools)
+	if err == nil {
+		err = json.Unmarshal(b, &list)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, tl := range list {
+		var name string
+		json.Unmarshal(tl["name"], &name)
+		if s := tl["outputSchema"]; (len(s) == 0 || string(s) == "null") && gold[name] != nil {
+			tl["outputSchema"] = gold[name]
+		}
+	}
+	return json.Marshal(list)
+}
+
+// goldenSchemas reads the output schema of every tool in
+// testdata/golden/tools, by name, once.
+var goldenSchemas = sync.OnceValues(func() (map[string]json.RawMessage, error) {
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "testdata", "golden", "tools")
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err == nil && len(files) == 0 {
+		err = fmt.Errorf("no golden tool schemas in %s", dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]json.RawMessage{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var tl struct {
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		}
+		if err := json.Unmarshal(b, &tl); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		m[strings.TrimSuffix(filepath.Base(f), ".json")] = tl.OutputSchema
+	}
+	return m, nil
+})
 
 // Schemas are the compiled output schemas of a server's tools, by name.
 type Schemas map[string]*jsonschema.Schema

@@ -98,3 +98,38 @@ func TestCompileRefusesBadSchema(t *testing.T) {
 		t.Fatal("a schema with an unknown type compiled")
 	}
 }
+
+// TestCheckAgainstGoldenSchema: a server lists no output schemas by
+// default, and a tool listed without one is checked against its golden
+// schema all the same (get_attribute's: value is a string or null, and
+// exists is required).
+func TestCheckAgainstGoldenSchema(t *testing.T) {
+	for _, c := range []struct {
+		res  *mcp.CallToolResult
+		want string // part of the failure; "" when the result matches
+	}{
+		{structured(`{"value":null,"exists":false}`), ""},
+		{structured(`{"value":5,"exists":true}`), "does not match"},
+		{mcp.NewToolResultText("a"), "no structuredContent"},
+	} {
+		srv := server.NewMCPServer("check", "test")
+		srv.AddTool(mcp.NewTool("get_attribute"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return c.res, nil })
+		cl, err := client.NewInProcessClient(srv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl.Start(t.Context())
+		if _, err := cl.Initialize(t.Context(), mcp.InitializeRequest{}); err != nil {
+			t.Fatal(err)
+		}
+		rec := &recorder{TB: t}
+		_, err = mcpcheck.Wrap(rec, cl).CallTool(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "get_attribute"}})
+		cl.Close()
+		switch {
+		case c.want == "" && (err != nil || len(rec.errors) > 0):
+			t.Errorf("%v: a matching result was refused: %v %q", c.res.StructuredContent, err, rec.errors)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%v: call error = %v, want one saying %q", c.res.StructuredContent, err, c.want)
+		}
+	}
+}
