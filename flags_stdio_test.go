@@ -406,6 +406,34 @@ func TestImageResponsesFlag(t *testing.T) {
 	refused(t, []string{"--image-responses", "never"}, "flag -image-responses", "want allow, omit")
 }
 
+// TestOutputSchemasFlag: tools/list lists output schemas only with
+// --output-schemas (or its variable), and a success carries its
+// structuredContent either way.
+func TestOutputSchemasFlag(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		env  string
+		want bool
+	}{{nil, "", false}, {[]string{"--output-schemas"}, "", true}, {nil, "true", true}} {
+		t.Setenv("BROWSERMCP_OUTPUT_SCHEMAS", c.env)
+		s := startBinary(t, c.args...)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		list, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tl := range list.Tools {
+			if has := tl.RawOutputSchema != nil || tl.OutputSchema.Type != ""; has != c.want {
+				t.Errorf("%v %q: %s lists an output schema: %v", c.args, c.env, tl.Name, has)
+			}
+		}
+		if id, _ := s.ok("create_session", nil)["sessionId"].(string); id == "" {
+			t.Errorf("%v %q: create_session answered no sessionId in structuredContent", c.args, c.env)
+		}
+	}
+}
+
 func TestBlockServiceWorkersFlag(t *testing.T) {
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/sw.js" {

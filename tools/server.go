@@ -63,6 +63,12 @@ type Options struct {
 	// Observers see every tool call, before and after it (observe.go),
 	// after the server's own (the resource subscriptions).
 	Observers []Observer
+	// OutputSchemas lists each tool's typed output schema in tools/list
+	// (--output-schemas), for clients that validate results against it.
+	// Without it tools/list costs about 55% less, and results carry the
+	// same structuredContent all the same (decision record
+	// docs/decisions/2026-11-27-lean-tools-list.md).
+	OutputSchemas bool
 }
 
 // NewServer returns an MCP server with the core tools and those of the
@@ -112,11 +118,15 @@ func NewServer(m *sessions.Manager, o Options) *server.MCPServer {
 		if slices.Contains(o.DisabledTools, t.Def.Name) || !enabled(o.Caps, t.Group) {
 			continue
 		}
+		def := t.Def
+		if !o.OutputSchemas {
+			def.RawOutputSchema = nil
+		}
 		h := t.Handler
 		if t.Progress {
 			h = withProgress(t.Def.Name, h)
 		}
-		s.AddTool(t.Def, recovering(log, t.Def.Name, h))
+		s.AddTool(def, recovering(log, t.Def.Name, h))
 	}
 	// A session's kept screenshots go with it.
 	m.OnEnd(d.shots.end)

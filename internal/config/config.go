@@ -53,6 +53,10 @@ type Config struct {
 	// ImageResponses is allow (screenshots return image content) or omit
 	// (they return the path of the file saved under OutputDir/screenshots).
 	ImageResponses string `json:"imageResponses"`
+	// OutputSchemas lists each tool's typed output schema in tools/list,
+	// for clients that validate results against it; off, tools/list costs
+	// less than half the tokens.
+	OutputSchemas bool `json:"outputSchemas"`
 
 	Browser  BrowserConfig  `json:"browser"`
 	Pool     PoolConfig     `json:"pool"`
@@ -349,6 +353,8 @@ var options = []option{
 		field: func(c *Config) any { return &c.OutputDir }},
 	{flags: []string{"image-responses"}, env: "BROWSERMCP_IMAGE_RESPONSES", key: "imageResponses", usage: "allow (screenshots return the image) or omit (they return the path of the file saved under --output-dir/screenshots, for clients that cannot take images)",
 		field: func(c *Config) any { return &c.ImageResponses }, check: func(c *Config) error { return oneOf(c.ImageResponses, "allow", "omit") }},
+	{flags: []string{"output-schemas"}, env: "BROWSERMCP_OUTPUT_SCHEMAS", key: "outputSchemas", usage: "list each tool's typed output schema in tools/list, for clients that validate results against it (results carry structuredContent either way)",
+		field: func(c *Config) any { return &c.OutputSchemas }},
 	{flags: []string{"allowed-hosts"}, env: "BROWSERMCP_ALLOWED_HOSTS", key: "allowedHosts", usage: "extra `host` names accepted in Host and Origin headers (repeatable; * accepts any)",
 		field: func(c *Config) any { return &c.AllowedHosts }},
 	{flags: []string{"allowed-domains"}, env: "BROWSERMCP_ALLOWED_DOMAINS", key: "security.allowedDomains", usage: "only let pages load from these `hosts` (repeatable; *.example.com, host:port)",
@@ -1026,6 +1032,7 @@ func (c Config) ToolOptions(log *slog.Logger) tools.Options {
 		NoFileAccess:       !c.Security.EnableFileUpload,
 		NoScriptEvaluation: !c.Security.EnableScriptEvaluation,
 		OmitImages:         c.ImageResponses == "omit",
+		OutputSchemas:      c.OutputSchemas,
 		// Over HTTP the client's roots name its own machine's directories.
 		ClientRoots: c.Transport == "stdio",
 	}
