@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"sort"
 	"testing"
@@ -19,6 +20,8 @@ import (
 // once in a way that fails: each call must come back as an isError result
 // carrying our errorCode in its text, never as an exception the agent
 // cannot read (issue #23: navigate, get_text and snapshot threw -32602).
+// It runs with the default tools/list, which lists no output schemas, and
+// with --output-schemas, where the SDK validates every result.
 func TestEveryToolErrorReachesTheTypeScriptSDK(t *testing.T) {
 	testenv.Chromium(t)
 	node, dir := testenv.TSClient(t)
@@ -28,9 +31,21 @@ func TestEveryToolErrorReachesTheTypeScriptSDK(t *testing.T) {
 	}
 	site := testsite.Start()
 	defer site.Close()
+	for _, schemas := range []bool{false, true} {
+		t.Run(fmt.Sprintf("output-schemas=%v", schemas), func(t *testing.T) {
+			everyToolErrorReachesTheSDK(t, node, dir, bin, site.URL+"/form.html", schemas)
+		})
+	}
+}
+
+func everyToolErrorReachesTheSDK(t *testing.T, node, dir, bin, page string, schemas bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "errors.mjs", bin, site.URL+"/form.html", "--headless", "--caps", "all", "--output-dir", t.TempDir())
+	args := []string{"errors.mjs", bin, page, "--headless", "--caps", "all", "--output-dir", t.TempDir()}
+	if schemas {
+		args = append(args, "--output-schemas")
+	}
+	cmd := exec.CommandContext(ctx, node, args...)
 	cmd.Dir = dir
 	cmd.Env = append(cmd.Environ(), "TMPDIR="+t.TempDir())
 	out, err := cmd.Output()
@@ -42,8 +57,10 @@ func TestEveryToolErrorReachesTheTypeScriptSDK(t *testing.T) {
 		t.Fatalf("node errors.mjs: %v\n%s\n%s", err, out, stderr)
 	}
 	var got struct {
-		Tools   []string `json:"tools"`
-		Results map[string]struct {
+		Tools         []string `json:"tools"`
+		OutputSchemas int      `json:"outputSchemas"`
+		SessionID     string   `json:"sessionId"`
+		Results       map[string]struct {
 			Threw      string `json:"threw"`
 			IsError    bool   `json:"isError"`
 			ErrorCode  string `json:"errorCode"`
@@ -55,6 +72,12 @@ func TestEveryToolErrorReachesTheTypeScriptSDK(t *testing.T) {
 	}
 	if len(got.Tools) < 40 {
 		t.Fatalf("tools/list named %d tools with --caps all: %v", len(got.Tools), got.Tools)
+	}
+	if want := map[bool]int{false: 0, true: len(got.Tools)}[schemas]; got.OutputSchemas != want {
+		t.Errorf("%d tools listed an output schema, want %d", got.OutputSchemas, want)
+	}
+	if got.SessionID == "" {
+		t.Error("create_session's success reached the SDK without its structuredContent")
 	}
 	sort.Strings(got.Tools)
 	for _, name := range got.Tools {

@@ -13,10 +13,20 @@ import (
 )
 
 // TestTypeScriptClient drives the server with the official TypeScript SDK
-// over Streamable HTTP and SSE (testenv.TSClient installs it).
+// over Streamable HTTP and SSE (testenv.TSClient installs it), with the
+// default tools/list, which lists no output schemas, and with them
+// (--output-schemas), when the SDK validates every result.
 func TestTypeScriptClient(t *testing.T) {
 	node, dir := testenv.TSClient(t)
-	s := startServer(t, tools.Options{})
+	for _, schemas := range []bool{false, true} {
+		t.Run(fmt.Sprintf("output-schemas=%v", schemas), func(t *testing.T) {
+			typeScriptClient(t, node, dir, tools.Options{OutputSchemas: schemas})
+		})
+	}
+}
+
+func typeScriptClient(t *testing.T, node, dir string, o tools.Options) {
+	s := startServer(t, o)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "client.mjs", s.URL, keyA, site.URL+"/welcome.html?user=ts")
@@ -31,6 +41,7 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 	var got map[string]struct {
 		Tools         []string `json:"tools"`
+		OutputSchemas int      `json:"outputSchemas"`
 		Navigated     string   `json:"navigated"`
 		ResourceTitle string   `json:"resourceTitle"`
 		PromptHasURL  bool     `json:"promptHasUrl"`
@@ -47,6 +58,9 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 	for _, tr := range []string{"streamable", "sse"} {
 		r := got[tr]
+		if want := map[bool]int{false: 0, true: len(r.Tools)}[o.OutputSchemas]; r.OutputSchemas != want {
+			t.Errorf("%s: %d tools listed an output schema, want %d", tr, r.OutputSchemas, want)
+		}
 		if len(r.Tools) == 0 || r.Navigated != site.URL+"/welcome.html?user=ts" || r.ResourceTitle != "Welcome" || !r.PromptHasURL {
 			t.Errorf("%s: %+v", tr, r)
 		}

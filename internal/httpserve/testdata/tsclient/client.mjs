@@ -16,15 +16,17 @@ async function drive(name, transport) {
   const created = await client.callTool({ name: "create_session", arguments: {} });
   const id = created.structuredContent.sessionId;
   const nav = await client.callTool({ name: "navigate", arguments: { sessionId: id, url: page } });
-  // The SDK checks structuredContent against each tool's output schema
-  // (from listTools) and throws -32602 on a mismatch: an absent attribute
-  // is null, and evaluate returns any JSON.
+  // With --output-schemas the SDK checks structuredContent against each
+  // tool's output schema (from listTools) and throws -32602 on a
+  // mismatch: an absent attribute is null, and evaluate returns any JSON.
+  // Without, it passes structuredContent through unchecked.
   const attr = await client.callTool({ name: "get_attribute", arguments: { sessionId: id, selector: "h1", name: "data-absent" } });
   const evaluated = await client.callTool({ name: "evaluate", arguments: { sessionId: id, script: "({n: 1, list: [true, null]})" } });
   const res = await client.readResource({ uri: `browser:///session/${id}` });
   const prompt = await client.getPrompt({ name: "e2e_test", arguments: { test_scenario: "sign in", start_url: page } });
   out[name] = {
     tools: tools.tools.map((t) => t.name),
+    outputSchemas: tools.tools.filter((t) => t.outputSchema).length,
     navigated: nav.isError ? JSON.stringify(nav.structuredContent) : nav.structuredContent.url,
     resourceTitle: JSON.parse(res.contents[0].text).title,
     promptHasUrl: prompt.messages[0].content.text.includes(page),

@@ -2,7 +2,10 @@
 // reads tools/list as real clients do (the SDK then validates every
 // structuredContent against its tool's output schema, error results
 // included), and calls every listed tool once in a way that fails. It
-// prints, per tool, whether the SDK threw and what the result carried.
+// prints, per tool, whether the SDK threw and what the result carried, and
+// how many tools listed an output schema (only with --output-schemas; the
+// successes of create_session and navigate then carry structuredContent
+// that no schema describes, which the SDK must pass through).
 // Usage: node errors.mjs BINARY PAGE_URL [server args...]
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -81,4 +84,5 @@ for (const tool of tools) {
   }
 }
 await client.close();
-console.log(JSON.stringify({ tools: tools.map((t) => t.name), results: out }));
+console.log(JSON.stringify({ tools: tools.map((t) => t.name), outputSchemas: tools.filter((t) => t.outputSchema).length,
+  sessionId: s ?? "", results: out }));
