@@ -65,8 +65,8 @@ type Options struct {
 	Observers []Observer
 	// OutputSchemas lists each tool's typed output schema in tools/list
 	// (--output-schemas), for clients that validate results against it.
-	// Without it tools/list costs about 55% less, and results carry the
-	// same structuredContent all the same (decision record
+	// Without it tools/list costs less than half as many tokens, and
+	// results carry the same structuredContent (decision record
 	// docs/decisions/2026-11-27-lean-tools-list.md).
 	OutputSchemas bool
 }
