@@ -72,6 +72,7 @@ type Session interface {
 	Evaluate(ctx context.Context, req EvalRequest) (json.RawMessage, error)
 	// Screenshot returns a PNG or JPEG image.
 	Screenshot(ctx context.Context, req ScreenshotRequest) ([]byte, error)
+	Changer // what changed on the page since the agent's last view
 
 	// What follows every session must answer too, so that a wrapper that
 	// embeds a Session (Bound, engine/grid's session) passes it on: found

@@ -46,6 +46,9 @@ type session struct {
 	// already holds, snapDoc the one whose page world keeps the snapshot
 	// function (see walk); 0 for none.
 	axDoc, snapDoc int
+	// views are the agent's last views of this tab's documents, for
+	// Changes (changes.go).
+	views docViews
 
 	closeOnce sync.Once
 	// closed is set by a Close its caller asked for: the session's calls

@@ -26,7 +26,7 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 		if err := s.dialogErr(); err != nil {
 			return err
 		}
-		args := page.SnapshotArgs{Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}
+		args := page.SnapshotArgs{Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req)}
 		w, err := s.preparePage(ctx, t)
 		if err != nil {
 			return err
@@ -69,6 +69,9 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 		text, err := s.spliceFrames(ctx, w, out, req, 0)
 		if err != nil {
 			return err
+		}
+		if args.Track {
+			s.views.Set(page.View{Doc: out.Doc, Gen: out.Gen, Frames: out.Frames, Text: text})
 		}
 		// The walk of the top document read its URL and title (in
 		// browsermcp's world of that document, which sees the same
@@ -232,7 +235,7 @@ func (s *session) frameText(ctx context.Context, parent *world, idx int, req eng
 	} else if native {
 		_ = keepAX(ctx, w.t, w.frameID)
 	}
-	args := page.SnapshotArgs{Prefix: w.alias, Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}
+	args := page.SnapshotArgs{Prefix: w.alias, Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req)}
 	var out page.SnapshotOutcome
 	if err := s.walk(ctx, w, args, &out); err != nil {
 		return "- text: (frame not reachable: " + err.Error() + ")", nil

@@ -29,6 +29,9 @@ type SnapshotArgs struct {
 	InteractiveOnly bool   `json:"interactiveOnly"`
 	Kind            string `json:"kind,omitempty"`
 	Sel             string `json:"sel,omitempty"`
+	// Track makes the walk the agent's view of the document for change
+	// tracking (changes.go): set on whole-page walks only.
+	Track bool `json:"track,omitempty"`
 }
 
 // SnapshotOutcome is what SnapshotScript returns, decoded from JSON.
@@ -41,6 +44,10 @@ type SnapshotOutcome struct {
 	// URL and Title are the walked document's location and title.
 	URL   string `json:"url"`
 	Title string `json:"title"`
+	// Doc names the walked document in the walk's world, and Gen counts
+	// its tracked walks (changes.go).
+	Doc string `json:"doc"`
+	Gen int    `json:"gen"`
 }
 
 // frameLine is a line that stands for a cross-origin frame's content.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/kit"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
 // session is one browser context with one page.
@@ -26,6 +27,9 @@ type session struct {
 	net     *netLog
 	routes  *router
 	sh      *shared // what the session's tabs share: refs, network conditions
+	// views are the agent's last views of this tab's documents, for
+	// Changes (changes.go).
+	views page.Views
 
 	// owner is set on the session's first page, whose Close closes the
 	// browser context; other tabs close only their page.

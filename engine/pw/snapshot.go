@@ -33,7 +33,7 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 	}
 	s.keepAX(ctx)
 	refs := s.sh.refs
-	args := page.SnapshotArgs{Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}
+	args := page.SnapshotArgs{Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req)}
 	f := s.page.MainFrame()
 	switch {
 	case req.Target.Ref != "":
@@ -62,6 +62,9 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 	text, err := s.splice(ctx, f, out, req, 0)
 	if err != nil {
 		return engine.SnapshotResult{}, err
+	}
+	if args.Track {
+		s.views.Set(page.View{Doc: out.Doc, Gen: out.Gen, Frames: out.Frames, Text: text})
 	}
 	info := s.Info(ctx)
 	res := engine.SnapshotResult{URL: info.URL, Title: info.Title, FullChars: len(text)}
@@ -131,7 +134,7 @@ func (s *session) frameText(ctx context.Context, parent playwright.Frame, idx in
 		return "- text: (frame not loaded)", nil
 	}
 	refs := s.sh.refs
-	args := page.SnapshotArgs{Prefix: refs.aliasFor(cf), Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}
+	args := page.SnapshotArgs{Prefix: refs.aliasFor(cf), Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req)}
 	out, err := s.walk(ctx, cf, args, "")
 	if err != nil {
 		return "- text: (frame not reachable: " + firstLine(err) + ")", nil

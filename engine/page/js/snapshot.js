@@ -20,9 +20,9 @@
 // accessible-name computation, so that common HTML reads the same on every
 // browser.
 //
-// a = {prefix, next, depth, interactiveOnly, kind?, sel?}; with no
+// a = {prefix, next, depth, interactiveOnly, kind?, sel?, track?}; with no
 // sel the walk starts at `this` when it is an element, else at the document.
-// Returns {text, next, frames, url, title} or {error, message}. Lines that hold only
+// Returns {text, next, frames, url, title, doc, gen} or {error, message}. Lines that hold only
 // "\u0001N" stand for the cross-origin frame R.frames[N], which the engine
 // walks in its own world and splices in.
 function (a) {
@@ -44,6 +44,34 @@ function (a) {
   }
   R.frames = [];
   for (const [r, w] of R.refs) if (!w.deref()) R.refs.delete(r);
+  // Change tracking (a.track: a whole-page walk, which becomes the
+  // agent's view of the document). R.doc names this document in this
+  // world; R.gen counts the tracked walks; R.dirty says whether anything
+  // was recorded since the last one. One MutationObserver watches the
+  // document, and every shadow root and same-origin frame document the
+  // walk enters; capture-phase listeners record what changes a field's
+  // state, or what is on screen, without a mutation.
+  if (!R.doc) {
+    R.doc = Math.random().toString(36).slice(2) + Date.now().toString(36);
+    R.gen = 0;
+    R.dirty = true;
+  }
+  const watch = (root) => {
+    if (!a.track) return;
+    if (!R.mo) {
+      R.watched = new WeakSet();
+      R.mo = new MutationObserver(() => { R.dirty = true; });
+    }
+    if (R.watched.has(root)) return;
+    R.watched.add(root);
+    R.mo.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+    if (root.nodeType === 9) {
+      const mark = () => { R.dirty = true; };
+      for (const ev of ["input", "change", "toggle", "scroll"]) root.addEventListener(ev, mark, { capture: true, passive: true });
+      if (root.defaultView) root.defaultView.addEventListener("resize", mark, { passive: true });
+    }
+  };
+  watch(document);
   let next = Math.max(a.next, R.next | 0);
   const refOf = (el) => {
     let r = R.ids.get(el);
@@ -117,6 +145,7 @@ function (a) {
         return;
       }
     }
+    if (el.shadowRoot) watch(el.shadowRoot);
     for (let n = (el.shadowRoot || el).firstChild; n; n = n.nextSibling) visitNode(n, kids, ctx);
   };
   const visitNode = (n, kids, ctx) => {
@@ -443,6 +472,7 @@ function (a) {
       let doc = null;
       try { doc = el.contentDocument; } catch (e) { /* cross-origin */ }
       if (doc && doc.documentElement) {
+        watch(doc);
         visitKids(doc.body || doc.documentElement, node.kids, { hidden: false, cursor: "" });
       } else {
         R.frames.push(el);
@@ -602,5 +632,12 @@ function (a) {
   if (root) visit(root, top, { hidden: false, cursor: "" });
   else visitKids(document.body || document.documentElement, top, { hidden: false, cursor: "" });
   for (const k of tidy(top)) emit(k, "", 0);
-  return { text: lines.join("\n"), next, frames: R.frames.length, url: document.location.href, title: document.title };
+  if (a.track) {
+    // What the walk itself saw is the new view: records queued before it
+    // are part of it.
+    R.mo.takeRecords();
+    R.dirty = false;
+    R.gen++;
+  }
+  return { text: lines.join("\n"), next, frames: R.frames.length, url: document.location.href, title: document.title, doc: R.doc, gen: R.gen };
 }
