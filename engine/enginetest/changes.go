@@ -1,0 +1,303 @@
+package enginetest
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
+)
+
+// changes asks s what changed since the last view.
+func changes(t *testing.T, s engine.Session, full bool) engine.ChangesResult {
+	t.Helper()
+	r, err := s.Changes(ctx(t), engine.ChangesRequest{Full: full})
+	if err != nil {
+		t.Fatalf("Changes: %v", err)
+	}
+	return r
+}
+
+// want is one change a step must report: its kind, and text its line
+// (new, or old for a removal) holds; ref, when set, is the element's.
+type want struct {
+	kind engine.ChangeKind
+	has  string
+	ref  string
+}
+
+func (w want) matches(c engine.Change) bool {
+	line := c.New
+	if c.Kind == engine.ChangeRemoved {
+		line = c.Old
+	}
+	return c.Kind == w.kind && strings.Contains(line, w.has) && (w.ref == "" || c.Ref == w.ref)
+}
+
+// expect fails t unless r compares with the last view and reports exactly
+// what wants name: each want matches a change, and each change matches a
+// want, so that no change is claimed that the step did not make.
+func expect(t *testing.T, step string, r engine.ChangesResult, wants ...want) {
+	t.Helper()
+	if r.Fresh != "" {
+		t.Fatalf("%s: changes answered a fresh outline (%s) instead:\n%s", step, r.Fresh, r.Outline)
+	}
+	dump := func() string {
+		var b strings.Builder
+		for _, c := range r.Changes {
+			fmt.Fprintf(&b, "\n  %s ref=%q old=%q new=%q ctx=%q", c.Kind, c.Ref, c.Old, c.New, c.Context)
+		}
+		return b.String()
+	}
+	for _, w := range wants {
+		found := false
+		for _, c := range r.Changes {
+			found = found || w.matches(c)
+		}
+		if !found {
+			t.Errorf("%s: no %s change with %q (ref %q) among:%s", step, w.kind, w.has, w.ref, dump())
+		}
+	}
+	for _, c := range r.Changes {
+		ok := false
+		for _, w := range wants {
+			ok = ok || w.matches(c)
+		}
+		if !ok {
+			t.Errorf("%s: a change the step did not make: %+v; all:%s", step, c, dump())
+		}
+	}
+}
+
+// testChanges checks what Changes reports after each kind of action on
+// testdata/site/changes.html, against the page's own state: text that
+// appears and goes away, a typed value, a checkbox and an expander, a
+// button that becomes enabled, a removed row, a modal and its step 2, a
+// list that grows on scroll, changes inside a same-origin and a
+// cross-origin frame, a click that changes nothing, a hover that changes
+// the page through CSS alone, and a navigation.
+func (h *harness) testChanges(t *testing.T) {
+	t.Run("Page", h.testChangesPage)
+	t.Run("NoView", h.testChangesNoView)
+	t.Run("Endless", h.testChangesEndless)
+}
+
+func (h *harness) testChangesPage(t *testing.T) {
+	s := h.open(t, "/changes.html")
+	var base string
+	testenv.Eventually(t, "the cross-origin frame to load", func() (bool, error) {
+		base = snap(t, s).Text
+		if !strings.Contains(base, `button "Add cross note"`) || !strings.Contains(base, `button "Add same note"`) {
+			return false, fmt.Errorf("the frames' buttons are not in the outline:\n%s", base)
+		}
+		return true, nil
+	})
+	ref := func(role, name string) string { return refOf(t, base, role, name) }
+	page := func(expr string) string {
+		return evaluate(t, s, engine.EvalRequest{Expression: expr})
+	}
+	act := func(name string) engine.ActionResult {
+		return click(t, s, engine.ClickRequest{Target: engine.Target{Ref: ref("button", name)}})
+	}
+
+	t.Run("Nothing", func(t *testing.T) {
+		before := page("document.body.innerHTML")
+		act("Do nothing")
+		expect(t, "a click on a button that does nothing", changes(t, s, false))
+		if after := page("document.body.innerHTML"); after != before {
+			t.Fatalf("the page changed after all")
+		}
+		expect(t, "a second look", changes(t, s, false))
+	})
+	t.Run("TextAppearsAndGoes", func(t *testing.T) {
+		act("Check")
+		if got := page("document.getElementById('err').textContent"); got != `"Email is required"` {
+			t.Fatalf("the page shows %s", got)
+		}
+		expect(t, "an error appears", changes(t, s, false), want{engine.ChangeChanged, "Email is required", ""})
+		typeText(t, s, engine.TypeRequest{Target: engine.Target{Ref: ref("textbox", "Email")}, Text: "ann@example.org"})
+		if got := page("document.getElementById('email').value"); got != `"ann@example.org"` {
+			t.Fatalf("the field holds %s", got)
+		}
+		expect(t, "a value is typed", changes(t, s, false), want{engine.ChangeChanged, `"ann@example.org"`, ref("textbox", "Email")})
+		act("Check")
+		if got := page("document.getElementById('err').textContent"); got != `""` {
+			t.Fatalf("the page shows %s", got)
+		}
+		r := changes(t, s, false)
+		expect(t, "the error goes away", r, want{engine.ChangeChanged, "alert", ""})
+		if c := r.Changes[0]; !strings.Contains(c.Old, "Email is required") || strings.Contains(c.New, "Email is required") {
+			t.Errorf("the error's change = %+v", c)
+		}
+	})
+	t.Run("CheckboxEnables", func(t *testing.T) {
+		click(t, s, engine.ClickRequest{Target: engine.Target{Ref: ref("checkbox", "Remember me")}})
+		if got := page("[document.getElementById('remember').checked, document.getElementById('submit').disabled]"); got != "[true,false]" {
+			t.Fatalf("checked, disabled = %s", got)
+		}
+		r := changes(t, s, false)
+		expect(t, "a checkbox is checked and a button enabled", r,
+			want{engine.ChangeChanged, "[checked]", ref("checkbox", "Remember me")},
+			want{engine.ChangeChanged, `button "Submit"`, ref("button", "Submit")})
+		for _, c := range r.Changes {
+			if c.Ref == ref("button", "Submit") && (!strings.Contains(c.Old, "[disabled]") || strings.Contains(c.New, "[disabled]")) {
+				t.Errorf("Submit's change = %+v", c)
+			}
+		}
+	})
+	t.Run("Expander", func(t *testing.T) {
+		act("More options")
+		if got := page("document.getElementById('more').getAttribute('aria-expanded')"); got != `"true"` {
+			t.Fatalf("aria-expanded = %s", got)
+		}
+		expect(t, "an expander opens", changes(t, s, false),
+			want{engine.ChangeChanged, "[expanded]", ref("button", "More options")},
+			want{engine.ChangeAdded, "Extra options here", ""})
+	})
+	t.Run("RowRemoved", func(t *testing.T) {
+		act("Remove Apples")
+		if got := page("document.querySelectorAll('tr').length"); got != "2" {
+			t.Fatalf("rows = %s", got)
+		}
+		r := changes(t, s, false)
+		expect(t, "a row is removed", r,
+			want{engine.ChangeRemoved, "Apples", ""},
+			want{engine.ChangeRemoved, "Remove Apples", ref("button", "Remove Apples")})
+		for _, c := range r.Changes {
+			if !strings.Contains(c.Context, "Orders") {
+				t.Errorf("the row's change is not placed in its table: %+v", c)
+			}
+		}
+	})
+	t.Run("Hover", func(t *testing.T) {
+		if _, err := s.Hover(ctx(t), engine.HoverRequest{Target: engine.Target{Ref: ref("button", "Hover me")}}); err != nil {
+			t.Fatalf("Hover: %v", err)
+		}
+		if got := page("getComputedStyle(document.querySelector('.tip')).display"); got != `"block"` {
+			t.Fatalf("the tooltip's display = %s", got)
+		}
+		expect(t, "a hover shows a tooltip through CSS", changes(t, s, true), want{engine.ChangeAdded, "Tooltip text", ""})
+		if _, err := s.Hover(ctx(t), engine.HoverRequest{Target: engine.Target{Ref: ref("button", "Do nothing")}}); err != nil {
+			t.Fatalf("Hover: %v", err)
+		}
+		if got := page("getComputedStyle(document.querySelector('.tip')).display"); got != `"none"` {
+			t.Fatalf("the tooltip's display = %s", got)
+		}
+		expect(t, "a hover elsewhere hides it", changes(t, s, true), want{engine.ChangeRemoved, "Tooltip text", ""})
+	})
+	t.Run("SameOriginFrame", func(t *testing.T) {
+		act("Add same note")
+		if got := evaluate(t, s, engine.EvalRequest{Target: &engine.Target{Ref: ref("button", "Add same note")}, Function: "el => el.ownerDocument.getElementById('note').textContent"}); got != `"same note added"` {
+			t.Fatalf("the frame's note = %s", got)
+		}
+		r := changes(t, s, false)
+		expect(t, "a change inside a same-origin frame", r, want{engine.ChangeAdded, "same note added", ""})
+		if !strings.Contains(r.Changes[0].Context, `iframe "Same"`) {
+			t.Errorf("the change is not placed in its frame: %+v", r.Changes[0])
+		}
+	})
+	t.Run("CrossOriginFrame", func(t *testing.T) {
+		act("Add cross note")
+		if got := evaluate(t, s, engine.EvalRequest{Target: &engine.Target{Ref: ref("button", "Add cross note")}, Function: "el => el.ownerDocument.getElementById('note').textContent"}); got != `"cross note added"` {
+			t.Fatalf("the frame's note = %s", got)
+		}
+		r := changes(t, s, false)
+		expect(t, "a change inside a cross-origin frame", r, want{engine.ChangeAdded, "cross note added", ""})
+		if !strings.Contains(r.Changes[0].Context, `iframe "Cross"`) {
+			t.Errorf("the change is not placed in its frame: %+v", r.Changes[0])
+		}
+	})
+	t.Run("ListGrowsOnScroll", func(t *testing.T) {
+		if _, err := s.Scroll(ctx(t), engine.ScrollRequest{Y: 100000}); err != nil {
+			t.Fatalf("Scroll: %v", err)
+		}
+		var n string
+		testenv.Eventually(t, "the feed to grow", func() (bool, error) {
+			n = page("document.querySelectorAll('#feed li').length")
+			return n != "2", nil
+		})
+		r := changes(t, s, false)
+		var wants []want
+		count, _ := strconv.Atoi(n)
+		for i := 3; i <= count; i++ {
+			wants = append(wants, want{engine.ChangeAdded, fmt.Sprintf("Item %d", i), ""})
+		}
+		if len(wants) == 0 {
+			t.Fatalf("the feed holds %s items", n)
+		}
+		expect(t, "a list grows on scroll", r, wants...)
+	})
+	t.Run("ModalAndStep2", func(t *testing.T) {
+		act("Open wizard")
+		if got := page("document.getElementById('wizard').hidden"); got != "false" {
+			t.Fatalf("the wizard is hidden: %s", got)
+		}
+		r := changes(t, s, false)
+		var dialog, step bool
+		for _, c := range r.Changes {
+			dialog = dialog || c.Kind == engine.ChangeAdded && strings.Contains(c.New, `dialog "Wizard"`)
+			step = step || c.Kind == engine.ChangeAdded && strings.Contains(c.New, "Step 1 of 2") && strings.Contains(c.Context, "Wizard")
+		}
+		if !dialog || !step {
+			t.Fatalf("the modal's changes lack the dialog or its step 1: %+v", r.Changes)
+		}
+		click(t, s, engine.ClickRequest{Target: engine.Target{Selector: "#next"}})
+		if got := page("document.getElementById('step').textContent"); got != `"Step 2 of 2"` {
+			t.Fatalf("the step reads %s", got)
+		}
+		expect(t, "step 2 appears", changes(t, s, false),
+			want{engine.ChangeChanged, "Step 2 of 2", ""},
+			want{engine.ChangeRemoved, `button "Next"`, ""})
+	})
+	t.Run("Navigation", func(t *testing.T) {
+		h.navigate(t, s, "/changes.html")
+		snap(t, s)
+		res := click(t, s, engine.ClickRequest{Target: engine.Target{Selector: "a"}})
+		if !res.Navigated {
+			t.Fatalf("the click did not navigate: %+v", res)
+		}
+		r := changes(t, s, false)
+		if r.Fresh != engine.FreshNavigated || !strings.Contains(r.Outline, `heading "Welcome"`) || !strings.HasSuffix(r.URL, "/welcome.html?user=Ann") {
+			t.Fatalf("after a navigation: %+v", r)
+		}
+		// Interactive elements, headings and landmarks only: no text.
+		if strings.Contains(r.Outline, "Signed in as") {
+			t.Errorf("the outline holds text:\n%s", r.Outline)
+		}
+		expect(t, "the new page, looked at again", changes(t, s, false))
+	})
+}
+
+// testChangesNoView checks Changes on a document the agent has not seen:
+// the outline, saying so; and, asked again, that nothing changed.
+func (h *harness) testChangesNoView(t *testing.T) {
+	s := h.open(t, "/changes.html")
+	r := changes(t, s, false)
+	if r.Fresh != engine.FreshNoView || !strings.Contains(r.Outline, `button "Check" [ref=`) || !strings.Contains(r.Outline, `heading "Changes"`) || r.Title != "Changes" {
+		t.Fatalf("no earlier view: %+v", r)
+	}
+	expect(t, "looked at again", changes(t, s, false))
+	// A subtree snapshot is not a view of the page.
+	if _, err := s.Snapshot(ctx(t), engine.SnapshotRequest{Target: sel("#wizard")}); err != nil {
+		t.Fatal(err)
+	}
+	click(t, s, engine.ClickRequest{Target: sel("#check")})
+	expect(t, "after a subtree snapshot", changes(t, s, false), want{engine.ChangeChanged, "Email is required", ""})
+}
+
+// testChangesEndless checks that a page that never stops changing still
+// answers, within its deadline, with what changed.
+func (h *harness) testChangesEndless(t *testing.T) {
+	s := h.open(t, "/ticking.html")
+	snap(t, s)
+	for range 3 {
+		time.Sleep(20 * time.Millisecond) // let it tick: the wait is not what is tested
+		r := changes(t, s, false)
+		if r.Fresh != "" || len(r.Changes) == 0 {
+			t.Fatalf("a ticking page: %+v", r)
+		}
+	}
+}
