@@ -43,6 +43,11 @@ type Deps struct {
 	refs lastRefs
 	// shots are the screenshots kept for the screenshot resources.
 	shots shotLog
+	// actionResult is what an action's result carries of the page
+	// (--action-result: changes, none or full), changesCap how many
+	// o200k tokens its changes may take (changes.go).
+	actionResult string
+	changesCap   int
 }
 
 // Tool is one MCP tool: its definition, its handler and the capability group
@@ -131,6 +136,11 @@ func sessionTool[In sessionRefer, Out any](d *Deps, name, desc string, h hints,
 		if m, ok := any(&out).(metaSetter); ok {
 			m.setMeta(info)
 		}
+		if c, ok := any(&out).(changeCarrier); ok {
+			if slot := c.changesSlot(); slot != nil && *slot != nil {
+				return changesResult(&out, slot)
+			}
+		}
 		return result(out)
 	})}
 }
@@ -187,6 +197,7 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 			d.observe.before(ctx, call)
 			if out, err = fn(ctx, s, in); err == nil {
 				sc.restoreMessage(&out)
+				d.addChanges(ctx, name, s, &out)
 			}
 			return err
 		})

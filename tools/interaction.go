@@ -57,6 +57,8 @@ type ActionOut struct {
 	Downloads []engine.Download `json:"downloads,omitempty" jsonschema:"Files the action downloaded: suggestedName, path, bytes, state"`
 	// ConsoleErrors counts console errors since the last action's result.
 	ConsoleErrors int `json:"consoleErrors,omitempty" jsonschema:"Console errors and uncaught exceptions since the last action"`
+	// Changes is what the action changed on the page (changes.go).
+	Changes *ChangesOut `json:"changes,omitempty" jsonschema:"What changed on the page"`
 	SessionMeta
 }
 

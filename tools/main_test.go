@@ -150,6 +150,21 @@ func decode(t testing.TB, res *mcp.CallToolResult) map[string]any {
 	if err := json.Unmarshal(b, &structured); err != nil {
 		t.Fatalf("structuredContent is not an object: %s", b)
 	}
+	// An action's changes are data in structuredContent, and lines in a
+	// second text block (changes.go).
+	if c, ok := structured["changes"]; ok {
+		var lines string
+		if len(res.Content) == 2 {
+			if tc, ok := mcp.AsTextContent(res.Content[1]); ok {
+				lines = tc.Text
+			}
+		}
+		if lines == "" {
+			t.Fatalf("a result with changes has no text block of them: %v", res.Content)
+		}
+		delete(structured, "changes")
+		defer func() { structured["changes"] = c }()
+	}
 	if fmt.Sprint(structured) != fmt.Sprint(fromText) {
 		t.Fatalf("structuredContent %v differs from text %v", structured, fromText)
 	}

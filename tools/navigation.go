@@ -42,6 +42,13 @@ type PageOut struct {
 	SessionMeta
 }
 
+// HistoryOut is the result of go_back, go_forward and reload: the page,
+// and what changed on it, or the new document's outline (changes.go).
+type HistoryOut struct {
+	PageOut
+	Changes *ChangesOut `json:"changes,omitempty"`
+}
+
 func navigate(d *Deps) Tool {
 	return sessionTool(d, "navigate", "Open a URL and wait for it to load.", pageAction,
 		func(ctx context.Context, s engine.Session, in NavigateIn) (NavigateOut, error) {
@@ -63,13 +70,13 @@ type HistoryIn struct {
 	Timeout int `json:"timeout,omitempty" range:"0,300000"`
 }
 
-func navOut(r engine.NavigateResult) PageOut {
-	return PageOut{Success: true, Title: r.Title, URL: r.URL, Status: r.Status}
+func navOut(r engine.NavigateResult) HistoryOut {
+	return HistoryOut{PageOut: PageOut{Success: true, Title: r.Title, URL: r.URL, Status: r.Status}}
 }
 
 func goBack(d *Deps) Tool {
 	return sessionTool(d, "go_back", "Go back in history.", pageAction,
-		func(ctx context.Context, s engine.Session, in HistoryIn) (PageOut, error) {
+		func(ctx context.Context, s engine.Session, in HistoryIn) (HistoryOut, error) {
 			r, err := s.History(ctx, -1, ms(in.Timeout))
 			return navOut(r), err
 		})
@@ -77,7 +84,7 @@ func goBack(d *Deps) Tool {
 
 func goForward(d *Deps) Tool {
 	return sessionTool(d, "go_forward", "Go forward in history.", pageAction,
-		func(ctx context.Context, s engine.Session, in HistoryIn) (PageOut, error) {
+		func(ctx context.Context, s engine.Session, in HistoryIn) (HistoryOut, error) {
 			r, err := s.History(ctx, 1, ms(in.Timeout))
 			return navOut(r), err
 		})
@@ -92,7 +99,7 @@ type ReloadIn struct {
 
 func reload(d *Deps) Tool {
 	return sessionTool(d, "reload", "Reload the page.", pageAction,
-		func(ctx context.Context, s engine.Session, in ReloadIn) (PageOut, error) {
+		func(ctx context.Context, s engine.Session, in ReloadIn) (HistoryOut, error) {
 			r, err := s.Reload(ctx, in.IgnoreCache, ms(in.Timeout))
 			return navOut(r), err
 		})

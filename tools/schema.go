@@ -104,6 +104,10 @@ var resultTypes = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[FieldValue](): {Types: []string{"null", "string", "array"}, Items: &jsonschema.Schema{Type: "string"}},
 	reflect.TypeFor[TableRow](): {Types: []string{"object", "array"}, Items: &jsonschema.Schema{Type: "string"},
 		AdditionalProperties: &jsonschema.Schema{Type: "string"}},
+	// An action's changes are an object whose fields README's "What an
+	// action answers" describes: spelled out, they would cost every
+	// action's schema in tools/list more than all its arguments.
+	reflect.TypeFor[ChangesOut](): {Type: "object"},
 }
 
 // outputSchema is the JSON Schema of a tool's result Out, generated from

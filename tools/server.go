@@ -56,6 +56,12 @@ type Options struct {
 	// saved to, under OutputDir/screenshots, instead of image content, for
 	// clients that cannot take images.
 	OmitImages bool
+	// ActionResult is what an action's result carries of the page:
+	// changes (the default), none, or full (the whole outline).
+	ActionResult string
+	// ChangesCap is how many o200k tokens an action's changes may take;
+	// 0: DefaultChangesCap.
+	ChangesCap int
 	// ClientRoots lets file arguments name files in the MCP client's
 	// roots too, when it offers them (server_roots.go). Set it over stdio
 	// only, where the client runs on the server's machine.
@@ -109,7 +115,14 @@ func NewServer(m *sessions.Manager, o Options) *server.MCPServer {
 	subs := newSubscriptions(s, hooks, d)
 	observe := &observers{list: append([]Observer{subs}, o.Observers...), log: log, secrets: secrets}
 	*d = Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets, observe: observe,
-		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths), noScript: o.NoScriptEvaluation, OmitImages: o.OmitImages}
+		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths), noScript: o.NoScriptEvaluation, OmitImages: o.OmitImages,
+		actionResult: o.ActionResult, changesCap: o.ChangesCap}
+	if d.actionResult == "" {
+		d.actionResult = ActionResultChanges
+	}
+	if d.changesCap <= 0 {
+		d.changesCap = DefaultChangesCap
+	}
 	if o.ClientRoots && !o.NoFileAccess {
 		d.files.client = &clientRoots{log: log}
 		d.files.client.register(s)

@@ -51,6 +51,29 @@ func (l *lastRefs) remember(session, outline string) {
 	l.refs[session] = refs
 }
 
+// add remembers more refs of a session, those an action's changes
+// showed, beside those of its last outline.
+func (l *lastRefs) add(session string, refs []string) {
+	if session == "" || len(refs) == 0 {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.refs == nil {
+		l.refs = map[string][]string{}
+	}
+	have := l.refs[session]
+	for _, r := range refs {
+		if !slices.Contains(have, r) && len(have) < maxAddedRefs {
+			have = append(have, r)
+		}
+	}
+	l.refs[session] = have
+}
+
+// maxAddedRefs bounds the refs a session's changes add to its outline's.
+const maxAddedRefs = 20000
+
 func (l *lastRefs) of(session string) []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -154,6 +154,6 @@ func waitForLoad(d *Deps) Tool {
 	return sessionTool(d, "wait_for_load", "Wait until the page reaches a load state.", readOnly,
 		func(ctx context.Context, s engine.Session, in WaitForLoadIn) (PageOut, error) {
 			r, err := s.WaitForLoad(ctx, engine.WaitUntil(in.State), ms(in.Timeout))
-			return navOut(r), err
+			return navOut(r).PageOut, err
 		})
 }

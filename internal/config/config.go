@@ -57,6 +57,12 @@ type Config struct {
 	// for clients that validate results against it; off, tools/list costs
 	// less than half the tokens.
 	OutputSchemas bool `json:"outputSchemas"`
+	// ActionResult is what an action's result carries of the page:
+	// changes (what changed since the agent's last view), none, or full
+	// (the whole outline); ActionResultCap caps the changes in o200k
+	// tokens.
+	ActionResult    string `json:"actionResult"`
+	ActionResultCap int    `json:"actionResultCap"`
 
 	Browser  BrowserConfig  `json:"browser"`
 	Pool     PoolConfig     `json:"pool"`
@@ -187,6 +193,7 @@ func defaultConfig() Config {
 	return Config{
 		Name: "browsermcp", Transport: "stdio", Host: "127.0.0.1", Port: -1,
 		APIKeys: []string{}, AllowedHosts: []string{}, ImageResponses: "allow",
+		ActionResult: tools.ActionResultChanges, ActionResultCap: tools.DefaultChangesCap,
 		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000, Args: []string{}, InitScripts: []string{}, GrantPermissions: []string{},
 			TestIDAttribute: engine.DefaultTestIDAttribute},
 		Pool: PoolConfig{MinBrowsers: cdp.DefaultPool.MinBrowsers, MaxBrowsers: cdp.DefaultPool.MaxBrowsers, IdleTimeout: 300000},
@@ -355,6 +362,17 @@ var options = []option{
 		field: func(c *Config) any { return &c.ImageResponses }, check: func(c *Config) error { return oneOf(c.ImageResponses, "allow", "omit") }},
 	{flags: []string{"output-schemas"}, env: "BROWSERMCP_OUTPUT_SCHEMAS", key: "outputSchemas", usage: "list each tool's typed output schema in tools/list, for clients that validate results against it (results carry structuredContent either way)",
 		field: func(c *Config) any { return &c.OutputSchemas }},
+	{flags: []string{"action-result"}, env: "BROWSERMCP_ACTION_RESULT", key: "actionResult", usage: "what an action's result carries of the page: changes (what changed since the last view), none, or full (the whole outline)",
+		field: func(c *Config) any { return &c.ActionResult }, check: func(c *Config) error {
+			return oneOf(c.ActionResult, tools.ActionResultChanges, tools.ActionResultNone, tools.ActionResultFull)
+		}},
+	{flags: []string{"action-result-cap"}, env: "BROWSERMCP_ACTION_RESULT_CAP", key: "actionResultCap", usage: "most o200k `tokens` an action's changes or new outline may take",
+		field: func(c *Config) any { return &c.ActionResultCap }, check: func(c *Config) error {
+			if c.ActionResultCap < 100 || c.ActionResultCap > 1000000 {
+				return errors.New("want from 100 to 1000000 tokens")
+			}
+			return nil
+		}},
 	{flags: []string{"allowed-hosts"}, env: "BROWSERMCP_ALLOWED_HOSTS", key: "allowedHosts", usage: "extra `host` names accepted in Host and Origin headers (repeatable; * accepts any)",
 		field: func(c *Config) any { return &c.AllowedHosts }},
 	{flags: []string{"allowed-domains"}, env: "BROWSERMCP_ALLOWED_DOMAINS", key: "security.allowedDomains", usage: "only let pages load from these `hosts` (repeatable; *.example.com, host:port)",
@@ -1033,6 +1051,8 @@ func (c Config) ToolOptions(log *slog.Logger) tools.Options {
 		NoScriptEvaluation: !c.Security.EnableScriptEvaluation,
 		OmitImages:         c.ImageResponses == "omit",
 		OutputSchemas:      c.OutputSchemas,
+		ActionResult:       c.ActionResult,
+		ChangesCap:         c.ActionResultCap,
 		// Over HTTP the client's roots name its own machine's directories.
 		ClientRoots: c.Transport == "stdio",
 	}

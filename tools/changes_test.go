@@ -1,0 +1,177 @@
+package tools_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/tools"
+)
+
+// act calls an action tool that must succeed, and returns its structured
+// result and the text block of its changes ("" when it has none).
+func (e *env) act(name string, args map[string]any) (map[string]any, string) {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := e.c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}})
+	if err != nil {
+		e.t.Fatalf("%s: protocol error: %v", name, err)
+	}
+	out := decode(e.t, res)
+	if res.IsError {
+		e.t.Fatalf("%s(%v) failed: %v", name, args, out)
+	}
+	var lines string
+	if len(res.Content) == 2 {
+		lines = res.Content[1].(mcp.TextContent).Text
+	}
+	return out, lines
+}
+
+// snapshot returns the outline of the session's page, which becomes the
+// agent's view of it.
+func (e *env) snapshot(id string) string {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := e.c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "snapshot", Arguments: map[string]any{"sessionId": id}}})
+	if err != nil || res.IsError {
+		e.t.Fatalf("snapshot: %v %v", err, res)
+	}
+	text, _ := res.StructuredContent.(map[string]any)["snapshot"].(string)
+	return text
+}
+
+// items returns the changes of an action's result.
+func items(t *testing.T, out map[string]any) []map[string]any {
+	t.Helper()
+	c, ok := out["changes"].(map[string]any)
+	if !ok {
+		t.Fatalf("the result has no changes: %v", out)
+	}
+	var its []map[string]any
+	for _, it := range asSlice(c["items"]) {
+		its = append(its, it.(map[string]any))
+	}
+	return its
+}
+
+func asSlice(v any) []any {
+	s, _ := v.([]any)
+	return s
+}
+
+// TestActionChanges drives changes.html through the MCP tools: each
+// action's result says what it changed, in data and in lines, and that
+// agrees with the page, read with evaluate.
+func TestActionChanges(t *testing.T) {
+	e := newEnv(t, sessions.Config{})
+	id := e.open("/changes.html")
+	eval := func(expr string) any {
+		return e.ok("evaluate", map[string]any{"sessionId": id, "script": expr})["result"]
+	}
+
+	// No earlier view: the first action answers the page's outline.
+	out, lines := e.act("click", map[string]any{"sessionId": id, "selector": "#noop"})
+	c := out["changes"].(map[string]any)
+	if c["fresh"] != "no_view" || !strings.Contains(c["outline"].(string), `button "Check" [ref=`) ||
+		!strings.HasPrefix(lines, "No earlier view of this page to compare with;") {
+		t.Fatalf("first action: %v\n%s", c, lines)
+	}
+	outline := e.snapshot(id)
+
+	// A click that changes nothing says so.
+	out, lines = e.act("click", map[string]any{"sessionId": id, "ref": testenv.RefOf(t, outline, "button", "Do nothing")})
+	if its := items(t, out); len(its) != 0 || lines != "No change on the page." {
+		t.Fatalf("a click that changes nothing: %v\n%s", its, lines)
+	}
+
+	// Text appears, grouped under the region that holds it.
+	out, lines = e.act("click", map[string]any{"sessionId": id, "ref": testenv.RefOf(t, outline, "button", "Check")})
+	if got := eval("document.getElementById('err').textContent"); got != "Email is required" {
+		t.Fatalf("the page shows %v", got)
+	}
+	its := items(t, out)
+	if len(its) != 1 || its[0]["kind"] != "changed" || !strings.Contains(its[0]["new"].(string), "Email is required") ||
+		its[0]["context"] != `- region "Account"` {
+		t.Fatalf("an error appears: %v", its)
+	}
+	if want := "Changes:\nin region \"Account\":\n  ~ - alert: Email is required (was: - alert)"; lines != want {
+		t.Fatalf("lines:\n%s\nwant\n%s", lines, want)
+	}
+
+	// A checkbox and the button it enables, each with its ref.
+	remember, submit := testenv.RefOf(t, outline, "checkbox", "Remember me"), testenv.RefOf(t, outline, "button", "Submit")
+	out, lines = e.act("check", map[string]any{"sessionId": id, "ref": remember})
+	if got := eval("[document.getElementById('remember').checked, document.getElementById('submit').disabled]"); len(asSlice(got)) != 2 || asSlice(got)[0] != true || asSlice(got)[1] != false {
+		t.Fatalf("checked, disabled = %v", got)
+	}
+	refs := map[string]bool{}
+	for _, it := range items(t, out) {
+		refs[it["ref"].(string)] = it["kind"] == "changed"
+	}
+	if len(refs) != 2 || !refs[remember] || !refs[submit] {
+		t.Fatalf("check: %v\n%s", out["changes"], lines)
+	}
+	for _, want := range []string{`~ - checkbox "Remember me" [checked] [ref=` + remember + `] (was without [checked])`, `(was: - button "Submit" [disabled] [ref=` + submit + `])`} {
+		if !strings.Contains(lines, want) {
+			t.Errorf("lines lack %q:\n%s", want, lines)
+		}
+	}
+
+	// A navigation answers the new page's outline.
+	out, lines = e.act("click", map[string]any{"sessionId": id, "selector": "a"})
+	c = out["changes"].(map[string]any)
+	if out["url"] == nil || c["fresh"] != "navigated" || !strings.Contains(c["outline"].(string), `heading "Welcome"`) ||
+		!strings.HasPrefix(lines, "New page;") {
+		t.Fatalf("a navigation: %v\n%s", out, lines)
+	}
+	// go_back comes back to a document it saw: from the back/forward
+	// cache, or loaded again, which is a new document.
+	out, _ = e.act("go_back", map[string]any{"sessionId": id})
+	if _, ok := out["changes"].(map[string]any); !ok {
+		t.Fatalf("go_back carries no changes: %v", out)
+	}
+}
+
+// TestActionChangesCapped checks that a page that changes without end
+// still answers, its changes capped, with how many more there were.
+func TestActionChangesCapped(t *testing.T) {
+	e := newEnvWith(t, sessions.Config{}, tools.Options{Version: "test", Caps: []tools.Group{tools.All}, ChangesCap: 100})
+	id := e.open("/ticking.html")
+	e.snapshot(id)
+	// The page adds a line every 5 ms: wait until it has more than the cap holds.
+	time.Sleep(300 * time.Millisecond)
+	out, lines := e.act("press", map[string]any{"sessionId": id, "key": "Shift"})
+	c := out["changes"].(map[string]any)
+	more, _ := c["more"].(float64)
+	if more < 1 || !strings.Contains(lines, " more changes; call snapshot or find.") || len(lines) > 2000 {
+		t.Fatalf("capped changes: more=%v\n%s", c["more"], lines)
+	}
+}
+
+// TestActionResultSetting checks --action-result none (no changes) and
+// full (the whole outline after every action).
+func TestActionResultSetting(t *testing.T) {
+	none := newEnvWith(t, sessions.Config{}, tools.Options{Version: "test", ActionResult: tools.ActionResultNone})
+	id := none.open("/changes.html")
+	none.snapshot(id)
+	if out, lines := none.act("click", map[string]any{"sessionId": id, "selector": "#check"}); out["changes"] != nil || lines != "" {
+		t.Fatalf("--action-result none: %v\n%s", out, lines)
+	}
+	full := newEnvWith(t, sessions.Config{}, tools.Options{Version: "test", ActionResult: tools.ActionResultFull})
+	id = full.open("/changes.html")
+	out, lines := full.act("click", map[string]any{"sessionId": id, "selector": "#check"})
+	c := out["changes"].(map[string]any)
+	if c["fresh"] != "full" || !strings.Contains(c["outline"].(string), "- alert: Email is required") || !strings.HasPrefix(lines, "Page outline:\n") {
+		t.Fatalf("--action-result full: %v\n%s", c, lines)
+	}
+	// A failed action is an error, with no changes.
+	full.fail("ELEMENT_NOT_FOUND", "click", map[string]any{"sessionId": id, "selector": "#missing", "timeout": 100})
+}
