@@ -90,26 +90,33 @@ func (d *Deps) addChanges(ctx context.Context, tool string, s engine.Session, ou
 		c.Outline, c.More = capOutline(text, d.changesCap)
 		d.refs.remember(id, c.Outline)
 	} else {
-		items := r.Changes
-		if prefix != "" {
-			for i := range items {
-				ch := &items[i]
-				ch.Old, ch.New, ch.Context = prefixOutline(ch.Old, prefix), prefixOutline(ch.New, prefix), prefixOutline(ch.Context, prefix)
-				if ch.Ref != "" {
-					ch.Ref = prefix + ch.Ref
-				}
-			}
-		}
-		c.Items, c.More = capChanges(items, d.changesCap)
-		var refs []string
-		for _, ch := range c.Items {
-			if ch.Ref != "" && ch.Kind != engine.ChangeRemoved {
-				refs = append(refs, ch.Ref)
-			}
-		}
-		d.refs.add(id, refs)
+		c = d.capped(ctx, r.Changes, prefix)
 	}
 	*slot = c
+}
+
+// capped gives the changes of the calling session the context's prefix,
+// caps them, and remembers the refs they show.
+func (d *Deps) capped(ctx context.Context, items []engine.Change, prefix string) *ChangesOut {
+	if prefix != "" {
+		for i := range items {
+			ch := &items[i]
+			ch.Old, ch.New, ch.Context = prefixOutline(ch.Old, prefix), prefixOutline(ch.New, prefix), prefixOutline(ch.Context, prefix)
+			if ch.Ref != "" {
+				ch.Ref = prefix + ch.Ref
+			}
+		}
+	}
+	c := &ChangesOut{}
+	c.Items, c.More = capChanges(items, d.changesCap)
+	var refs []string
+	for _, ch := range c.Items {
+		if ch.Ref != "" && ch.Kind != engine.ChangeRemoved {
+			refs = append(refs, ch.Ref)
+		}
+	}
+	d.refs.add(engine.SessionIDFrom(ctx), refs)
+	return c
 }
 
 // capOutline keeps the lines of an outline that fit in max tokens, and

@@ -175,3 +175,51 @@ func TestActionResultSetting(t *testing.T) {
 	// A failed action is an error, with no changes.
 	full.fail("ELEMENT_NOT_FOUND", "click", map[string]any{"sessionId": id, "selector": "#missing", "timeout": 100})
 }
+
+// snapshotChanges calls snapshot {changes: true} and returns its text for
+// the model and its structured result.
+func (e *env) snapshotChanges(id string) (string, map[string]any) {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := e.c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "snapshot", Arguments: map[string]any{"sessionId": id, "changes": true}}})
+	if err != nil || res.IsError {
+		e.t.Fatalf("snapshot changes: %v %v", err, res)
+	}
+	return res.Content[0].(mcp.TextContent).Text, res.StructuredContent.(map[string]any)
+}
+
+// TestSnapshotChanges checks snapshot {changes: true}: the whole outline
+// and why when there is no earlier view, then only what changed, and its
+// refusal of a part of the page.
+func TestSnapshotChanges(t *testing.T) {
+	// Actions that answer no changes leave the view where the snapshot set it.
+	e := newEnvWith(t, sessions.Config{}, tools.Options{Version: "test", ActionResult: tools.ActionResultNone})
+	id := e.open("/changes.html")
+	text, out := e.snapshotChanges(id)
+	if !strings.Contains(text, "\nNo earlier view of this page to compare with: the whole outline.\n- heading \"Changes\" [level=1]") ||
+		!strings.Contains(text, "- listitem: Item 1") || out["changes"].(map[string]any)["fresh"] != "no_view" {
+		t.Fatalf("no earlier view:\n%s", text)
+	}
+	e.ok("click", map[string]any{"sessionId": id, "selector": "#check"})
+	e.ok("click", map[string]any{"sessionId": id, "selector": "#more"})
+	if got := e.ok("evaluate", map[string]any{"sessionId": id, "script": "document.getElementById('err').textContent + '|' + document.getElementById('panel').hidden"})["result"]; got != "Email is required|false" {
+		t.Fatalf("the page: %v", got)
+	}
+	text, out = e.snapshotChanges(id)
+	for _, want := range []string{"\nChanges:\nin region \"Account\":\n", "  ~ - alert: Email is required (was: - alert)\n", `  ~ - button "More options" [expanded] [ref=e5] (was [collapsed])`, "  + - paragraph: Extra options here"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("changes lack %q:\n%s", want, text)
+		}
+	}
+	if n := len(items(t, out)); n != 3 || out["refs"].(float64) != 1 {
+		t.Errorf("%d changes, %v refs: %v", n, out["refs"], out)
+	}
+	if text, _ = e.snapshotChanges(id); !strings.HasSuffix(text, "\nNo change on the page.") {
+		t.Errorf("looked at again:\n%s", text)
+	}
+	body := e.fail("INVALID_PARAMETERS", "snapshot", map[string]any{"sessionId": id, "changes": true, "selector": "main"})
+	if body["details"].(map[string]any)["field"] != "selector" {
+		t.Errorf("changes with a selector: %v", body)
+	}
+}

@@ -16,9 +16,20 @@ type SnapshotIn struct {
 	Depth           int    `json:"depth,omitempty" jsonschema:"Max nesting" range:"0,1000"`
 	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"Only refs, headings, landmarks"`
 	MaxChars        int    `json:"maxChars,omitempty" jsonschema:"Truncate at this length" range:"0,10000000"`
+	Changes         bool   `json:"changes,omitempty" jsonschema:"Only what changed since your last view"`
 }
 
 func (in SnapshotIn) validate() error {
+	if in.Changes {
+		for _, f := range []struct {
+			name  string
+			given bool
+		}{{"selector", in.Selector != ""}, {"ref", in.Ref != ""}, {"depth", in.Depth != 0}, {"interactiveOnly", in.InteractiveOnly}} {
+			if f.given {
+				return invalid(f.name, "changes compares the whole page with your last view of it: give it without %s", f.name)
+			}
+		}
+	}
 	return validTarget(in.Selector, in.Ref, false)
 }
 
@@ -30,6 +41,9 @@ type SnapshotOut struct {
 	Title     string `json:"title"`
 	Refs      int    `json:"refs" jsonschema:"Number of refs in the outline"`
 	Truncated bool   `json:"truncated,omitempty" jsonschema:"The outline was cut at maxChars"`
+	// Changes is, with changes:true, what changed as data; Snapshot
+	// holds the same in lines (changes.go).
+	Changes *ChangesOut `json:"changes,omitempty"`
 	SessionMeta
 }
 
@@ -53,6 +67,9 @@ func snapshot(d *Deps) Tool {
 			// A named context's refs carry its name (ctxrefs.go); the
 			// outline is cut at maxChars once they do.
 			prefix := refPrefix(engine.SessionNameFrom(ctx))
+			if in.Changes {
+				return d.changedSince(ctx, s, in, prefix)
+			}
 			req := engine.SnapshotRequest{
 				Target: engine.Target{Selector: in.Selector, Ref: in.Ref}, Depth: in.Depth,
 				InteractiveOnly: in.InteractiveOnly, MaxChars: in.MaxChars,
@@ -71,4 +88,34 @@ func snapshot(d *Deps) Tool {
 			d.refs.remember(engine.SessionIDFrom(ctx), r.Text)
 			return SnapshotOut{Snapshot: r.Text, URL: r.URL, Title: r.Title, Refs: r.Refs, Truncated: r.Truncated}, nil
 		})
+}
+
+// changedSince answers snapshot {changes: true}: what changed since the
+// agent's last view of the page, as an action's result says it; with no
+// earlier view of this document, the whole outline and a line saying why.
+func (d *Deps) changedSince(ctx context.Context, s engine.Session, in SnapshotIn, prefix string) (SnapshotOut, error) {
+	// Asked for, the page is walked even when it recorded no mutation:
+	// CSS alone (a hover) may have changed it.
+	r, err := s.Changes(ctx, engine.ChangesRequest{Full: true})
+	if err != nil {
+		return SnapshotOut{}, err
+	}
+	id := engine.SessionIDFrom(ctx)
+	if r.Fresh != "" {
+		full, err := s.Snapshot(ctx, engine.SnapshotRequest{})
+		if err != nil {
+			return SnapshotOut{}, err
+		}
+		why := "No earlier view of this page to compare with: the whole outline.\n"
+		if r.Fresh == engine.FreshNavigated {
+			why = "The page navigated since your last view: the whole outline.\n"
+		}
+		text, cut := page.TruncateOutline(prefixOutline(full.Text, prefix), in.MaxChars)
+		d.refs.remember(id, text)
+		return SnapshotOut{Snapshot: why + text, URL: full.URL, Title: full.Title, Refs: page.CountRefs(text), Truncated: cut,
+			Changes: &ChangesOut{Fresh: r.Fresh}}, nil
+	}
+	c := d.capped(ctx, r.Changes, prefix)
+	text, cut := page.TruncateOutline(c.text(), in.MaxChars)
+	return SnapshotOut{Snapshot: text, URL: r.URL, Title: r.Title, Refs: page.CountRefs(text), Truncated: cut, Changes: c}, nil
 }
