@@ -176,7 +176,8 @@ func changeLine(c engine.Change) string {
 
 // was says what a changed line was: "(was [collapsed])" when up to three
 // words changed for as many, "(was without [checked])" when attributes
-// were only added, else "(was: <old line>)".
+// were only added, "(was [disabled])" when they were only taken away,
+// else "(was: <old line>)".
 func was(old, now string) string {
 	o, n := strings.Split(old, " "), strings.Split(now, " ")
 	p := 0
@@ -192,6 +193,8 @@ func was(old, now string) string {
 	switch {
 	case om == "" && nm != "" && plain(nm) && strings.HasPrefix(nm, "["):
 		return "(was without " + nm + ")"
+	case nm == "" && om != "" && plain(om) && strings.HasPrefix(om, "["):
+		return "(was " + om + ")"
 	case om != "" && nm != "" && len(o)-p-s == len(n)-p-s && len(o)-p-s <= 3 && plain(om) && plain(nm):
 		return "(was " + om + ")"
 	}
