@@ -54,9 +54,11 @@ func (c changeWalker) Probe(ctx context.Context) (page.Probe, bool, error) {
 	return *p, true, nil
 }
 
-func (c changeWalker) Walk(ctx context.Context, interactiveOnly bool) (page.Walked, error) {
+func (c changeWalker) Walk(ctx context.Context, interactiveOnly, fresh bool) (page.Walked, error) {
 	req := engine.SnapshotRequest{InteractiveOnly: interactiveOnly}
-	args := page.SnapshotArgs{Next: c.s.refs.next, InteractiveOnly: interactiveOnly, Track: tracked(req)}
+	args := page.SnapshotArgs{Next: c.s.refs.next, InteractiveOnly: interactiveOnly, Track: tracked(req), Fresh: fresh}
+	c.s.freshWalk = fresh
+	defer func() { c.s.freshWalk = false }()
 	var out page.SnapshotOutcome
 	if err := c.s.walk(ctx, c.w, args, &out); err != nil {
 		return page.Walked{}, err

@@ -49,6 +49,9 @@ type session struct {
 	// views are the agent's last views of this tab's documents, for
 	// Changes (changes.go).
 	views docViews
+	// freshWalk is set while a walk must reuse nothing earlier walks kept,
+	// for the walks of its cross-origin frames.
+	freshWalk bool
 
 	closeOnce sync.Once
 	// closed is set by a Close its caller asked for: the session's calls

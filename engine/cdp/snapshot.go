@@ -26,7 +26,11 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 		if err := s.dialogErr(); err != nil {
 			return err
 		}
-		args := page.SnapshotArgs{Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req)}
+		// A snapshot reuses nothing an earlier walk kept (Fresh): what the
+		// agent sees never depends on what the page recorded.
+		args := page.SnapshotArgs{Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req), Fresh: true}
+		s.freshWalk = true
+		defer func() { s.freshWalk = false }()
 		w, err := s.preparePage(ctx, t)
 		if err != nil {
 			return err
@@ -235,7 +239,7 @@ func (s *session) frameText(ctx context.Context, parent *world, idx int, req eng
 	} else if native {
 		_ = keepAX(ctx, w.t, w.frameID)
 	}
-	args := page.SnapshotArgs{Prefix: w.alias, Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req)}
+	args := page.SnapshotArgs{Prefix: w.alias, Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req), Fresh: s.freshWalk}
 	var out page.SnapshotOutcome
 	if err := s.walk(ctx, w, args, &out); err != nil {
 		return "- text: (frame not reachable: " + err.Error() + ")", nil

@@ -99,6 +99,19 @@ func (h *harness) testChangesPage(t *testing.T) {
 	page := func(expr string) string {
 		return evaluate(t, s, engine.EvalRequest{Expression: expr})
 	}
+	// look asks what changed, then asks again with a walk that reuses
+	// nothing earlier walks kept: it must find nothing more, or the walk
+	// that reused them printed another page than the page is.
+	look := func() engine.ChangesResult {
+		t.Helper()
+		r := changes(t, s, false)
+		if r.Fresh == "" {
+			if again := changes(t, s, true); again.Fresh != "" || len(again.Changes) > 0 {
+				t.Errorf("a walk that reused nothing found more: %+v", again)
+			}
+		}
+		return r
+	}
 	act := func(name string) engine.ActionResult {
 		return click(t, s, engine.ClickRequest{Target: engine.Target{Ref: ref("button", name)}})
 	}
@@ -106,28 +119,28 @@ func (h *harness) testChangesPage(t *testing.T) {
 	t.Run("Nothing", func(t *testing.T) {
 		before := page("document.body.innerHTML")
 		act("Do nothing")
-		expect(t, "a click on a button that does nothing", changes(t, s, false))
+		expect(t, "a click on a button that does nothing", look())
 		if after := page("document.body.innerHTML"); after != before {
 			t.Fatalf("the page changed after all")
 		}
-		expect(t, "a second look", changes(t, s, false))
+		expect(t, "a second look", look())
 	})
 	t.Run("TextAppearsAndGoes", func(t *testing.T) {
 		act("Check")
 		if got := page("document.getElementById('err').textContent"); got != `"Email is required"` {
 			t.Fatalf("the page shows %s", got)
 		}
-		expect(t, "an error appears", changes(t, s, false), want{engine.ChangeChanged, "Email is required", ""})
+		expect(t, "an error appears", look(), want{engine.ChangeChanged, "Email is required", ""})
 		typeText(t, s, engine.TypeRequest{Target: engine.Target{Ref: ref("textbox", "Email")}, Text: "ann@example.org"})
 		if got := page("document.getElementById('email').value"); got != `"ann@example.org"` {
 			t.Fatalf("the field holds %s", got)
 		}
-		expect(t, "a value is typed", changes(t, s, false), want{engine.ChangeChanged, `"ann@example.org"`, ref("textbox", "Email")})
+		expect(t, "a value is typed", look(), want{engine.ChangeChanged, `"ann@example.org"`, ref("textbox", "Email")})
 		act("Check")
 		if got := page("document.getElementById('err').textContent"); got != `""` {
 			t.Fatalf("the page shows %s", got)
 		}
-		r := changes(t, s, false)
+		r := look()
 		expect(t, "the error goes away", r, want{engine.ChangeChanged, "alert", ""})
 		if c := r.Changes[0]; !strings.Contains(c.Old, "Email is required") || strings.Contains(c.New, "Email is required") {
 			t.Errorf("the error's change = %+v", c)
@@ -138,7 +151,7 @@ func (h *harness) testChangesPage(t *testing.T) {
 		if got := page("[document.getElementById('remember').checked, document.getElementById('submit').disabled]"); got != "[true,false]" {
 			t.Fatalf("checked, disabled = %s", got)
 		}
-		r := changes(t, s, false)
+		r := look()
 		expect(t, "a checkbox is checked and a button enabled", r,
 			want{engine.ChangeChanged, "[checked]", ref("checkbox", "Remember me")},
 			want{engine.ChangeChanged, `button "Submit"`, ref("button", "Submit")})
@@ -153,7 +166,7 @@ func (h *harness) testChangesPage(t *testing.T) {
 		if got := page("document.getElementById('more').getAttribute('aria-expanded')"); got != `"true"` {
 			t.Fatalf("aria-expanded = %s", got)
 		}
-		expect(t, "an expander opens", changes(t, s, false),
+		expect(t, "an expander opens", look(),
 			want{engine.ChangeChanged, "[expanded]", ref("button", "More options")},
 			want{engine.ChangeAdded, "Extra options here", ""})
 	})
@@ -162,7 +175,7 @@ func (h *harness) testChangesPage(t *testing.T) {
 		if got := page("document.querySelectorAll('tr').length"); got != "2" {
 			t.Fatalf("rows = %s", got)
 		}
-		r := changes(t, s, false)
+		r := look()
 		expect(t, "a row is removed", r,
 			want{engine.ChangeRemoved, "Apples", ""},
 			want{engine.ChangeRemoved, "Remove Apples", ref("button", "Remove Apples")})
@@ -193,7 +206,7 @@ func (h *harness) testChangesPage(t *testing.T) {
 		if got := evaluate(t, s, engine.EvalRequest{Target: &engine.Target{Ref: ref("button", "Add same note")}, Function: "el => el.ownerDocument.getElementById('note').textContent"}); got != `"same note added"` {
 			t.Fatalf("the frame's note = %s", got)
 		}
-		r := changes(t, s, false)
+		r := look()
 		expect(t, "a change inside a same-origin frame", r, want{engine.ChangeAdded, "same note added", ""})
 		if !strings.Contains(r.Changes[0].Context, `iframe "Same"`) {
 			t.Errorf("the change is not placed in its frame: %+v", r.Changes[0])
@@ -204,7 +217,7 @@ func (h *harness) testChangesPage(t *testing.T) {
 		if got := evaluate(t, s, engine.EvalRequest{Target: &engine.Target{Ref: ref("button", "Add cross note")}, Function: "el => el.ownerDocument.getElementById('note').textContent"}); got != `"cross note added"` {
 			t.Fatalf("the frame's note = %s", got)
 		}
-		r := changes(t, s, false)
+		r := look()
 		expect(t, "a change inside a cross-origin frame", r, want{engine.ChangeAdded, "cross note added", ""})
 		if !strings.Contains(r.Changes[0].Context, `iframe "Cross"`) {
 			t.Errorf("the change is not placed in its frame: %+v", r.Changes[0])
@@ -219,7 +232,7 @@ func (h *harness) testChangesPage(t *testing.T) {
 			n = page("document.querySelectorAll('#feed li').length")
 			return n != "2", nil
 		})
-		r := changes(t, s, false)
+		r := look()
 		var wants []want
 		count, _ := strconv.Atoi(n)
 		for i := 3; i <= count; i++ {
@@ -235,7 +248,7 @@ func (h *harness) testChangesPage(t *testing.T) {
 		if got := page("document.getElementById('wizard').hidden"); got != "false" {
 			t.Fatalf("the wizard is hidden: %s", got)
 		}
-		r := changes(t, s, false)
+		r := look()
 		var dialog, step bool
 		for _, c := range r.Changes {
 			dialog = dialog || c.Kind == engine.ChangeAdded && strings.Contains(c.New, `dialog "Wizard"`)
@@ -248,9 +261,37 @@ func (h *harness) testChangesPage(t *testing.T) {
 		if got := page("document.getElementById('step').textContent"); got != `"Step 2 of 2"` {
 			t.Fatalf("the step reads %s", got)
 		}
-		expect(t, "step 2 appears", changes(t, s, false),
+		expect(t, "step 2 appears", look(),
 			want{engine.ChangeChanged, "Step 2 of 2", ""},
 			want{engine.ChangeRemoved, `button "Next"`, ""})
+	})
+	t.Run("Unseen", func(t *testing.T) {
+		// What a script does without an event: a field's value set, a
+		// class on an ancestor that hides a table, a label's text, an
+		// element moved. Each must show, and agree with a fresh walk.
+		page("document.getElementById('email').value = 'zed'")
+		expect(t, "a value set by a script", look(), want{engine.ChangeChanged, `"zed"`, ref("textbox", "Email")})
+		page("document.querySelector('table').parentElement.classList.add('gone')")
+		if got := page("getComputedStyle(document.querySelector('table')).display"); got != `"none"` {
+			t.Fatalf("the table's display = %s", got)
+		}
+		r := look()
+		gone := false
+		for _, c := range r.Changes {
+			gone = gone || c.Kind == engine.ChangeRemoved && strings.Contains(c.Old, `table "Orders"`)
+			if c.Kind != engine.ChangeRemoved {
+				t.Errorf("hiding the table: %+v", c)
+			}
+		}
+		if !gone {
+			t.Errorf("hiding the table: %+v", r.Changes)
+		}
+		page("document.querySelector('table').parentElement.classList.remove('gone')")
+		look()
+		page("document.getElementById('remember').nextSibling.textContent = ' Keep me'")
+		expect(t, "a label's text", look(), want{engine.ChangeChanged, `checkbox "Keep me"`, ref("checkbox", "Remember me")})
+		page("document.querySelector('main').append(document.getElementById('noop'))")
+		look()
 	})
 	t.Run("Navigation", func(t *testing.T) {
 		h.navigate(t, s, "/changes.html")
@@ -259,7 +300,7 @@ func (h *harness) testChangesPage(t *testing.T) {
 		if !res.Navigated {
 			t.Fatalf("the click did not navigate: %+v", res)
 		}
-		r := changes(t, s, false)
+		r := look()
 		if r.Fresh != engine.FreshNavigated || !strings.Contains(r.Outline, `heading "Welcome"`) || !strings.HasSuffix(r.URL, "/welcome.html?user=Ann") {
 			t.Fatalf("after a navigation: %+v", r)
 		}
@@ -267,7 +308,7 @@ func (h *harness) testChangesPage(t *testing.T) {
 		if strings.Contains(r.Outline, "Signed in as") {
 			t.Errorf("the outline holds text:\n%s", r.Outline)
 		}
-		expect(t, "the new page, looked at again", changes(t, s, false))
+		expect(t, "the new page, looked at again", look())
 	})
 }
 

@@ -24,7 +24,8 @@ import (
 const ProbeScript = `(() => {
   const R = window.__bmcp;
   if (!R || !R.mo) return null;
-  if (R.mo.takeRecords().length) R.dirty = true;
+  R.note(R.mo.takeRecords());
+  if (R.fields() !== R.fieldState) R.dirty = true;
   return { doc: R.doc, gen: R.gen, dirty: R.dirty, url: document.location.href, title: document.title };
 })()`
 
@@ -117,11 +118,11 @@ type Walked struct {
 
 // ChangeWalker is what an engine gives ChangesOf: a probe of the top
 // document's tracking state (ok false when the page has none), and a walk
-// of the whole page, tracked (the new view) or, for an outline,
-// interactive only.
+// of the whole page, tracked (the new view; fresh: reusing nothing an
+// earlier walk kept) or, for an outline, interactive only.
 type ChangeWalker interface {
 	Probe(ctx context.Context) (p Probe, ok bool, err error)
-	Walk(ctx context.Context, interactiveOnly bool) (Walked, error)
+	Walk(ctx context.Context, interactiveOnly, fresh bool) (Walked, error)
 }
 
 // ChangesOf answers engine.Session.Changes for a tab whose views are vs.
@@ -137,7 +138,7 @@ func ChangesOf(ctx context.Context, vs *Views, w ChangeWalker, req engine.Change
 		}
 	}
 	last := vs.last()
-	now, err := w.Walk(ctx, false)
+	now, err := w.Walk(ctx, false, req.Full)
 	if err != nil {
 		return engine.ChangesResult{}, err
 	}
@@ -152,7 +153,7 @@ func ChangesOf(ctx context.Context, vs *Views, w ChangeWalker, req engine.Change
 	if last != "" && last != now.Doc {
 		res.Fresh = engine.FreshNavigated
 	}
-	o, err := w.Walk(ctx, true)
+	o, err := w.Walk(ctx, true, false)
 	if err != nil {
 		return engine.ChangesResult{}, err
 	}

@@ -32,6 +32,10 @@ type SnapshotArgs struct {
 	// Track makes the walk the agent's view of the document for change
 	// tracking (changes.go): set on whole-page walks only.
 	Track bool `json:"track,omitempty"`
+	// Fresh makes a tracked walk visit every element again, reusing
+	// nothing an earlier walk kept: a snapshot, and the changes after an
+	// action that can change the page through CSS alone.
+	Fresh bool `json:"fresh,omitempty"`
 }
 
 // SnapshotOutcome is what SnapshotScript returns, decoded from JSON.

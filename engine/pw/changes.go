@@ -47,12 +47,14 @@ func (c changeWalker) Probe(ctx context.Context) (page.Probe, bool, error) {
 	return p, true, nil
 }
 
-func (c changeWalker) Walk(ctx context.Context, interactiveOnly bool) (page.Walked, error) {
+func (c changeWalker) Walk(ctx context.Context, interactiveOnly, fresh bool) (page.Walked, error) {
 	s := c.s
 	s.keepAX(ctx)
 	req := engine.SnapshotRequest{InteractiveOnly: interactiveOnly}
 	refs := s.sh.refs
-	args := page.SnapshotArgs{Next: refs.next, InteractiveOnly: interactiveOnly, Track: tracked(req)}
+	args := page.SnapshotArgs{Next: refs.next, InteractiveOnly: interactiveOnly, Track: tracked(req), Fresh: fresh}
+	s.freshWalk = fresh
+	defer func() { s.freshWalk = false }()
 	f := s.page.MainFrame()
 	out, err := s.walk(ctx, f, args, "")
 	if err != nil {

@@ -30,6 +30,9 @@ type session struct {
 	// views are the agent's last views of this tab's documents, for
 	// Changes (changes.go).
 	views page.Views
+	// freshWalk is set while a walk must reuse nothing earlier walks kept,
+	// for the walks of its cross-origin frames.
+	freshWalk bool
 
 	// owner is set on the session's first page, whose Close closes the
 	// browser context; other tabs close only their page.

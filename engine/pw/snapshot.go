@@ -33,7 +33,11 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 	}
 	s.keepAX(ctx)
 	refs := s.sh.refs
-	args := page.SnapshotArgs{Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req)}
+	// A snapshot reuses nothing an earlier walk kept (Fresh): what the
+	// agent sees never depends on what the page recorded.
+	args := page.SnapshotArgs{Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req), Fresh: true}
+	s.freshWalk = true
+	defer func() { s.freshWalk = false }()
 	f := s.page.MainFrame()
 	switch {
 	case req.Target.Ref != "":
@@ -134,7 +138,7 @@ func (s *session) frameText(ctx context.Context, parent playwright.Frame, idx in
 		return "- text: (frame not loaded)", nil
 	}
 	refs := s.sh.refs
-	args := page.SnapshotArgs{Prefix: refs.aliasFor(cf), Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req)}
+	args := page.SnapshotArgs{Prefix: refs.aliasFor(cf), Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req), Fresh: s.freshWalk}
 	out, err := s.walk(ctx, cf, args, "")
 	if err != nil {
 		return "- text: (frame not reachable: " + firstLine(err) + ")", nil

@@ -20,7 +20,7 @@
 // accessible-name computation, so that common HTML reads the same on every
 // browser.
 //
-// a = {prefix, next, depth, interactiveOnly, kind?, sel?, track?}; with no
+// a = {prefix, next, depth, interactiveOnly, kind?, sel?, track?, fresh?}; with no
 // sel the walk starts at `this` when it is an element, else at the document.
 // Returns {text, next, frames, url, title, doc, gen} or {error, message}. Lines that hold only
 // "\u0001N" stand for the cross-origin frame R.frames[N], which the engine
@@ -56,22 +56,77 @@ function (a) {
     R.gen = 0;
     R.dirty = true;
   }
+  //
+  // The same records say which elements a tracked walk must visit again
+  // (see "Cache" below): R.stale maps an element to the last round (R.seq)
+  // a change was recorded in it or under it, R.deep an element whose
+  // whole subtree may print otherwise (its attributes changed, so styles
+  // below it may have; or it moved); R.allSeq is the last round in which
+  // something changed that can touch any element (a style sheet, a
+  // scroll, a resize).
+  if (a.track && !R.mo) {
+    R.seq = 1;
+    R.allSeq = 0;
+    R.stale = new WeakMap();
+    R.deep = new WeakMap();
+    R.watched = new WeakSet();
+    const up = (n) => n.parentNode || n.host || (n.nodeType === 9 && n.defaultView && n.defaultView.frameElement) || null;
+    R.mark = (n, deep) => {
+      const s = R.seq;
+      if (deep && n.nodeType === 1) R.deep.set(n, s);
+      for (let x = n; x; x = up(x)) {
+        if (x.nodeType !== 1) continue;
+        const t = x.localName;
+        if (t === "style" || t === "link" || t === "head") { R.allSeq = s; return; }
+        if (R.stale.get(x) === s) return;
+        R.stale.set(x, s);
+        // A label's text is its control's name.
+        if (t === "label" && x.control && x.control !== n) R.mark(x.control, false);
+      }
+    };
+    R.note = (recs) => {
+      if (!recs.length) return;
+      R.dirty = true;
+      for (const r of recs) {
+        if (r.type === "childList") {
+          for (const n of r.addedNodes) if (n.nodeType === 1) R.deep.set(n, R.seq);
+          R.mark(r.target, false);
+        } else R.mark(r.target, r.type === "attributes");
+      }
+    };
+    R.mo = new MutationObserver(R.note);
+    R.onEvent = (e) => {
+      R.dirty = true;
+      if (e.type === "scroll" || e.type === "resize") { R.allSeq = R.seq; return; }
+      const t = e.composedPath ? e.composedPath()[0] : e.target;
+      if (t && t.nodeType === 1) {
+        R.mark(t, true);
+        // Styles of its siblings may follow its state (:checked + label).
+        if (t.parentElement) R.deep.set(t.parentElement, R.seq);
+      }
+    };
+    // The state of form fields that a script can change without a
+    // mutation or an event (el.value = x, el.checked = true).
+    R.fields = () => {
+      let f = "";
+      for (const el of document.querySelectorAll("input, textarea, select")) f += el.value + (el.checked ? "\u0001" : "\u0002");
+      return f;
+    };
+  }
   const watch = (root) => {
-    if (!a.track) return;
-    if (!R.mo) {
-      R.watched = new WeakSet();
-      R.mo = new MutationObserver(() => { R.dirty = true; });
-    }
-    if (R.watched.has(root)) return;
+    if (!a.track || R.watched.has(root)) return;
     R.watched.add(root);
     R.mo.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
     if (root.nodeType === 9) {
-      const mark = () => { R.dirty = true; };
-      for (const ev of ["input", "change", "toggle", "scroll"]) root.addEventListener(ev, mark, { capture: true, passive: true });
-      if (root.defaultView) root.defaultView.addEventListener("resize", mark, { passive: true });
+      for (const ev of ["input", "change", "toggle", "scroll"]) root.addEventListener(ev, R.onEvent, { capture: true, passive: true });
+      if (root.defaultView) root.defaultView.addEventListener("resize", R.onEvent, { passive: true });
     }
   };
   watch(document);
+  if (a.track) {
+    R.note(R.mo.takeRecords());
+    if (a.fresh) R.allSeq = R.seq;
+  }
   let next = Math.max(a.next, R.next | 0);
   const refOf = (el) => {
     let r = R.ids.get(el);
@@ -434,8 +489,39 @@ function (a) {
     return t || undefined;
   };
 
+  // Cache: a tracked walk keeps, per element, what visit() gave for it
+  // (R.cache: {key, seq, items}, key being the walk's context there), and
+  // the next tracked walk gives that again for an element in which nothing
+  // was recorded since (R.stale, R.deep and R.allSeq, above), without
+  // visiting it. What depends on more than an element's subtree is never
+  // kept, and neither is any element that holds it: an iframe (its
+  // document can navigate unseen; a cross-origin one is walked apart), a
+  // form field (a script can set its value unseen), a slot (it shows
+  // nodes from outside its subtree).
+  const cacheOn = !!a.track && !a.sel && !(this && this.nodeType === 1);
+  if (cacheOn && !R.cache) R.cache = new WeakMap();
+  let nocache = 0, deepAbove = 0;
   const visit = (el, kids, ctx) => {
+    if (!cacheOn) return visitOne(el, kids, ctx);
+    const key = (ctx.hidden ? "h" : "") + (ctx.inAct ? "a" : "") + (ctx.inRef ? "r" : "") + (ctx.closed ? "c" : "") + "|" + (ctx.cursor || "");
+    const above = deepAbove;
+    deepAbove = Math.max(above, R.deep.get(el) || 0, R.allSeq);
+    const hit = R.cache.get(el);
+    if (hit && hit.key === key && Math.max(deepAbove, R.stale.get(el) || 0) <= hit.seq) {
+      for (const k of hit.items) kids.push(k);
+      deepAbove = above;
+      return;
+    }
+    const start = kids.length, nc = nocache;
+    visitOne(el, kids, ctx);
+    deepAbove = above;
+    if (nocache === nc) R.cache.set(el, { key, seq: R.seq, items: kids.slice(start) });
+    else R.cache.delete(el);
+  };
+  const UNCACHED = new Set(["iframe", "frame", "input", "textarea", "select", "slot"]);
+  const visitOne = (el, kids, ctx) => {
     const tag = el.localName;
+    if (UNCACHED.has(tag)) nocache++;
     if (tag === "br") { if (!only) kids.push({ t: " " }); return; }
     if (SKIP.has(tag) || el.getAttribute("aria-hidden") === "true") return;
     // One computed style answers display, visibility and cursor; it costs
@@ -633,11 +719,12 @@ function (a) {
   else visitKids(document.body || document.documentElement, top, { hidden: false, cursor: "" });
   for (const k of tidy(top)) emit(k, "", 0);
   if (a.track) {
-    // What the walk itself saw is the new view: records queued before it
-    // are part of it.
+    // What the walk itself saw is the new view.
     R.mo.takeRecords();
     R.dirty = false;
     R.gen++;
+    R.seq++;
+    R.fieldState = R.fields();
   }
   return { text: lines.join("\n"), next, frames: R.frames.length, url: document.location.href, title: document.title, doc: R.doc, gen: R.gen };
 }
