@@ -20,9 +20,10 @@ func tracked(req engine.SnapshotRequest) bool {
 }
 
 // Changes compares the tab's page with the agent's last view of its
-// document (engine/page's ChangesOf): a probe in browsermcp's world of the
-// top document answers at once when the page recorded nothing since; else
-// the page is walked as Snapshot walks it, frames and all.
+// document (engine/page's ChangesOf) in one walk in browsermcp's world of
+// the top document, which answers at once when the page recorded nothing
+// since that view, and else walks what changed; cross-origin frames are
+// walked as Snapshot walks them.
 func (s *session) Changes(ctx context.Context, req engine.ChangesRequest) (engine.ChangesResult, error) {
 	var res engine.ChangesResult
 	err := s.run(ctx, "read the page's changes", func(ctx context.Context, t *chromedp.Target) error {
@@ -43,21 +44,10 @@ type changeWalker struct {
 	w *world
 }
 
-func (c changeWalker) Probe(ctx context.Context) (page.Probe, bool, error) {
-	var p *page.Probe
-	if err := c.s.evalIn(ctx, c.w, page.ProbeScript, &p); err != nil {
-		return page.Probe{}, false, err
-	}
-	if p == nil {
-		return page.Probe{}, false, nil
-	}
-	return *p, true, nil
-}
-
-func (c changeWalker) Walk(ctx context.Context, interactiveOnly, fresh bool) (page.Walked, error) {
-	req := engine.SnapshotRequest{InteractiveOnly: interactiveOnly}
-	args := page.SnapshotArgs{Next: c.s.refs.next, InteractiveOnly: interactiveOnly, Track: tracked(req), Fresh: fresh}
-	c.s.freshWalk = fresh
+func (c changeWalker) Walk(ctx context.Context, a page.WalkArgs) (page.Walked, error) {
+	req := engine.SnapshotRequest{InteractiveOnly: a.InteractiveOnly}
+	args := page.SnapshotArgs{Next: c.s.refs.next, InteractiveOnly: a.InteractiveOnly, Track: tracked(req), Fresh: a.Fresh, Doc: a.Doc, Base: a.Base}
+	c.s.freshWalk = a.Fresh
 	defer func() { c.s.freshWalk = false }()
 	var out page.SnapshotOutcome
 	if err := c.s.walk(ctx, c.w, args, &out); err != nil {
@@ -67,6 +57,10 @@ func (c changeWalker) Walk(ctx context.Context, interactiveOnly, fresh bool) (pa
 		return page.Walked{}, err
 	}
 	c.s.refs.next = max(c.s.refs.next, out.Next)
+	res := page.Walked{Clean: out.Clean, Patch: out.Patch, Doc: out.Doc, Gen: out.Gen, Frames: out.Frames, URL: out.URL, Title: out.Title}
+	if out.Clean || out.Patch != nil {
+		return res, nil
+	}
 	if out.Frames > 0 {
 		defer c.s.releaseObjects(c.t)
 	}
@@ -74,5 +68,6 @@ func (c changeWalker) Walk(ctx context.Context, interactiveOnly, fresh bool) (pa
 	if err != nil {
 		return page.Walked{}, err
 	}
-	return page.Walked{Text: text, Doc: out.Doc, Gen: out.Gen, Frames: out.Frames, URL: out.URL, Title: out.Title}, nil
+	res.Text = text
+	return res, nil
 }

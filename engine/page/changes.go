@@ -10,33 +10,14 @@ import (
 )
 
 // Change tracking, shared by the engines. The snapshot script, asked to
-// track (SnapshotArgs.Track), records in the page whether anything changed
-// since its last tracked walk of the document (a MutationObserver, and
-// listeners for what changes a field's state without a mutation); Views
-// keeps, per document, the outline that walk printed: the agent's last
-// view. ChangesOf asks the page first (ProbeScript): when nothing was
-// recorded, nothing changed, and no walk is needed. Otherwise it walks the
-// page again and diffs the two outlines line by line (Diff).
-
-// ProbeScript is an expression that reads the change-tracking state of the
-// document in the world it runs in: null before a tracked walk, else
-// {doc, gen, dirty, url, title}.
-const ProbeScript = `(() => {
-  const R = window.__bmcp;
-  if (!R || !R.mo) return null;
-  R.note(R.mo.takeRecords());
-  if (R.fields() !== R.fieldState) R.dirty = true;
-  return { doc: R.doc, gen: R.gen, dirty: R.dirty, url: document.location.href, title: document.title };
-})()`
-
-// Probe is ProbeScript's answer.
-type Probe struct {
-	Doc   string `json:"doc"`
-	Gen   int    `json:"gen"`
-	Dirty bool   `json:"dirty"`
-	URL   string `json:"url"`
-	Title string `json:"title"`
-}
+// track (SnapshotArgs.Track), records in the page what changed since its
+// last tracked walk of the document (a MutationObserver, and listeners for
+// what changes a field's state without a mutation); Views keeps, per
+// document, the outline that walk printed: the agent's last view.
+// ChangesOf walks again, naming the view it holds (SnapshotArgs.Doc and
+// Base): the page answers at once that nothing changed when it recorded
+// nothing, or else walks only what changed and answers the lines that
+// differ from the view (Patch); ChangesOf diffs the two outlines (Diff).
 
 // View is the outline a tracked walk of one document printed, with its
 // cross-origin frames spliced in.
@@ -46,7 +27,7 @@ type View struct {
 	Gen int
 	// Frames is how many cross-origin frames the walk of the top document
 	// found; their documents record their changes in their own worlds, so
-	// a view with frames is always walked again.
+	// a view with frames is always walked again, in full.
 	Frames int
 	Text   string
 }
@@ -61,27 +42,23 @@ type Views struct {
 	views []View // the most recent last
 }
 
-// Set makes v the view of its document.
+// Set makes v the view of its document, and the most recent.
 func (vs *Views) Set(v View) {
 	if v.Doc == "" {
 		return
 	}
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
-	vs.views = append(vs.drop(v.Doc), v)
+	out := vs.views[:0]
+	for _, w := range vs.views {
+		if w.Doc != v.Doc {
+			out = append(out, w)
+		}
+	}
+	vs.views = append(out, v)
 	if len(vs.views) > maxViews {
 		vs.views = vs.views[1:]
 	}
-}
-
-func (vs *Views) drop(doc string) []View {
-	out := vs.views[:0]
-	for _, v := range vs.views {
-		if v.Doc != doc {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // Get returns the view of document doc.
@@ -96,19 +73,23 @@ func (vs *Views) Get(doc string) (View, bool) {
 	return View{}, false
 }
 
-// last is the document of the most recent view.
-func (vs *Views) last() string {
+// latest is the most recent view.
+func (vs *Views) latest() (View, bool) {
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
 	if len(vs.views) == 0 {
-		return ""
+		return View{}, false
 	}
-	return vs.views[len(vs.views)-1].Doc
+	return vs.views[len(vs.views)-1], true
 }
 
-// Walked is a whole-page walk: the spliced outline and the document it is of.
+// Walked is a whole-page walk: the spliced outline, or Clean (nothing
+// changed since the view WalkArgs named) or a Patch to that view; and
+// the document it is of.
 type Walked struct {
 	Text   string
+	Clean  bool
+	Patch  *Patch
 	Doc    string
 	Gen    int
 	Frames int
@@ -116,44 +97,57 @@ type Walked struct {
 	Title  string
 }
 
-// ChangeWalker is what an engine gives ChangesOf: a probe of the top
-// document's tracking state (ok false when the page has none), and a walk
-// of the whole page, tracked (the new view; fresh: reusing nothing an
-// earlier walk kept) or, for an outline, interactive only.
+// WalkArgs ask a ChangeWalker for a walk of the whole page: tracked (the
+// new view, naming the view it follows in Doc and Base; Fresh: reusing
+// nothing earlier walks kept), or, for an outline, InteractiveOnly and
+// untracked.
+type WalkArgs struct {
+	InteractiveOnly bool
+	Fresh           bool
+	Doc             string
+	Base            int
+}
+
+// ChangeWalker is what an engine gives ChangesOf: a walk of the tab's
+// whole page, its cross-origin frames spliced in.
 type ChangeWalker interface {
-	Probe(ctx context.Context) (p Probe, ok bool, err error)
-	Walk(ctx context.Context, interactiveOnly, fresh bool) (Walked, error)
+	Walk(ctx context.Context, a WalkArgs) (Walked, error)
 }
 
 // ChangesOf answers engine.Session.Changes for a tab whose views are vs.
 func ChangesOf(ctx context.Context, vs *Views, w ChangeWalker, req engine.ChangesRequest) (engine.ChangesResult, error) {
-	p, ok, err := w.Probe(ctx)
-	if err != nil {
-		return engine.ChangesResult{}, err
+	a := WalkArgs{Fresh: req.Full}
+	last, ok := vs.latest()
+	if ok && last.Frames == 0 {
+		a.Doc, a.Base = last.Doc, last.Gen
 	}
-	if ok && !req.Full && !p.Dirty {
-		if v, seen := vs.Get(p.Doc); seen && v.Gen == p.Gen && v.Frames == 0 {
-			vs.Set(v) // the most recent again
-			return engine.ChangesResult{URL: p.URL, Title: p.Title}, nil
-		}
-	}
-	last := vs.last()
-	now, err := w.Walk(ctx, false, req.Full)
+	now, err := w.Walk(ctx, a)
 	if err != nil {
 		return engine.ChangesResult{}, err
 	}
 	res := engine.ChangesResult{URL: now.URL, Title: now.Title}
+	if now.Clean {
+		return res, nil
+	}
+	text := now.Text
+	if now.Patch != nil {
+		t, fits := now.Patch.Apply(last.Text)
+		if now.Doc != last.Doc || !fits {
+			return engine.ChangesResult{}, engine.Errorf(engine.BrowserError, "the page answered changes to another view than the one held")
+		}
+		text = t
+	}
 	before, seen := vs.Get(now.Doc)
-	vs.Set(View{Doc: now.Doc, Gen: now.Gen, Frames: now.Frames, Text: now.Text})
+	vs.Set(View{Doc: now.Doc, Gen: now.Gen, Frames: now.Frames, Text: text})
 	if seen {
-		res.Changes = Diff(before.Text, now.Text)
+		res.Changes = Diff(before.Text, text)
 		return res, nil
 	}
 	res.Fresh = engine.FreshNoView
-	if last != "" && last != now.Doc {
+	if ok && last.Doc != now.Doc {
 		res.Fresh = engine.FreshNavigated
 	}
-	o, err := w.Walk(ctx, true, false)
+	o, err := w.Walk(ctx, WalkArgs{InteractiveOnly: true})
 	if err != nil {
 		return engine.ChangesResult{}, err
 	}
@@ -179,7 +173,6 @@ var contextRoles = map[string]bool{
 
 // line is one parsed outline line.
 type line struct {
-	raw    string // as printed, indentation included
 	indent int
 	body   string // without indentation
 	role   string
@@ -188,52 +181,65 @@ type line struct {
 	head   string // role, name and attributes: the line as a context
 }
 
-func parseLines(text string) []line {
-	if text == "" {
-		return nil
-	}
-	raw := strings.Split(text, "\n")
-	out := make([]line, len(raw))
-	for i, r := range raw {
-		body := strings.TrimLeft(r, " ")
-		l := line{raw: r, indent: len(r) - len(body), body: body}
-		if m := lineHead.FindStringSubmatch(body); m != nil {
-			l.role, l.head = m[1], m[0]
-			l.name = strings.ReplaceAll(strings.ReplaceAll(m[2], `\"`, `"`), `\\`, `\`)
-			if r := refAttr.FindStringSubmatch(m[3]); r != nil {
-				l.ref = r[1]
-			}
-			if l.role == "text" {
-				l.name = strings.TrimPrefix(body, "- text: ")
-			}
-		}
-		out[i] = l
-	}
-	return out
+// outline is an outline's lines, parsed as they are asked for: a diff
+// reads the lines that changed and the lines that hold them, not the page.
+type outline struct {
+	raw    []string
+	parsed map[int]line
 }
 
-// contexts gives each line the index of the nearest line above it, by
-// indentation, whose role places a change; -1 for none.
-func contexts(ls []line) []int {
-	out := make([]int, len(ls))
-	type open struct{ indent, ctx int }
-	var stack []open
-	for i, l := range ls {
-		for len(stack) > 0 && stack[len(stack)-1].indent >= l.indent {
-			stack = stack[:len(stack)-1]
-		}
-		ctx := -1
-		if len(stack) > 0 {
-			ctx = stack[len(stack)-1].ctx
-		}
-		out[i] = ctx
-		own := ctx
-		if contextRoles[l.role] {
-			own = i
-		}
-		stack = append(stack, open{l.indent, own})
+func newOutline(text string) *outline {
+	o := &outline{parsed: map[int]line{}}
+	if text != "" {
+		o.raw = strings.Split(text, "\n")
 	}
-	return out
+	return o
+}
+
+func indentOf(r string) int {
+	n := 0
+	for n < len(r) && r[n] == ' ' {
+		n++
+	}
+	return n
+}
+
+func (o *outline) at(i int) line {
+	if l, ok := o.parsed[i]; ok {
+		return l
+	}
+	r := o.raw[i]
+	body := r[indentOf(r):]
+	l := line{indent: len(r) - len(body), body: body}
+	if m := lineHead.FindStringSubmatch(body); m != nil {
+		l.role, l.head = m[1], m[0]
+		l.name = strings.ReplaceAll(strings.ReplaceAll(m[2], `\"`, `"`), `\\`, `\`)
+		if r := refAttr.FindStringSubmatch(m[3]); r != nil {
+			l.ref = r[1]
+		}
+		if l.role == "text" {
+			l.name = strings.TrimPrefix(body, "- text: ")
+		}
+	}
+	o.parsed[i] = l
+	return l
+}
+
+// context is the head of the nearest line above line i, by indentation,
+// whose role places a change; "" for none.
+func (o *outline) context(i int) string {
+	cur := indentOf(o.raw[i])
+	for j := i - 1; j >= 0 && cur > 0; j-- {
+		ind := indentOf(o.raw[j])
+		if ind >= cur {
+			continue
+		}
+		cur = ind
+		if l := o.at(j); contextRoles[l.role] {
+			return l.head
+		}
+	}
+	return ""
 }
 
 // maxEdits bounds the edit script Diff searches for; past it, the
@@ -244,31 +250,29 @@ const maxEdits = 500
 // outline old to the outline now, in page order. A removed and an added
 // line with the same ref are one change of that element, and so are a
 // removed and an added line of the same role and indentation in the same
-// run of edits (a text that changed where it stands).
+// run of edits (a text that changed where it stands). It parses only the
+// lines that changed and the lines that hold them.
 func Diff(old, now string) []engine.Change {
-	a, b := parseLines(old), parseLines(now)
-	ops := editScript(a, b)
-	ca, cb := contexts(a), contexts(b)
-	ctxOf := func(ls []line, cs []int, i int) string {
-		if c := cs[i]; c >= 0 {
-			return ls[c].head
-		}
-		return ""
-	}
+	a, b := newOutline(old), newOutline(now)
+	ops := editScript(a.raw, b.raw)
 	var out []engine.Change
 	// Pair removed and added lines by ref across the whole script.
 	addedRef := map[string]int{}
 	for _, o := range ops {
-		if o.kind == opAdd && b[o.j].ref != "" {
-			addedRef[b[o.j].ref] = o.j
+		if o.kind == opAdd {
+			if r := b.at(o.j).ref; r != "" {
+				addedRef[r] = o.j
+			}
 		}
 	}
 	pairedAdd := map[int]bool{}
 	removedTo := map[int]int{} // removed line -> the added line it became
 	for _, o := range ops {
-		if o.kind == opDel && a[o.i].ref != "" {
-			if j, ok := addedRef[a[o.i].ref]; ok && !pairedAdd[j] {
-				pairedAdd[j], removedTo[o.i] = true, j
+		if o.kind == opDel {
+			if r := a.at(o.i).ref; r != "" {
+				if j, ok := addedRef[r]; ok && !pairedAdd[j] {
+					pairedAdd[j], removedTo[o.i] = true, j
+				}
 			}
 		}
 	}
@@ -284,15 +288,19 @@ func Diff(old, now string) []engine.Change {
 		}
 		var dels, adds []int
 		for _, o := range ops[s:e] {
-			if o.kind == opDel && a[o.i].ref == "" {
+			if o.kind == opDel && a.at(o.i).ref == "" {
 				dels = append(dels, o.i)
-			} else if o.kind == opAdd && b[o.j].ref == "" && !pairedAdd[o.j] {
+			} else if o.kind == opAdd && b.at(o.j).ref == "" && !pairedAdd[o.j] {
 				adds = append(adds, o.j)
 			}
 		}
 		for _, i := range dels {
+			li := a.at(i)
 			for k, j := range adds {
-				if j >= 0 && a[i].role == b[j].role && a[i].indent == b[j].indent && a[i].role != "" {
+				if j < 0 {
+					continue
+				}
+				if lj := b.at(j); li.role != "" && li.role == lj.role && li.indent == lj.indent {
 					pairedAdd[j], removedTo[i] = true, j
 					adds[k] = -1
 					break
@@ -311,16 +319,16 @@ func Diff(old, now string) []engine.Change {
 			if _, ok := removedTo[o.i]; ok {
 				continue
 			}
-			l := a[o.i]
-			out = append(out, engine.Change{Kind: engine.ChangeRemoved, Ref: l.ref, Role: l.role, Name: l.name, Old: l.body, Context: ctxOf(a, ca, o.i)})
+			l := a.at(o.i)
+			out = append(out, engine.Change{Kind: engine.ChangeRemoved, Ref: l.ref, Role: l.role, Name: l.name, Old: l.body, Context: a.context(o.i)})
 		case opAdd:
-			l := b[o.j]
-			c := engine.Change{Kind: engine.ChangeAdded, Ref: l.ref, Role: l.role, Name: l.name, New: l.body, Context: ctxOf(b, cb, o.j)}
+			l := b.at(o.j)
+			c := engine.Change{Kind: engine.ChangeAdded, Ref: l.ref, Role: l.role, Name: l.name, New: l.body, Context: b.context(o.j)}
 			if i, ok := changedAt[o.j]; ok {
-				if a[i].body == l.body {
+				if a.at(i).body == l.body {
 					continue // only its indentation or place moved
 				}
-				c.Kind, c.Old = engine.ChangeChanged, a[i].body
+				c.Kind, c.Old = engine.ChangeChanged, a.at(i).body
 			}
 			out = append(out, c)
 		}
@@ -347,15 +355,15 @@ type op struct {
 // algorithm) after their common head and tail, compared by the lines as
 // printed; past maxEdits it is the lines of a missing from b, and of b
 // missing from a, counted as multisets.
-func editScript(a, b []line) []op {
+func editScript(a, b []string) []op {
 	var ops []op
 	p := 0
-	for p < len(a) && p < len(b) && a[p].raw == b[p].raw {
+	for p < len(a) && p < len(b) && a[p] == b[p] {
 		ops = append(ops, op{opSame, p, p})
 		p++
 	}
 	sa, sb := len(a), len(b)
-	for sa > p && sb > p && a[sa-1].raw == b[sb-1].raw {
+	for sa > p && sb > p && a[sa-1] == b[sb-1] {
 		sa--
 		sb--
 	}
@@ -370,7 +378,7 @@ func editScript(a, b []line) []op {
 	return ops
 }
 
-func myers(a, b []line, off int) ([]op, bool) {
+func myers(a, b []string, off int) ([]op, bool) {
 	n, m := len(a), len(b)
 	if n == 0 || m == 0 {
 		var ops []op
@@ -401,7 +409,7 @@ func myers(a, b []line, off int) ([]op, bool) {
 				x = v[o+k-1] + 1
 			}
 			y := x - k
-			for x < n && y < m && a[x].raw == b[y].raw {
+			for x < n && y < m && a[x] == b[y] {
 				x++
 				y++
 			}
@@ -458,26 +466,26 @@ func myers(a, b []line, off int) ([]op, bool) {
 // setDiff is the fallback of an edit script too long to search: each
 // line of a not matched by an equal line of b is deleted, then each line
 // of b not matched is added.
-func setDiff(a, b []line, off int) []op {
+func setDiff(a, b []string, off int) []op {
 	count := map[string]int{}
 	for _, l := range b {
-		count[l.raw]++
+		count[l]++
 	}
 	var ops []op
 	for i, l := range a {
-		if count[l.raw] > 0 {
-			count[l.raw]--
+		if count[l] > 0 {
+			count[l]--
 			continue
 		}
 		ops = append(ops, op{kind: opDel, i: off + i})
 	}
 	count = map[string]int{}
 	for _, l := range a {
-		count[l.raw]++
+		count[l]++
 	}
 	for j, l := range b {
-		if count[l.raw] > 0 {
-			count[l.raw]--
+		if count[l] > 0 {
+			count[l]--
 			continue
 		}
 		ops = append(ops, op{kind: opAdd, j: off + j})

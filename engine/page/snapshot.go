@@ -36,6 +36,11 @@ type SnapshotArgs struct {
 	// nothing an earlier walk kept: a snapshot, and the changes after an
 	// action that can change the page through CSS alone.
 	Fresh bool `json:"fresh,omitempty"`
+	// Doc and Base name the view the engine holds (View.Doc, View.Gen): a
+	// tracked walk of that document answers Clean when nothing changed
+	// since, else a Patch to that view's lines.
+	Doc  string `json:"doc,omitempty"`
+	Base int    `json:"base,omitempty"`
 }
 
 // SnapshotOutcome is what SnapshotScript returns, decoded from JSON.
@@ -52,6 +57,35 @@ type SnapshotOutcome struct {
 	// its tracked walks (changes.go).
 	Doc string `json:"doc"`
 	Gen int    `json:"gen"`
+	// Clean says that nothing changed since the view SnapshotArgs named;
+	// Patch, in place of Text, gives the lines that differ from it.
+	Clean bool   `json:"clean"`
+	Patch *Patch `json:"patch"`
+}
+
+// Patch is an outline given as the view it follows, with the lines
+// between Head lines and Tail lines of it replaced by Mid.
+type Patch struct {
+	Head int      `json:"head"`
+	Tail int      `json:"tail"`
+	Mid  []string `json:"mid"`
+}
+
+// Apply returns the outline p makes of the view text, or false when p
+// does not fit it.
+func (p *Patch) Apply(text string) (string, bool) {
+	old := strings.Split(text, "\n")
+	if text == "" {
+		old = nil
+	}
+	if p.Head < 0 || p.Tail < 0 || p.Head+p.Tail > len(old) {
+		return "", false
+	}
+	lines := make([]string, 0, p.Head+len(p.Mid)+p.Tail)
+	lines = append(lines, old[:p.Head]...)
+	lines = append(lines, p.Mid...)
+	lines = append(lines, old[len(old)-p.Tail:]...)
+	return strings.Join(lines, "\n"), true
 }
 
 // frameLine is a line that stands for a cross-origin frame's content.

@@ -2,7 +2,6 @@ package pw
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/page"
@@ -15,9 +14,9 @@ func tracked(req engine.SnapshotRequest) bool {
 }
 
 // Changes compares the tab's page with the agent's last view of its
-// document (engine/page's ChangesOf), as engine/cdp does: a probe of the
-// main frame answers at once when the page recorded nothing since; else
-// the page is walked as Snapshot walks it, frames and all.
+// document (engine/page's ChangesOf), as engine/cdp does, in one walk of
+// the main frame that answers at once when the page recorded nothing since
+// that view; cross-origin frames are walked as Snapshot walks them.
 func (s *session) Changes(ctx context.Context, req engine.ChangesRequest) (engine.ChangesResult, error) {
 	if err := s.alive(); err != nil {
 		return engine.ChangesResult{}, err
@@ -28,32 +27,13 @@ func (s *session) Changes(ctx context.Context, req engine.ChangesRequest) (engin
 // changeWalker walks one tab for ChangesOf.
 type changeWalker struct{ s *session }
 
-func (c changeWalker) Probe(ctx context.Context) (page.Probe, bool, error) {
-	v, err := call(ctx, func() (any, error) { return c.s.page.MainFrame().Evaluate(page.ProbeScript) }, nil)
-	if err != nil {
-		if isContextGone(err) && ctx.Err() == nil {
-			return page.Probe{}, false, nil // a new document: nothing to compare
-		}
-		return page.Probe{}, false, c.s.classify(err, "read the page's changes")
-	}
-	if v == nil {
-		return page.Probe{}, false, nil
-	}
-	var p page.Probe
-	b, _ := json.Marshal(v)
-	if err := json.Unmarshal(b, &p); err != nil {
-		return page.Probe{}, false, engine.Wrap(engine.BrowserError, err, "unexpected change probe")
-	}
-	return p, true, nil
-}
-
-func (c changeWalker) Walk(ctx context.Context, interactiveOnly, fresh bool) (page.Walked, error) {
+func (c changeWalker) Walk(ctx context.Context, a page.WalkArgs) (page.Walked, error) {
 	s := c.s
 	s.keepAX(ctx)
-	req := engine.SnapshotRequest{InteractiveOnly: interactiveOnly}
+	req := engine.SnapshotRequest{InteractiveOnly: a.InteractiveOnly}
 	refs := s.sh.refs
-	args := page.SnapshotArgs{Next: refs.next, InteractiveOnly: interactiveOnly, Track: tracked(req), Fresh: fresh}
-	s.freshWalk = fresh
+	args := page.SnapshotArgs{Next: refs.next, InteractiveOnly: a.InteractiveOnly, Track: tracked(req), Fresh: a.Fresh, Doc: a.Doc, Base: a.Base}
+	s.freshWalk = a.Fresh
 	defer func() { s.freshWalk = false }()
 	f := s.page.MainFrame()
 	out, err := s.walk(ctx, f, args, "")
@@ -64,9 +44,14 @@ func (c changeWalker) Walk(ctx context.Context, interactiveOnly, fresh bool) (pa
 		return page.Walked{}, err
 	}
 	refs.next = max(refs.next, out.Next)
+	res := page.Walked{Clean: out.Clean, Patch: out.Patch, Doc: out.Doc, Gen: out.Gen, Frames: out.Frames, URL: out.URL, Title: out.Title}
+	if out.Clean || out.Patch != nil {
+		return res, nil
+	}
 	text, err := s.splice(ctx, f, out, req, 0)
 	if err != nil {
 		return page.Walked{}, err
 	}
-	return page.Walked{Text: text, Doc: out.Doc, Gen: out.Gen, Frames: out.Frames, URL: out.URL, Title: out.Title}, nil
+	res.Text = text
+	return res, nil
 }

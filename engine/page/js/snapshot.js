@@ -20,9 +20,12 @@
 // accessible-name computation, so that common HTML reads the same on every
 // browser.
 //
-// a = {prefix, next, depth, interactiveOnly, kind?, sel?, track?, fresh?}; with no
-// sel the walk starts at `this` when it is an element, else at the document.
-// Returns {text, next, frames, url, title, doc, gen} or {error, message}. Lines that hold only
+// a = {prefix, next, depth, interactiveOnly, kind?, sel?, track?, fresh?,
+// doc?, base?}; with no sel the walk starts at `this` when it is an
+// element, else at the document. Returns {text, next, frames, url, title,
+// doc, gen} or {error, message}; with doc and base (the document and walk
+// count of the engine's view, see "Change tracking"), {clean} or {patch}
+// in place of text. Lines that hold only
 // "\u0001N" stand for the cross-origin frame R.frames[N], which the engine
 // walks in its own world and splices in.
 function (a) {
@@ -41,6 +44,13 @@ function (a) {
       },
     };
     Object.defineProperty(window, "__bmcp", { value: R });
+  }
+  // A tracked walk asked about the view the engine holds (a.doc, a.base)
+  // answers {clean} when nothing was recorded since it, without walking.
+  if (a.doc && R.mo && R.doc === a.doc && R.gen === a.base && !a.fresh && !R.lastFrames) {
+    R.note(R.mo.takeRecords());
+    if (R.fields() !== R.fieldState) R.dirty = true;
+    if (!R.dirty) return { clean: true, next: Math.max(a.next, R.next | 0), frames: 0, url: document.location.href, title: document.title, doc: R.doc, gen: R.gen };
   }
   R.frames = [];
   for (const [r, w] of R.refs) if (!w.deref()) R.refs.delete(r);
@@ -718,7 +728,20 @@ function (a) {
   if (root) visit(root, top, { hidden: false, cursor: "" });
   else visitKids(document.body || document.documentElement, top, { hidden: false, cursor: "" });
   for (const k of tidy(top)) emit(k, "", 0);
+  // Asked about the view the engine holds, a tracked walk answers only
+  // the lines between the head and the tail it shares with that view.
+  let patch = null;
   if (a.track) {
+    const old = R.lines;
+    if (a.doc && R.doc === a.doc && R.gen === a.base && old && !R.frames.length && !R.lastFrames) {
+      const n = Math.min(old.length, lines.length);
+      let h = 0, t = 0;
+      while (h < n && old[h] === lines[h]) h++;
+      while (t < n - h && old[old.length - 1 - t] === lines[lines.length - 1 - t]) t++;
+      patch = { head: h, tail: t, mid: lines.slice(h, lines.length - t) };
+    }
+    R.lines = lines;
+    R.lastFrames = R.frames.length;
     // What the walk itself saw is the new view.
     R.mo.takeRecords();
     R.dirty = false;
@@ -726,5 +749,8 @@ function (a) {
     R.seq++;
     R.fieldState = R.fields();
   }
-  return { text: lines.join("\n"), next, frames: R.frames.length, url: document.location.href, title: document.title, doc: R.doc, gen: R.gen };
+  const out = { next, frames: R.frames.length, url: document.location.href, title: document.title, doc: R.doc, gen: R.gen };
+  if (patch) out.patch = patch;
+  else out.text = lines.join("\n");
+  return out;
 }
