@@ -648,7 +648,23 @@ function (a) {
   const lines = [];
   let size = 0;
 
+  // A tracked walk keeps the lines each node printed (R.emitted): a node
+  // that the cache gave again prints the same lines, at the same place.
+  // Only nodes that print a few lines are kept: a line is cheaper to print
+  // again than to keep at every level above it.
+  const emitted = cacheOn ? R.emitted || (R.emitted = new WeakMap()) : null;
   const emit = (node, ind, lvl) => {
+    if (!emitted || node.t !== undefined || node.frame !== undefined) return emitOne(node, ind, lvl);
+    const m = emitted.get(node);
+    if (m && m.ind === ind && m.lvl === lvl) {
+      for (const l of m.lines) lines.push(l);
+      return;
+    }
+    const start = lines.length;
+    emitOne(node, ind, lvl);
+    if (lines.length - start >= 4) emitted.set(node, { ind, lvl, lines: lines.slice(start) });
+  };
+  const emitOne = (node, ind, lvl) => {
     if (node.t !== undefined) {
       lines.push(ind + "- text: " + node.t);
       return;
