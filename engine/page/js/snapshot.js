@@ -53,7 +53,9 @@ function (a) {
     if (!R.dirty) return { clean: true, next: Math.max(a.next, R.next | 0), frames: 0, url: document.location.href, title: document.title, doc: R.doc, gen: R.gen };
   }
   R.frames = [];
-  for (const [r, w] of R.refs) if (!w.deref()) R.refs.delete(r);
+  // Refs whose element is gone are dropped on a walk that visits every
+  // element; one that reuses what it kept (cache) leaves that for later.
+  if (!a.track || a.fresh || !R.mo) for (const [r, w] of R.refs) if (!w.deref()) R.refs.delete(r);
   // Change tracking (a.track: a whole-page walk, which becomes the
   // agent's view of the document). R.doc names this document in this
   // world; R.gen counts the tracked walks; R.dirty says whether anything
@@ -117,9 +119,12 @@ function (a) {
     };
     // The state of form fields that a script can change without a
     // mutation or an event (el.value = x, el.checked = true).
+    // The browser keeps these collections up to date; reading them costs
+    // no search of the document.
+    const fields = ["input", "textarea", "select"].map((t) => document.getElementsByTagName(t));
     R.fields = () => {
       let f = "";
-      for (const el of document.querySelectorAll("input, textarea, select")) f += el.value + (el.checked ? "\u0001" : "\u0002");
+      for (const c of fields) for (let i = 0; i < c.length; i++) f += c[i].value + (c[i].checked ? "\u0001" : "\u0002");
       return f;
     };
   }
