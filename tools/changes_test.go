@@ -223,3 +223,27 @@ func TestSnapshotChanges(t *testing.T) {
 		t.Errorf("changes with a selector: %v", body)
 	}
 }
+
+// TestActionChangesInNamedContext checks that the refs an action's
+// changes show carry the context's name, as its snapshot's do, and act
+// in that context.
+func TestActionChangesInNamedContext(t *testing.T) {
+	e := newEnv(t, sessions.Config{})
+	e.ok("browser_context_create", map[string]any{"name": "uk"})
+	e.ok("navigate", map[string]any{"url": site.URL + "/changes.html"})
+	e.snapOut(map[string]any{})
+	out, lines := e.act("click", map[string]any{"selector": "#open"})
+	var next string
+	for _, it := range items(t, out) {
+		if strings.Contains(it["new"].(string), `button "Next"`) {
+			next, _ = it["ref"].(string)
+		}
+	}
+	if !strings.HasPrefix(next, "uk:e") || !strings.Contains(lines, "[ref="+next+"]") {
+		t.Fatalf("the wizard's Next button in the changes: ref %q\n%s", next, lines)
+	}
+	_, lines = e.act("click", map[string]any{"ref": next})
+	if !strings.Contains(lines, "Step 2 of 2") {
+		t.Fatalf("a click on %s: %s", next, lines)
+	}
+}
