@@ -1,6 +1,7 @@
 package page
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -64,5 +65,89 @@ func TestDiffLarge(t *testing.T) {
 		if c.Kind == engine.ChangeChanged && (c.Old == "" || c.New == "") {
 			t.Fatalf("change %+v lacks a side", c)
 		}
+	}
+}
+
+// fakeWalker answers ChangesOf's walks from a script of outlines, as a
+// page that keeps the last view's lines does.
+type fakeWalker struct {
+	doc   string
+	gen   int
+	lines []string // the page's last tracked walk
+	now   string   // the page as it is
+	dirty bool
+	walks []WalkArgs
+}
+
+func (f *fakeWalker) Walk(_ context.Context, a WalkArgs) (Walked, error) {
+	f.walks = append(f.walks, a)
+	if a.InteractiveOnly {
+		return Walked{Text: "outline of " + f.doc, Doc: f.doc}, nil
+	}
+	if a.Doc == f.doc && a.Base == f.gen && !f.dirty && !a.Fresh {
+		return Walked{Clean: true, Doc: f.doc, Gen: f.gen}, nil
+	}
+	lines := strings.Split(f.now, "\n")
+	w := Walked{Doc: f.doc}
+	if a.Doc == f.doc && a.Base == f.gen && f.lines != nil {
+		h := 0
+		for h < len(lines) && h < len(f.lines) && lines[h] == f.lines[h] {
+			h++
+		}
+		w.Patch = &Patch{Head: h, Mid: lines[h:]}
+	} else {
+		w.Text = f.now
+	}
+	f.lines, f.dirty = lines, false
+	f.gen++
+	w.Gen = f.gen
+	return w, nil
+}
+
+// TestChangesOf checks the protocol between ChangesOf and a page: no
+// earlier view answers the outline; nothing recorded answers at once; a
+// patch to the view is diffed; another document is a navigation.
+func TestChangesOf(t *testing.T) {
+	ctx := context.Background()
+	var vs Views
+	f := &fakeWalker{doc: "d1", now: "- button \"A\" [ref=e1]\n- text: one"}
+	r, err := ChangesOf(ctx, &vs, f, engine.ChangesRequest{})
+	if err != nil || r.Fresh != engine.FreshNoView || r.Outline != "outline of d1" {
+		t.Fatalf("no earlier view: %+v %v", r, err)
+	}
+	r, err = ChangesOf(ctx, &vs, f, engine.ChangesRequest{})
+	if err != nil || r.Fresh != "" || len(r.Changes) != 0 || f.walks[len(f.walks)-1].Base != 1 {
+		t.Fatalf("nothing changed: %+v %v (walks %+v)", r, err, f.walks)
+	}
+	f.now, f.dirty = "- button \"A\" [ref=e1]\n- text: two", true
+	r, err = ChangesOf(ctx, &vs, f, engine.ChangesRequest{})
+	if err != nil || len(r.Changes) != 1 || r.Changes[0].Kind != engine.ChangeChanged || r.Changes[0].Old != "- text: one" || r.Changes[0].New != "- text: two" {
+		t.Fatalf("a patch: %+v %v", r, err)
+	}
+	if v, _ := vs.Get("d1"); v.Text != f.now || v.Gen != 2 {
+		t.Fatalf("the view after a patch: %+v", v)
+	}
+	// Asked for a fresh walk, the page walks though it recorded nothing.
+	if r, err = ChangesOf(ctx, &vs, f, engine.ChangesRequest{Full: true}); err != nil || len(r.Changes) != 0 || !f.walks[len(f.walks)-1].Fresh {
+		t.Fatalf("a fresh walk: %+v %v", r, err)
+	}
+	f.doc, f.gen, f.lines, f.now = "d2", 0, nil, "- heading \"B\" [level=1]"
+	if r, err = ChangesOf(ctx, &vs, f, engine.ChangesRequest{}); err != nil || r.Fresh != engine.FreshNavigated || r.Outline != "outline of d2" {
+		t.Fatalf("another document: %+v %v", r, err)
+	}
+}
+
+// TestPatchApply checks that a patch rebuilds the outline it stands for,
+// and refuses one it does not fit.
+func TestPatchApply(t *testing.T) {
+	p := &Patch{Head: 1, Tail: 1, Mid: []string{"x", "y"}}
+	if got, ok := p.Apply("a\nb\nc"); !ok || got != "a\nx\ny\nc" {
+		t.Fatalf("Apply = %q, %v", got, ok)
+	}
+	if _, ok := (&Patch{Head: 2, Tail: 2}).Apply("a\nb\nc"); ok {
+		t.Fatal("a patch longer than the view fits it")
+	}
+	if got, ok := (&Patch{Mid: []string{"a"}}).Apply(""); !ok || got != "a" {
+		t.Fatalf("a patch to an empty view = %q, %v", got, ok)
 	}
 }
