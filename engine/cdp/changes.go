@@ -27,10 +27,19 @@ func tracked(req engine.SnapshotRequest) bool {
 func (s *session) Changes(ctx context.Context, req engine.ChangesRequest) (engine.ChangesResult, error) {
 	var res engine.ChangesResult
 	err := s.run(ctx, "read the page's changes", func(ctx context.Context, t *chromedp.Target) error {
-		w, err := s.preparePage(ctx, t)
-		if err != nil {
-			return err
+		// The world of the document the last call walked serves again
+		// while the tab shows that document, saving the round trip that
+		// would ask for it: a world gone with its document is made anew
+		// by evalIn.
+		w := s.changesWorld
+		if doc := s.docKey(); w == nil || w.t != t || s.changesDoc != doc {
+			var err error
+			if w, err = s.preparePage(ctx, t); err != nil {
+				return err
+			}
+			s.changesWorld, s.changesDoc = w, doc
 		}
+		var err error
 		res, err = page.ChangesOf(ctx, &s.views, changeWalker{s, t, w}, req)
 		return err
 	})

@@ -52,6 +52,10 @@ type session struct {
 	// freshWalk is set while a walk must reuse nothing earlier walks kept,
 	// for the walks of its cross-origin frames.
 	freshWalk bool
+	// changesWorld is the page's world Changes last walked, in the
+	// document changesDoc (docKey).
+	changesWorld *world
+	changesDoc   int
 
 	closeOnce sync.Once
 	// closed is set by a Close its caller asked for: the session's calls
