@@ -49,7 +49,7 @@ function (a) {
   // answers {clean} when nothing was recorded since it, without walking.
   if (a.doc && R.mo && R.doc === a.doc && R.gen === a.base && !a.fresh && !R.lastFrames) {
     R.note(R.mo.takeRecords());
-    if (R.fields() !== R.fieldState) R.dirty = true;
+    if (R.checkFields()) R.dirty = true;
     if (!R.dirty) return { clean: true, next: Math.max(a.next, R.next | 0), frames: 0, url: document.location.href, title: document.title, doc: R.doc, gen: R.gen };
   }
   R.frames = [];
@@ -117,15 +117,28 @@ function (a) {
         if (t.parentElement) R.deep.set(t.parentElement, R.seq);
       }
     };
-    // The state of form fields that a script can change without a
-    // mutation or an event (el.value = x, el.checked = true).
-    // The browser keeps these collections up to date; reading them costs
-    // no search of the document.
+    // The state of form fields, which a script can change without a
+    // mutation or an event (el.value = x, el.checked = true): each walk
+    // compares it with the last tracked walk's, field by field, and marks
+    // the fields that differ. The browser keeps these collections up to
+    // date; reading them costs no search of the document.
     const fields = ["input", "textarea", "select"].map((t) => document.getElementsByTagName(t));
-    R.fields = () => {
-      let f = "";
-      for (const c of fields) for (let i = 0; i < c.length; i++) f += c[i].value + (c[i].checked ? "\u0001" : "\u0002");
-      return f;
+    const state = (el) => el.value + (el.checked ? "\u0001" : "\u0002") + (el.indeterminate ? "\u0003" : "") +
+      (el.localName === "select" ? el.selectedIndex : "");
+    R.fieldStates = new WeakMap();
+    R.checkFields = () => {
+      let changed = false;
+      for (const c of fields) for (let i = 0; i < c.length; i++) {
+        if (R.fieldStates.get(c[i]) !== state(c[i])) {
+          changed = true;
+          R.mark(c[i], false);
+        }
+      }
+      return changed;
+    };
+    R.saveFields = () => {
+      R.fieldStates = new WeakMap();
+      for (const c of fields) for (let i = 0; i < c.length; i++) R.fieldStates.set(c[i], state(c[i]));
     };
   }
   const watch = (root) => {
@@ -140,6 +153,7 @@ function (a) {
   watch(document);
   if (a.track) {
     R.note(R.mo.takeRecords());
+    R.checkFields();
     if (a.fresh) R.allSeq = R.seq;
   }
   let next = Math.max(a.next, R.next | 0);
@@ -511,8 +525,8 @@ function (a) {
   // visiting it. What depends on more than an element's subtree is never
   // kept, and neither is any element that holds it: an iframe (its
   // document can navigate unseen; a cross-origin one is walked apart), a
-  // form field (a script can set its value unseen), a slot (it shows
-  // nodes from outside its subtree).
+  // file field (its files change unseen), a slot (it shows nodes from
+  // outside its subtree). Other form fields are compared (R.checkFields).
   const cacheOn = !!a.track && !a.sel && !(this && this.nodeType === 1);
   if (cacheOn && !R.cache) R.cache = new WeakMap();
   let nocache = 0, deepAbove = 0;
@@ -533,10 +547,10 @@ function (a) {
     if (nocache === nc) R.cache.set(el, { key, seq: R.seq, items: kids.slice(start) });
     else R.cache.delete(el);
   };
-  const UNCACHED = new Set(["iframe", "frame", "input", "textarea", "select", "slot"]);
+  const UNCACHED = new Set(["iframe", "frame", "slot"]);
   const visitOne = (el, kids, ctx) => {
     const tag = el.localName;
-    if (UNCACHED.has(tag)) nocache++;
+    if (UNCACHED.has(tag) || tag === "input" && el.type === "file") nocache++;
     if (tag === "br") { if (!only) kids.push({ t: " " }); return; }
     if (SKIP.has(tag) || el.getAttribute("aria-hidden") === "true") return;
     // One computed style answers display, visibility and cursor; it costs
@@ -768,7 +782,7 @@ function (a) {
     R.dirty = false;
     R.gen++;
     R.seq++;
-    R.fieldState = R.fields();
+    R.saveFields();
   }
   const out = { next, frames: R.frames.length, url: document.location.href, title: document.title, doc: R.doc, gen: R.gen };
   if (patch) out.patch = patch;
