@@ -293,6 +293,21 @@ func (h *harness) testChangesPage(t *testing.T) {
 		page("document.querySelector('main').append(document.getElementById('noop'))")
 		look()
 	})
+	t.Run("FocusWithin", func(t *testing.T) {
+		// A menu that CSS shows while focus is inside it: no mutation.
+		act("Menu")
+		if got := page("getComputedStyle(document.querySelector('.menu ul')).display"); got != `"block"` {
+			t.Fatalf("the menu's display = %s", got)
+		}
+		expect(t, "a menu shown by focus", look(), want{engine.ChangeAdded, "- list", ""},
+			want{engine.ChangeAdded, "Profile", ""}, want{engine.ChangeAdded, "Sign out", ""})
+		click(t, s, engine.ClickRequest{Target: sel("h1")})
+		if got := page("getComputedStyle(document.querySelector('.menu ul')).display"); got != `"none"` {
+			t.Fatalf("the menu's display = %s", got)
+		}
+		expect(t, "focus elsewhere hides it", look(), want{engine.ChangeRemoved, "- list", ""},
+			want{engine.ChangeRemoved, "Profile", ""}, want{engine.ChangeRemoved, "Sign out", ""})
+	})
 	t.Run("Navigation", func(t *testing.T) {
 		h.navigate(t, s, "/changes.html")
 		snap(t, s)

@@ -103,18 +103,24 @@ function (a) {
         if (r.type === "childList") {
           for (const n of r.addedNodes) if (n.nodeType === 1) R.deep.set(n, R.seq);
           R.mark(r.target, false);
-        } else R.mark(r.target, r.type === "attributes");
+        } else {
+          R.mark(r.target, r.type === "attributes");
+          // A modal dialog makes the rest of the page inert.
+          if (r.type === "attributes" && (r.target.localName === "dialog" || r.attributeName === "aria-modal")) R.allSeq = R.seq;
+        }
       }
     };
     R.mo = new MutationObserver(R.note);
     R.onEvent = (e) => {
       R.dirty = true;
-      if (e.type === "scroll" || e.type === "resize") { R.allSeq = R.seq; return; }
+      if (e.type === "scroll" || e.type === "resize" || e.type === "hashchange") { R.allSeq = R.seq; return; }
       const t = e.composedPath ? e.composedPath()[0] : e.target;
       if (t && t.nodeType === 1) {
         R.mark(t, true);
-        // Styles of its siblings may follow its state (:checked + label).
-        if (t.parentElement) R.deep.set(t.parentElement, R.seq);
+        // Styles of its siblings may follow its state (:checked + label),
+        // and those around it its focus (:focus-within), a few levels up.
+        let p = t.parentElement;
+        for (let i = e.type === "focusin" || e.type === "focusout" ? 3 : 1; p && i > 0; i--, p = p.parentElement) R.deep.set(p, R.seq);
       }
     };
     // The state of form fields, which a script can change without a
@@ -146,8 +152,8 @@ function (a) {
     R.watched.add(root);
     R.mo.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
     if (root.nodeType === 9) {
-      for (const ev of ["input", "change", "toggle", "scroll"]) root.addEventListener(ev, R.onEvent, { capture: true, passive: true });
-      if (root.defaultView) root.defaultView.addEventListener("resize", R.onEvent, { passive: true });
+      for (const ev of ["input", "change", "toggle", "scroll", "focusin", "focusout"]) root.addEventListener(ev, R.onEvent, { capture: true, passive: true });
+      if (root.defaultView) for (const ev of ["resize", "hashchange"]) root.defaultView.addEventListener(ev, R.onEvent, { passive: true });
     }
   };
   watch(document);
