@@ -2,7 +2,12 @@ package tools
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/page"
@@ -16,9 +21,15 @@ type SnapshotIn struct {
 	Depth           int    `json:"depth,omitempty" jsonschema:"Max nesting" range:"0,1000"`
 	InteractiveOnly bool   `json:"interactiveOnly,omitempty" jsonschema:"Only refs, headings, landmarks"`
 	MaxChars        int    `json:"maxChars,omitempty" jsonschema:"Truncate at this length" range:"0,10000000"`
+	File            bool   `json:"file,omitempty" jsonschema:"Answer a file's path"`
 }
 
 func (in SnapshotIn) validate() error {
+	if in.File && in.MaxChars > 0 {
+		// The file holds the whole outline, and the answer none of it.
+		return engine.Errorf(engine.InvalidParameters, "maxChars cuts the outline in the answer; with file:true the answer holds no outline and the file all of it").
+			With("field", "maxChars").With("fields", []string{"file", "maxChars"})
+	}
 	return validTarget(in.Selector, in.Ref, false)
 }
 
@@ -30,6 +41,9 @@ type SnapshotOut struct {
 	Title     string `json:"title"`
 	Refs      int    `json:"refs" jsonschema:"Number of refs in the outline"`
 	Truncated bool   `json:"truncated,omitempty" jsonschema:"The outline was cut at maxChars"`
+	// Path and Bytes are set with file:true, and Snapshot is then empty.
+	Path  string `json:"path,omitempty"`
+	Bytes int    `json:"bytes,omitempty"`
 	SessionMeta
 }
 
@@ -41,6 +55,10 @@ func (o SnapshotOut) text() string {
 	b.WriteString("\nTitle: ")
 	b.WriteString(o.Title)
 	b.WriteString("\n")
+	if o.Path != "" {
+		fmt.Fprintf(&b, "Outline saved to %s (%d bytes, %d refs).", o.Path, o.Bytes, o.Refs)
+		return b.String()
+	}
 	b.WriteString(o.Snapshot)
 	return b.String()
 }
@@ -69,6 +87,49 @@ func snapshot(d *Deps) Tool {
 				r.Refs = page.CountRefs(r.Text)
 			}
 			d.refs.remember(engine.SessionIDFrom(ctx), r.Text)
-			return SnapshotOut{Snapshot: r.Text, URL: r.URL, Title: r.Title, Refs: r.Refs, Truncated: r.Truncated}, nil
+			out := SnapshotOut{Snapshot: r.Text, URL: r.URL, Title: r.Title, Refs: r.Refs, Truncated: r.Truncated}
+			if in.File {
+				if out.Path, out.Bytes, err = d.saveOutline(engine.SessionIDFrom(ctx), r.Text); err != nil {
+					return SnapshotOut{}, err
+				}
+				out.Snapshot = ""
+			}
+			return out, nil
 		})
+}
+
+// outlineCount numbers the outlines saved by snapshot {file:true}.
+var outlineCount atomic.Int64
+
+// saveOutline writes an outline to a new file in the session's output
+// directory, OutputDir/<sessionId>/snapshots, where its downloads are too,
+// and returns its path and size. The file goes with the session, as
+// those do (shotLog.end). It is written whatever file access allows:
+// like a download or a screenshot under --image-responses omit, its path
+// is the server's choice, not an argument's.
+func (d *Deps) saveOutline(session, outline string) (string, int, error) {
+	dir := filepath.Join(d.OutputDir, session, "snapshots")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", 0, engine.Wrap(engine.BrowserError, err, "cannot save the outline: "+err.Error())
+	}
+	// A stamp as well as a count: a session restored after a restart
+	// must not overwrite the files it saved before.
+	name := fmt.Sprintf("snapshot-%s-%d.txt", time.Now().UTC().Format("20060102T150405.000"), outlineCount.Add(1))
+	path := filepath.Join(dir, name)
+	b := []byte(outline + "\n")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		_, err = f.Write(b)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}
+	if err != nil {
+		return "", 0, engine.FileError(engine.BrowserError, err, "cannot save the outline")
+	}
+	d.shots.saved(session, path)
+	return path, len(b), nil
 }
