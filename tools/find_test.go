@@ -15,7 +15,6 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
-	"github.com/seed4af8c199/browsermcp/internal/tokens"
 )
 
 // findOut is find's structured result.
@@ -266,28 +265,5 @@ func TestFindNamedContext(t *testing.T) {
 	e.ok("click", map[string]any{"ref": out.Matches[2].Ref})
 	if got := e.title(uk); got != "cart: Red teapot" {
 		t.Fatalf("uk's page after clicking %s: %q", out.Matches[2].Ref, got)
-	}
-}
-
-// TestFindTokens logs what find costs against the whole outline of the
-// Wikipedia-size page, for queries an agent makes to find its next target.
-func TestFindTokens(t *testing.T) {
-	e := newEnv(t, sessions.Config{})
-	id := e.open("/peerbench/large.html")
-	full, _ := tokens.O200k(e.snap(id, nil))
-	for _, q := range []map[string]any{
-		{"text": "Search", "role": "button"},
-		{"text": "Firefox OS", "role": "link", "limit": 3},
-		{"text": "Thunderbird", "role": "link"},
-		{"regex": "^edit$", "role": "link"},
-	} {
-		q["sessionId"] = id
-		text, out := e.find(q)
-		n, _ := tokens.O200k(text)
-		delete(q, "sessionId")
-		t.Logf("find %v: %d of %d matches, %d o200k tokens; the whole outline %d", q, len(out.Matches), len(out.Matches)+out.More, n, full)
-		if len(out.Matches) == 0 || n*10 > full {
-			t.Errorf("find %v: %d matches for %d tokens, the whole outline %d", q, len(out.Matches), n, full)
-		}
 	}
 }
