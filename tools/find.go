@@ -90,7 +90,10 @@ func find(d *Deps) Tool {
 
 // findLines is find on an outline.
 func findLines(outline string, in FindIn) FindOut {
-	raw := strings.Split(outline, "\n")
+	var raw []string // an empty page has no line
+	if outline != "" {
+		raw = strings.Split(outline, "\n")
+	}
 	lines := make([]outlineLine, len(raw))
 	for i, l := range raw {
 		lines[i] = parseLine(l)
@@ -149,12 +152,13 @@ func findLines(outline string, in FindIn) FindOut {
 	}
 
 	var b strings.Builder
-	what := fmt.Sprintf("text %q", in.Text)
+	// The answer repeats the query, clipped: it may be long.
+	what := fmt.Sprintf("text %q", clip(in.Text))
 	if in.Regex != "" {
-		what = fmt.Sprintf("regex %q", in.Regex)
+		what = fmt.Sprintf("regex %q", clip(in.Regex))
 	}
 	if in.Role != "" {
-		what += fmt.Sprintf(", role %q", in.Role)
+		what += fmt.Sprintf(", role %q", clip(in.Role))
 	}
 	if len(hits) == 0 {
 		fmt.Fprintf(&b, "No line matches %s (searched %d lines).", what, len(lines))

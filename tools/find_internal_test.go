@@ -46,3 +46,15 @@ func TestFindLinesClipsContext(t *testing.T) {
 		t.Errorf("excerpt:\n%s\nwant:\n%s\n%+v", out.excerpt, want, out.Matches)
 	}
 }
+
+// TestFindLinesEdges: an empty outline has no line to search, and the
+// answer repeats a long query clipped.
+func TestFindLinesEdges(t *testing.T) {
+	if out := findLines("", FindIn{Text: "x"}); out.Lines != 0 || len(out.Matches) != 0 || out.excerpt != `No line matches text "x" (searched 0 lines).` {
+		t.Errorf("empty outline: %+v", out)
+	}
+	long := strings.Repeat("q", 1000)
+	if out := findLines("- button \"Go\" [ref=e1]", FindIn{Text: long}); len(out.excerpt) > 200 || len(out.Matches) != 0 {
+		t.Errorf("a long query is repeated whole: %d bytes", len(out.excerpt))
+	}
+}
