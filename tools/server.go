@@ -56,6 +56,11 @@ type Options struct {
 	// saved to, under OutputDir/screenshots, instead of image content, for
 	// clients that cannot take images.
 	OmitImages bool
+	// SnapshotMaxText cuts every name, value, text and URL of a snapshot
+	// at this many characters, with a mark of how many more there are:
+	// 0 is engine.DefaultMaxText (150), a negative number no cap.
+	// get_text and get_attribute return strings whole.
+	SnapshotMaxText int
 	// ClientRoots lets file arguments name files in the MCP client's
 	// roots too, when it offers them (server_roots.go). Set it over stdio
 	// only, where the client runs on the server's machine.
@@ -103,7 +108,8 @@ func NewServer(m *sessions.Manager, o Options) *server.MCPServer {
 	subs := newSubscriptions(s, hooks, d)
 	observe := &observers{list: append([]Observer{subs}, o.Observers...), log: log, secrets: secrets}
 	*d = Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets, observe: observe,
-		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths), noScript: o.NoScriptEvaluation, OmitImages: o.OmitImages}
+		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths), noScript: o.NoScriptEvaluation, OmitImages: o.OmitImages,
+		SnapshotMaxText: o.SnapshotMaxText}
 	if o.ClientRoots && !o.NoFileAccess {
 		d.files.client = &clientRoots{log: log}
 		d.files.client.register(s)

@@ -55,7 +55,7 @@ func snapshot(d *Deps) Tool {
 			prefix := refPrefix(engine.SessionNameFrom(ctx))
 			req := engine.SnapshotRequest{
 				Target: engine.Target{Selector: in.Selector, Ref: in.Ref}, Depth: in.Depth,
-				InteractiveOnly: in.InteractiveOnly, MaxChars: in.MaxChars,
+				InteractiveOnly: in.InteractiveOnly, MaxChars: in.MaxChars, MaxText: d.SnapshotMaxText,
 			}
 			if prefix != "" {
 				req.MaxChars = 0
