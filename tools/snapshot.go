@@ -36,10 +36,12 @@ type SnapshotOut struct {
 func (o SnapshotOut) text() string {
 	var b strings.Builder
 	b.Grow(len(o.Snapshot) + len(o.URL) + len(o.Title) + 32)
+	// The URL and title are the page's to write: printed as the outline
+	// prints them, they cannot pass for its lines.
 	b.WriteString("Page: ")
-	b.WriteString(o.URL)
+	b.WriteString(page.URL(o.URL))
 	b.WriteString("\nTitle: ")
-	b.WriteString(o.Title)
+	b.WriteString(page.Text(o.Title))
 	b.WriteString("\n")
 	b.WriteString(o.Snapshot)
 	return b.String()
