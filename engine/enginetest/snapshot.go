@@ -29,7 +29,6 @@ func (h *harness) testSnapshot(t *testing.T) {
 	t.Run("StaleRefs", h.testSnapshotStaleRefs)
 	t.Run("Mutations", h.testSnapshotMutations)
 	t.Run("Frames", h.testSnapshotFrames)
-	t.Run("Hostile", h.testSnapshotHostile)
 }
 
 // testSnapshotHrefs checks how links show where they go: as the page wrote
