@@ -429,7 +429,7 @@ function (a) {
     if (cs.opacity === "0") return true;
     const tf = cs.transform;
     if (tf !== "none" && ZERO_SCALE.test(tf)) return true;
-    const pos = cs.position, clips = cs.overflowX !== "visible" || cs.overflowY !== "visible";
+    const pos = cs.position;
     if (pos !== "absolute" && pos !== "fixed") return false;
     const cp = cs.clipPath;
     if (cp !== "none" && /^inset\((50|100)%/.test(cp)) return true;
@@ -439,7 +439,7 @@ function (a) {
       if (v.length === 4 && !v.some(isNaN) && (v[1] - v[3] <= 1 || v[2] - v[0] <= 1)) return true;
     }
     const r = el.getBoundingClientRect();
-    if (clips && (r.width <= 1 || r.height <= 1)) return true;
+    if ((r.width <= 1 || r.height <= 1) && (cs.overflowX !== "visible" || cs.overflowY !== "visible")) return true;
     const w = el.ownerDocument.defaultView || window, iw = w.innerWidth, ih = w.innerHeight;
     if (pos === "fixed") return r.right <= 0 || r.bottom <= 0 || r.left >= iw || r.top >= ih;
     const d = el.ownerDocument.documentElement, sx = w.scrollX, sy = w.scrollY;
