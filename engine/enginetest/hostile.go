@@ -2,6 +2,7 @@ package enginetest
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -145,6 +146,13 @@ func (h *harness) testSnapshotSyntax(t *testing.T) {
 	}
 	if row == nil || row.Parts[1] != `- link "Bank" [ref=e7]` {
 		t.Errorf("the row's cells: %+v\n%s", row, r.Text)
+	}
+	// An error that names a covering element the page wrote holds no ref
+	// either.
+	_, err := s.Click(ctx(t), engine.ClickRequest{Target: sel("#under"), Timeout: short})
+	e := wantError(t, err, engine.ElementNotClickable, nil)
+	if m := regexp.MustCompile(`\[ref=(e\d+)\]`).FindString(fmt.Sprint(e.Message, e.Details)); m != "" {
+		t.Errorf("the error quotes the page's %s: %s %v", m, e.Message, e.Details)
 	}
 	// Control characters stay escaped, and nothing starts a line of its own.
 	for _, l := range strings.Split(r.Text, "\n") {
