@@ -50,10 +50,12 @@ type SnapshotOut struct {
 func (o SnapshotOut) text() string {
 	var b strings.Builder
 	b.Grow(len(o.Snapshot) + len(o.URL) + len(o.Title) + 32)
+	// The URL and title are the page's to write: printed as the outline
+	// prints them, they cannot pass for its lines.
 	b.WriteString("Page: ")
-	b.WriteString(o.URL)
+	b.WriteString(page.URL(o.URL))
 	b.WriteString("\nTitle: ")
-	b.WriteString(o.Title)
+	b.WriteString(page.Text(o.Title))
 	b.WriteString("\n")
 	if o.Path != "" {
 		fmt.Fprintf(&b, "Outline saved to %s (%d bytes, %d refs).", o.Path, o.Bytes, o.Refs)
@@ -73,7 +75,7 @@ func snapshot(d *Deps) Tool {
 			prefix := refPrefix(engine.SessionNameFrom(ctx))
 			req := engine.SnapshotRequest{
 				Target: engine.Target{Selector: in.Selector, Ref: in.Ref}, Depth: in.Depth,
-				InteractiveOnly: in.InteractiveOnly, MaxChars: in.MaxChars,
+				InteractiveOnly: in.InteractiveOnly, MaxChars: in.MaxChars, MaxText: d.SnapshotMaxText,
 			}
 			if prefix != "" {
 				req.MaxChars = 0

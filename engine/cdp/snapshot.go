@@ -26,7 +26,7 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 		if err := s.dialogErr(); err != nil {
 			return err
 		}
-		args := page.SnapshotArgs{Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}
+		args := page.SnapshotArgs{Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, MaxText: req.TextCap()}
 		w, err := s.preparePage(ctx, t)
 		if err != nil {
 			return err
@@ -221,7 +221,7 @@ func (s *session) frameText(ctx context.Context, parent *world, idx int, req eng
 	}
 	w, err := s.frameWorld(ctx, parent, node.Node.FrameID)
 	if err != nil {
-		return "- text: (frame not reachable: " + err.Error() + ")", nil
+		return "- text: " + page.Text("(frame not reachable: "+err.Error()+")"), nil
 	}
 	native := s.b.ax.Load() == axNative
 	if w.t != parent.t {
@@ -232,10 +232,10 @@ func (s *session) frameText(ctx context.Context, parent *world, idx int, req eng
 	} else if native {
 		_ = keepAX(ctx, w.t, w.frameID)
 	}
-	args := page.SnapshotArgs{Prefix: w.alias, Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}
+	args := page.SnapshotArgs{Prefix: w.alias, Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, MaxText: req.TextCap()}
 	var out page.SnapshotOutcome
 	if err := s.walk(ctx, w, args, &out); err != nil {
-		return "- text: (frame not reachable: " + err.Error() + ")", nil
+		return "- text: " + page.Text("(frame not reachable: "+err.Error()+")"), nil
 	}
 	if out.Error != "" {
 		return "", page.SnapshotError(out, engine.Target{})

@@ -33,7 +33,7 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 	}
 	s.keepAX(ctx)
 	refs := s.sh.refs
-	args := page.SnapshotArgs{Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}
+	args := page.SnapshotArgs{Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, MaxText: req.TextCap()}
 	f := s.page.MainFrame()
 	switch {
 	case req.Target.Ref != "":
@@ -131,10 +131,10 @@ func (s *session) frameText(ctx context.Context, parent playwright.Frame, idx in
 		return "- text: (frame not loaded)", nil
 	}
 	refs := s.sh.refs
-	args := page.SnapshotArgs{Prefix: refs.aliasFor(cf), Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly}
+	args := page.SnapshotArgs{Prefix: refs.aliasFor(cf), Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, MaxText: req.TextCap()}
 	out, err := s.walk(ctx, cf, args, "")
 	if err != nil {
-		return "- text: (frame not reachable: " + firstLine(err) + ")", nil
+		return "- text: " + page.Text("(frame not reachable: "+firstLine(err)+")"), nil
 	}
 	if err := page.SnapshotError(out, engine.Target{}); err != nil {
 		return "", err
