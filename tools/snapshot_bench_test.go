@@ -14,6 +14,7 @@ import (
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/tools"
@@ -97,7 +98,7 @@ func BenchmarkSnapshotTokens(b *testing.B) {
 				text = e.call("snapshot", map[string]any{"sessionId": id})
 			}
 			tokens := len(o200k.Encode(text, nil, nil))
-			refs := strings.Count(text, "[ref=")
+			refs := page.CountRefs(text)
 			b.ReportMetric(float64(len(text)), "bytes")
 			b.ReportMetric(float64(tokens), "o200k-tokens")
 			b.ReportMetric(float64(refs), "refs")
@@ -136,7 +137,7 @@ func BenchmarkFindTokens(b *testing.B) {
 			tokens := len(o200k.Encode(text, nil, nil))
 			b.ReportMetric(float64(tokens), "o200k-tokens")
 			b.ReportMetric(float64(full), "outline-o200k-tokens")
-			b.ReportMetric(float64(strings.Count(text, "[ref=")), "refs")
+			b.ReportMetric(float64(page.CountRefs(text)), "refs")
 			if strings.HasPrefix(text, "No line matches") || tokens*10 > full {
 				b.Errorf("find %v costs %d o200k tokens, the whole outline %d:\n%s", c.args, tokens, full, text)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
@@ -63,8 +64,8 @@ func TestSnapshotFile(t *testing.T) {
 	if string(saved) != full+"\n" {
 		t.Errorf("the file holds\n%s\nthe snapshot is\n%s", saved, full)
 	}
-	if out.Bytes != len(saved) || out.Refs != strings.Count(full, "[ref=") || out.Refs == 0 {
-		t.Errorf("bytes %d refs %d; the file has %d bytes and %d refs", out.Bytes, out.Refs, len(saved), strings.Count(full, "[ref="))
+	if out.Bytes != len(saved) || out.Refs != page.CountRefs(full) || out.Refs == 0 {
+		t.Errorf("bytes %d refs %d; the file has %d bytes and %d refs", out.Bytes, out.Refs, len(saved), page.CountRefs(full))
 	}
 	if want := "Page: " + site.URL + "/find.html\nTitle: find\nOutline saved to " + out.Path + " (" + strconv.Itoa(len(saved)) + " bytes, " + strconv.Itoa(out.Refs) + " refs)."; text != want {
 		t.Errorf("text %q, want %q", text, want)
