@@ -122,16 +122,19 @@ bench: browser pwdriver gridjar
 
 # bench-deps installs the peers that bench/harness drives beside browsermcp
 # (@playwright/mcp, chrome-devtools-mcp, agent-browser) from npm, at the
-# versions bench/peers/package-lock.json pins. agent-browser's postinstall is
-# not needed: its npm package ships the native binary the harness runs.
+# versions bench/peers/package-lock.json pins. agent-browser's npm package
+# ships the native binaries the harness runs; its postinstall, which is not
+# run, would only mark them executable (or fetch one from GitHub).
 bench-deps:
-	cd bench/peers && npm ci --ignore-scripts --no-audit --no-fund >&2
+	cd bench/peers && npm ci --ignore-scripts --no-audit --no-fund >&2 && chmod +x node_modules/agent-browser/bin/agent-browser-*
 
 # bench-peers runs bench/harness for browsermcp and the peers and writes its
-# sections of BENCHMARKS.md (TASKS=login,cart to run fewer tasks).
+# sections of BENCHMARKS.md: tokens per task, then the warm steps, the cold
+# start and tools/list (TASKS=login,cart for fewer tasks, N warm iterations).
 TASKS ?= all
+N     ?= 10
 bench-peers: browser bench-deps build
-	$(GO) run ./bench/harness -tasks $(TASKS) -update BENCHMARKS.md
+	$(GO) run ./bench/harness -tasks $(TASKS) -n $(N) -json .cache/bench/harness.json -update BENCHMARKS.md
 
 # bench-peerbench regenerates the rest of BENCHMARKS.md with the older
 # harness outside the repository, ../shared/peerbench (or $$PEERBENCH).

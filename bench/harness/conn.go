@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -110,6 +111,8 @@ func (p *proc) toolsJSON(ctx context.Context, timeout time.Duration) (string, in
 type result struct {
 	text    string
 	isError bool
+	images  int // decoded bytes of image content
+	dur     time.Duration
 }
 
 // call invokes a tool and keeps the text of its content: what an agent
@@ -120,18 +123,25 @@ func (p *proc) call(ctx context.Context, timeout time.Duration, tool string, arg
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
 	req.Params.Arguments = args
+	t0 := time.Now()
 	res, err := p.mcp.CallTool(cctx, req)
+	d := time.Since(t0)
 	if err != nil {
-		return result{}, fmt.Errorf("%s: %w", tool, err)
+		return result{dur: d}, fmt.Errorf("%s: %w", tool, err)
 	}
+	r := result{isError: res.IsError, dur: d}
 	var sb strings.Builder
 	for _, c := range res.Content {
 		if t, ok := mcp.AsTextContent(c); ok {
 			sb.WriteString(t.Text)
 			sb.WriteString("\n")
 		}
+		if im, ok := mcp.AsImageContent(c); ok {
+			r.images += base64.StdEncoding.DecodedLen(len(im.Data))
+		}
 	}
-	return result{text: sb.String(), isError: res.IsError}, nil
+	r.text = sb.String()
+	return r, nil
 }
 
 // stop closes stdin, then ends the process group and any daemon the

@@ -13,8 +13,13 @@
 //
 //	make bench-deps                       # npm ci in bench/peers
 //	go build -o bin/browsermcp .
-//	go run ./bench/harness -servers ours,playwright-mcp -tasks login,cart
-//	go run ./bench/harness -update BENCHMARKS.md   # every server and task
+//	go run ./bench/harness -scenario tasks -servers ours,playwright-mcp -tasks login,cart
+//	go run ./bench/harness -update BENCHMARKS.md   # every scenario, server and task
+//
+// The steps and coldstart scenarios are peerbench's: the latency and the
+// answer's tokens of seven warm steps on the small and the large page,
+// and the phases of a cold start up to the first navigate, with the size
+// of tools/list.
 package main
 
 import (
@@ -53,35 +58,51 @@ type report struct {
 	Started  time.Time         `json:"started"`
 	Machine  string            `json:"machine"`
 	Versions map[string]string `json:"versions"`
-	Runs     []run             `json:"runs"`
+	Runs     []run             `json:"runs,omitempty"`
+	Steps    []stepsRun        `json:"steps,omitempty"`
+	Cold     []coldRun         `json:"coldstart,omitempty"`
+}
+
+// config is the command line.
+type config struct {
+	servers, tasks, scenarios string
+	peers, chromium, ours     string
+	root                      string
+	timeout                   time.Duration
+	n, warmup, cold           int
+	json, update              string
 }
 
 func main() {
-	var (
-		names    = flag.String("servers", "ours,playwright-mcp,chrome-devtools-mcp,agent-browser", "servers, comma-separated")
-		taskList = flag.String("tasks", "all", "tasks, comma-separated, or all")
-		peers    = flag.String("peers", "bench/peers", "directory of the npm install of the peers (make bench-deps)")
-		chromium = flag.String("chromium", "/usr/bin/chromium", "browser the peers drive")
-		oursCmd  = flag.String("ours", "bin/browsermcp --headless", "browsermcp's command line")
-		root     = flag.String("root", ".", "the repository (bench/site, testdata/site/peerbench)")
-		timeout  = flag.Duration("timeout", 60*time.Second, "bound of each call")
-		jsonOut  = flag.String("json", "", "write every run, with its trace, as JSON to this file")
-		update   = flag.String("update", "", "write the results into this markdown file's task section (BENCHMARKS.md)")
-	)
+	var c config
+	flag.StringVar(&c.scenarios, "scenario", "tasks,steps,coldstart", "scenarios, comma-separated: tasks, steps, coldstart")
+	flag.StringVar(&c.servers, "servers", "ours,playwright-mcp,chrome-devtools-mcp,agent-browser", "servers, comma-separated")
+	flag.StringVar(&c.tasks, "tasks", "all", "tasks, comma-separated, or all")
+	flag.StringVar(&c.peers, "peers", "bench/peers", "directory of the npm install of the peers (make bench-deps)")
+	flag.StringVar(&c.chromium, "chromium", "/usr/bin/chromium", "browser the peers drive")
+	flag.StringVar(&c.ours, "ours", "bin/browsermcp --headless", "browsermcp's command line")
+	flag.StringVar(&c.root, "root", ".", "the repository (bench/site, testdata/site/peerbench)")
+	flag.DurationVar(&c.timeout, "timeout", 60*time.Second, "bound of each call")
+	flag.IntVar(&c.n, "n", 10, "timed iterations of the steps scenario")
+	flag.IntVar(&c.warmup, "warmup", 2, "untimed iterations before them")
+	flag.IntVar(&c.cold, "cold", 5, "cold starts per server")
+	flag.StringVar(&c.json, "json", "", "write every run, with the task traces, as JSON to this file")
+	flag.StringVar(&c.update, "update", "", "write the results into their sections of this markdown file (BENCHMARKS.md)")
 	flag.Parse()
-	if err := mainErr(*names, *taskList, *peers, *chromium, *oursCmd, *root, *timeout, *jsonOut, *update); err != nil {
+	if err := mainErr(c); err != nil {
 		fmt.Fprintln(os.Stderr, "harness:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(names, taskList, peers, chromium, oursCmd, root string, timeout time.Duration, jsonOut, update string) error {
+func mainErr(c config) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	peers, err := filepath.Abs(peers)
+	peers, err := filepath.Abs(c.peers)
 	if err != nil {
 		return err
 	}
+	oursCmd := c.ours
 	if f := strings.Fields(oursCmd); len(f) > 0 && strings.Contains(f[0], "/") {
 		abs, err := filepath.Abs(f[0])
 		if err != nil {
@@ -89,9 +110,9 @@ func mainErr(names, taskList, peers, chromium, oursCmd, root string, timeout tim
 		}
 		oursCmd = strings.Join(append([]string{abs}, f[1:]...), " ")
 	}
-	o := options{peers: peers, chromium: chromium, ours: oursCmd}
+	o := options{peers: peers, chromium: c.chromium, ours: oursCmd}
 	var srvs []*server
-	for _, n := range strings.Split(names, ",") {
+	for _, n := range strings.Split(c.servers, ",") {
 		s := byName(strings.TrimSpace(n))
 		if s == nil {
 			return fmt.Errorf("unknown server %q", n)
@@ -100,54 +121,97 @@ func mainErr(names, taskList, peers, chromium, oursCmd, root string, timeout tim
 	}
 	var ts []task
 	for _, t := range tasks {
-		if taskList == "all" || slices.Contains(strings.Split(taskList, ","), t.name) {
+		if c.tasks == "all" || slices.Contains(strings.Split(c.tasks, ","), t.name) {
 			ts = append(ts, t)
 		}
 	}
 	if len(ts) == 0 {
-		return fmt.Errorf("no task named in %q", taskList)
+		return fmt.Errorf("no task named in %q", c.tasks)
 	}
-	st, err := newSite(root)
+	scen := strings.Split(c.scenarios, ",")
+	for _, sc := range scen {
+		if !slices.Contains([]string{"tasks", "steps", "coldstart"}, sc) {
+			return fmt.Errorf("unknown scenario %q", sc)
+		}
+	}
+	st, err := newSite(c.root)
 	if err != nil {
 		return err
 	}
 	defer st.close()
-	rep := report{Started: time.Now().UTC(), Machine: machine(chromium), Versions: map[string]string{}}
+	rep := report{Started: time.Now().UTC(), Machine: machine(c.chromium), Versions: map[string]string{}}
 	for _, s := range srvs {
 		rep.Versions[s.name] = s.version(o)
 	}
-	// Task by task, every server in turn, so that a noisy minute of the
+	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+	// Server after server within each round, so that a noisy minute of the
 	// shared machine falls on every server alike.
-	for _, t := range ts {
+	if slices.Contains(scen, "coldstart") {
+		for i := 0; i < c.cold; i++ {
+			for _, s := range srvs {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				r := runCold(ctx, s, o, st, c.timeout)
+				logf("coldstart %-20s %7.0f ms %s", s.name, r.Ms["total"], r.Error)
+				rep.Cold = append(rep.Cold, r)
+			}
+		}
+	}
+	if slices.Contains(scen, "steps") {
 		for _, s := range srvs {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			r := runTask(ctx, s, o, st, t, timeout)
-			status := "completed"
-			if !r.Completed {
-				status = "FAILED: " + r.Error
+			r := runSteps(ctx, s, o, st, c.n, c.warmup, c.timeout)
+			var sum float64
+			for _, name := range stepNames {
+				sum += median(slices.Clone(r.Ms[name]))
 			}
-			fmt.Fprintf(os.Stderr, "%-20s %-7s %6d tokens %3d calls %2d outlines %5.1fs  %s\n",
-				s.name, t.name, r.Tokens, r.Calls, r.Outlines, r.Seconds, status)
-			rep.Runs = append(rep.Runs, r)
+			logf("steps     %-20s %7.1f ms per iteration %s", s.name, sum, r.Error)
+			rep.Steps = append(rep.Steps, r)
 		}
 	}
-	if jsonOut != "" {
+	if slices.Contains(scen, "tasks") {
+		for _, t := range ts {
+			for _, s := range srvs {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				r := runTask(ctx, s, o, st, t, c.timeout)
+				status := "completed"
+				if !r.Completed {
+					status = "FAILED: " + r.Error
+				}
+				logf("task      %-20s %-7s %6d tokens %3d calls %2d outlines %5.1fs  %s",
+					s.name, t.name, r.Tokens, r.Calls, r.Outlines, r.Seconds, status)
+				rep.Runs = append(rep.Runs, r)
+			}
+		}
+	}
+	if c.json != "" {
 		b, _ := json.MarshalIndent(rep, "", "  ")
-		if err := os.MkdirAll(filepath.Dir(jsonOut), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(c.json), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(jsonOut, b, 0o644); err != nil {
+		if err := os.WriteFile(c.json, b, 0o644); err != nil {
 			return err
 		}
 	}
-	md := markdown(rep, ts, srvs)
-	if update == "" {
-		fmt.Print(md)
+	var sections [][2]string
+	if len(rep.Runs) > 0 {
+		sections = append(sections, [2]string{"tasks", markdown(rep, ts, srvs)})
+	}
+	if len(rep.Steps) > 0 || len(rep.Cold) > 0 {
+		sections = append(sections, [2]string{"steps", stepsMarkdown(rep, srvs)})
+	}
+	if c.update == "" {
+		for _, sec := range sections {
+			fmt.Println(sec[1])
+		}
 		return nil
 	}
-	return updateSection(update, md)
+	return updateSections(c.update, sections)
 }
 
 // runTask starts a fresh server and lets the agent do t on it.

@@ -42,22 +42,32 @@ func TestFind(t *testing.T) {
 
 func TestReplaceSection(t *testing.T) {
 	doc := "# Benchmarks\n\nintro\n\n## Headline\n\nrows\n"
-	once, err := replaceSection(doc, "## Tokens per task\n\nA\n")
+	once, err := replaceSection(doc, "tasks", "## Tokens per task\n\nA\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "# Benchmarks\n\nintro\n\n" + beginMark + "\n## Tokens per task\n\nA\n" + endMark + "\n\n## Headline\n\nrows\n"
+	tb, te := marks("tasks")
+	want := "# Benchmarks\n\nintro\n\n" + tb + "\n## Tokens per task\n\nA\n" + te + "\n\n## Headline\n\nrows\n"
 	if once != want {
 		t.Fatalf("first write:\n%s\nwant:\n%s", once, want)
 	}
-	twice, err := replaceSection(once, "## Tokens per task\n\nB\n")
+	twice, err := replaceSection(once, "tasks", "## Tokens per task\n\nB\n")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if twice != strings.Replace(want, "\nA\n", "\nB\n", 1) {
 		t.Fatalf("second write:\n%s", twice)
 	}
-	if _, err := replaceSection(beginMark+"\n", "x"); err == nil {
+	// A second section goes after the first.
+	both, err := replaceSection(twice, "steps", "## Steps\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, se := marks("steps")
+	if !strings.Contains(both, te+"\n\n"+sb+"\n## Steps\n"+se+"\n\n## Headline") {
+		t.Fatalf("second section:\n%s", both)
+	}
+	if _, err := replaceSection(tb+"\n", "tasks", "x"); err == nil {
 		t.Fatal("a document with one mark was rewritten")
 	}
 }

@@ -49,8 +49,12 @@ type server struct {
 	click    call
 	// fill replaces a field's value: the same semantics on every server, so
 	// that correcting a field is one call everywhere.
-	fill  call
-	close *call
+	fill call
+	// typ and screenshot are the steps scenario's type and screenshot,
+	// as peerbench drove them: browsermcp types key by key, the peers fill.
+	typ        call
+	screenshot call
+	close      *call
 	// refLine finds an element by role and accessible name in one line of
 	// the server's outline; {role} and {name} are replaced by their quoted
 	// forms, and the first group is the ref to pass back.
@@ -89,15 +93,17 @@ func ours() *server {
 			f := strings.Fields(o.ours)
 			return launch{bin: f[0], args: f[1:]}
 		},
-		version:  func(options) string { return "dev" },
-		open:     &call{tool: "create_session"},
-		openVars: map[string]*regexp.Regexp{"sessionId": regexp.MustCompile(`"?sessionId"?\s*[:=]\s*"?([0-9a-fA-F-]{36})`)},
-		navigate: call{tool: "navigate", args: map[string]any{"sessionId": sid, "url": "{url}"}},
-		snapshot: call{tool: "snapshot", args: map[string]any{"sessionId": sid}},
-		click:    call{tool: "click", args: map[string]any{"sessionId": sid, "ref": "{ref}"}},
-		fill:     call{tool: "fill", args: map[string]any{"sessionId": sid, "ref": "{ref}", "value": "{text}"}},
-		close:    &call{tool: "close_session", args: map[string]any{"sessionId": sid}},
-		refLine:  ariaLine,
+		version:    func(options) string { return "dev" },
+		open:       &call{tool: "create_session"},
+		openVars:   map[string]*regexp.Regexp{"sessionId": regexp.MustCompile(`"?sessionId"?\s*[:=]\s*"?([0-9a-fA-F-]{36})`)},
+		navigate:   call{tool: "navigate", args: map[string]any{"sessionId": sid, "url": "{url}"}},
+		snapshot:   call{tool: "snapshot", args: map[string]any{"sessionId": sid}},
+		click:      call{tool: "click", args: map[string]any{"sessionId": sid, "ref": "{ref}"}},
+		fill:       call{tool: "fill", args: map[string]any{"sessionId": sid, "ref": "{ref}", "value": "{text}"}},
+		typ:        call{tool: "type", args: map[string]any{"sessionId": sid, "ref": "{ref}", "text": "{text}"}},
+		screenshot: call{tool: "screenshot", args: map[string]any{"sessionId": sid}},
+		close:      &call{tool: "close_session", args: map[string]any{"sessionId": sid}},
+		refLine:    ariaLine,
 	}
 }
 
@@ -116,6 +122,8 @@ func playwrightMCP() *server {
 		click:    call{tool: "browser_click", args: map[string]any{"element": "{role} {name}", "target": "{ref}"}},
 		// browser_type fills the field (it types key by key only with slowly).
 		fill:         call{tool: "browser_type", args: map[string]any{"element": "{role} {name}", "target": "{ref}", "text": "{text}"}},
+		typ:          call{tool: "browser_type", args: map[string]any{"element": "{role} {name}", "target": "{ref}", "text": "{text}"}},
+		screenshot:   call{tool: "browser_take_screenshot", args: map[string]any{"type": "png"}},
 		refLine:      ariaLine,
 		snapshotLink: regexp.MustCompile(`\[Snapshot\]\(([^)\s]+)\)`),
 	}
@@ -133,14 +141,16 @@ func chromeDevtoolsMCP() *server {
 				"--no-usage-statistics", "--no-performance-crux"},
 				env: []string{"CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS=1"}}
 		},
-		version:  func(o options) string { return npmVersion(o, "chrome-devtools-mcp") },
-		open:     &call{tool: "list_pages"},
-		openVars: map[string]*regexp.Regexp{"pageId": regexp.MustCompile(`(?m)^(\d+): .*\[selected\]`)},
-		navigate: call{tool: "navigate_page", args: map[string]any{"pageId": pid, "type": "url", "url": "{url}"}},
-		snapshot: call{tool: "take_snapshot", args: map[string]any{"pageId": pid}},
-		click:    call{tool: "click", args: map[string]any{"pageId": pid, "uid": "{ref}"}},
-		fill:     call{tool: "fill", args: map[string]any{"pageId": pid, "uid": "{ref}", "value": "{text}"}},
-		refLine:  `uid=(\S+) {role} "{name}"`,
+		version:    func(o options) string { return npmVersion(o, "chrome-devtools-mcp") },
+		open:       &call{tool: "list_pages"},
+		openVars:   map[string]*regexp.Regexp{"pageId": regexp.MustCompile(`(?m)^(\d+): .*\[selected\]`)},
+		navigate:   call{tool: "navigate_page", args: map[string]any{"pageId": pid, "type": "url", "url": "{url}"}},
+		snapshot:   call{tool: "take_snapshot", args: map[string]any{"pageId": pid}},
+		click:      call{tool: "click", args: map[string]any{"pageId": pid, "uid": "{ref}"}},
+		fill:       call{tool: "fill", args: map[string]any{"pageId": pid, "uid": "{ref}", "value": "{text}"}},
+		typ:        call{tool: "fill", args: map[string]any{"pageId": pid, "uid": "{ref}", "value": "{text}"}},
+		screenshot: call{tool: "take_screenshot", args: map[string]any{"pageId": pid, "format": "png"}},
+		refLine:    `uid=(\S+) {role} "{name}"`,
 	}
 }
 
@@ -164,11 +174,13 @@ func agentBrowser() *server {
 			out, _ := exec.Command(agentBrowserBin(o), "--version").Output()
 			return strings.TrimPrefix(strings.TrimSpace(string(out)), "agent-browser ")
 		},
-		navigate: call{tool: "agent_browser_open", args: map[string]any{"session": sess, "url": "{url}"}},
-		snapshot: call{tool: "agent_browser_snapshot", args: map[string]any{"session": sess, "interactive": false}},
-		click:    call{tool: "agent_browser_click", args: map[string]any{"session": sess, "selector": "@{ref}"}},
-		fill:     call{tool: "agent_browser_fill", args: map[string]any{"session": sess, "selector": "@{ref}", "text": "{text}"}},
-		close:    &call{tool: "agent_browser_close", args: map[string]any{"session": sess}},
+		navigate:   call{tool: "agent_browser_open", args: map[string]any{"session": sess, "url": "{url}"}},
+		snapshot:   call{tool: "agent_browser_snapshot", args: map[string]any{"session": sess, "interactive": false}},
+		click:      call{tool: "agent_browser_click", args: map[string]any{"session": sess, "selector": "@{ref}"}},
+		fill:       call{tool: "agent_browser_fill", args: map[string]any{"session": sess, "selector": "@{ref}", "text": "{text}"}},
+		typ:        call{tool: "agent_browser_fill", args: map[string]any{"session": sess, "selector": "@{ref}", "text": "{text}"}},
+		screenshot: call{tool: "agent_browser_screenshot", args: map[string]any{"session": sess, "format": "png"}},
+		close:      &call{tool: "agent_browser_close", args: map[string]any{"session": sess}},
 		// `- button "Sign in" [ref=e6]`, `- heading "Sign in" [level=1, ref=e1]`
 		refLine: `- {role} "{name}" \[(?:[^\]]*, )?ref=([^,\]\s]+)`,
 	}

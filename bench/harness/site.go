@@ -16,7 +16,8 @@ import (
 // site serves the task pages of bench/site under /task/, with the large
 // peerbench pages' bodies spliced in where a page says
 // <!--#include wikipedia--> or <!--#include generated-->, and the files
-// of testdata/site/peerbench (px.gif) beside them. It records the events
+// of testdata/site/peerbench (px.gif) beside them; testdata/site/peerbench
+// as it is under /peerbench/, for the steps scenario. It records the events
 // the pages report at /event, by run.
 type site struct {
 	tasks, peerbench string
@@ -40,6 +41,7 @@ func newSite(root string) (*site, error) {
 	s.base = "http://" + ln.Addr().String()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/task/", s.page)
+	mux.Handle("/peerbench/", noStore(http.StripPrefix("/peerbench/", http.FileServer(http.Dir(s.peerbench)))))
 	mux.HandleFunc("/event", s.event)
 	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go s.srv.Serve(ln)
@@ -127,4 +129,11 @@ func (s *site) reported(run, e string, wait time.Duration) (bool, []string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+func noStore(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		h.ServeHTTP(w, r)
+	})
 }
