@@ -39,18 +39,22 @@ import (
 
 // run is one task done by one server.
 type run struct {
-	Server      string   `json:"server"`
-	Task        string   `json:"task"`
-	Tokens      int      `json:"tokens"`
-	ToolsTokens int      `json:"tools_list_tokens"`
-	Tools       int      `json:"tools"`
-	Calls       int      `json:"calls"`
-	Outlines    int      `json:"outlines"` // snapshots taken and linked outlines read
-	Completed   bool     `json:"completed"`
-	Error       string   `json:"error,omitempty"`
-	Events      []string `json:"events"`
-	Seconds     float64  `json:"seconds"`
-	Trace       []step   `json:"trace"`
+	Server      string `json:"server"`
+	Task        string `json:"task"`
+	Tokens      int    `json:"tokens"`
+	ToolsTokens int    `json:"tools_list_tokens"`
+	Tools       int    `json:"tools"`
+	Calls       int    `json:"calls"`
+	Outlines    int    `json:"outlines"` // snapshots taken and linked outlines read
+	// OutlineTokens are what the outlines cost, AnswerTokens every other
+	// answer (tools/list aside).
+	OutlineTokens int      `json:"outline_tokens"`
+	AnswerTokens  int      `json:"answer_tokens"`
+	Completed     bool     `json:"completed"`
+	Error         string   `json:"error,omitempty"`
+	Events        []string `json:"events"`
+	Seconds       float64  `json:"seconds"`
+	Trace         []step   `json:"trace"`
 }
 
 // report is a whole run of the harness.
@@ -237,9 +241,13 @@ func runTask(ctx context.Context, s *server, o options, st *site, t task, timeou
 		r.ToolsTokens = a.trace[0].Tokens
 	}
 	r.Tokens, r.Calls, r.Trace, r.Tools = a.tokens, a.calls, a.trace, a.tools
-	for _, st := range a.trace {
-		if st.What == s.snapshot.tool || strings.HasPrefix(st.What, "read ") {
+	for i, st := range a.trace {
+		switch {
+		case st.What == s.snapshot.tool || strings.HasPrefix(st.What, "read "):
 			r.Outlines++
+			r.OutlineTokens += st.Tokens
+		case i > 0 || st.What != "tools/list":
+			r.AnswerTokens += st.Tokens
 		}
 	}
 	// The page's own word, which the agent does not pay for.

@@ -90,6 +90,27 @@ func markdown(rep report, ts []task, srvs []*server) string {
 	} else {
 		w(" — |\n")
 	}
+	w("\nWhere the tokens go: tools/list + the answers to actions (and navigate, open) + the outlines.\n\n")
+	w("| task |")
+	for _, s := range srvs {
+		w(" %s |", s.name)
+	}
+	w("\n|---|")
+	for range srvs {
+		w("---|")
+	}
+	w("\n")
+	for _, t := range ts {
+		w("| %s |", t.name)
+		for _, s := range srvs {
+			if r := find(s.name, t.name); r != nil {
+				w(" %s + %s + %s |", thousands(r.ToolsTokens), thousands(r.AnswerTokens), thousands(r.OutlineTokens))
+			} else {
+				w(" — |")
+			}
+		}
+		w("\n")
+	}
 	w("\nOf which tools/list, read once per task:")
 	for _, s := range srvs {
 		for _, r := range rep.Runs {
