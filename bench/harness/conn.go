@@ -155,13 +155,14 @@ func (p *proc) stop() {
 		case <-time.After(5 * time.Second):
 		}
 	}
-	var groups []int
+	daemons := p.daemons()
 	if p.cmd != nil && p.cmd.Process != nil {
-		groups = append(groups, p.cmd.Process.Pid)
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	}
-	groups = append(groups, p.daemons()...)
-	for _, g := range groups {
-		_ = syscall.Kill(-g, syscall.SIGKILL)
+	for _, d := range daemons {
+		// Its group, where it leads one (its browser with it), and itself.
+		_ = syscall.Kill(-d, syscall.SIGKILL)
+		_ = syscall.Kill(d, syscall.SIGKILL)
 	}
 	// Chromium's helpers exit once their browser is gone; give them a moment
 	// so that the directory they write into can be removed.

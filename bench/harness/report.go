@@ -26,7 +26,8 @@ func markdown(rep report, ts []task, srvs []*server) string {
 	w("neither that answer nor its view since the last outline shows its next target (by role and name) or the success\n")
 	w("text it checks. A task is completed when the agent saw every success text and the page itself reported the\n")
 	w("outcome to the harness (not counted). Calls are the agent's tool calls, reading a linked file included; outlines\n")
-	w("are the snapshots it took and the linked outlines it read. Run started %s; %s.\n\n", rep.Started.Format("2006-01-02T15:04:05Z"), rep.Machine)
+	w("are the snapshots it took and the linked outlines it read ([decision record](docs/decisions/2026-11-27-task-token-bench.md)).\n")
+	w("Run started %s; %s.\n\n", rep.Started.Format("2006-01-02T15:04:05Z"), rep.Machine)
 	w("Versions:")
 	for _, s := range srvs {
 		w(" %s %s;", s.name, rep.Versions[s.name])
