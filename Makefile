@@ -129,8 +129,9 @@ bench-deps:
 	cd bench/peers && npm ci --ignore-scripts --no-audit --no-fund >&2 && chmod +x node_modules/agent-browser/bin/agent-browser-*
 
 # bench-peers runs bench/harness for browsermcp and the peers and writes its
-# sections of BENCHMARKS.md: tokens per task, then the warm steps, the cold
-# start and tools/list (TASKS=login,cart for fewer tasks, N warm iterations).
+# sections of BENCHMARKS.md: tokens per task (with and without a find tool),
+# then the warm steps, the cold start and tools/list (TASKS=login,cart for
+# fewer tasks, N warm iterations).
 TASKS ?= all
 N     ?= 10
 bench-peers: browser bench-deps build

@@ -24,6 +24,8 @@ import (
 //     outline it read (that outline and the results that came after it);
 //   - only when that does not show the target does it read the outline
 //     the last result links to (playwright-mcp), else take a snapshot;
+//     in the tasks-find scenario it first searches the outline with the
+//     server's find tool, where the server has one;
 //   - to check its work it looks for the success text in the last result
 //     first, then in the linked outline, then in a new snapshot.
 //
@@ -44,6 +46,10 @@ type agent struct {
 	// it links to, if any, not read yet.
 	lastResult string
 	link       string
+
+	// useFind lets the agent search the outline with the server's find
+	// tool, where it has one, before it reads the whole outline.
+	useFind bool
 
 	tokens int
 	calls  int
@@ -250,6 +256,20 @@ func (a *agent) locate(ctx context.Context, t target) (string, error) {
 			return ref, nil
 		}
 	}
+	if a.useFind && a.srv.find != nil {
+		r, err := a.do(ctx, *a.srv.find, map[string]any{"query": t.name}, "find "+t.String())
+		if err != nil {
+			return "", err
+		}
+		if !r.isError {
+			// What the search showed is part of the agent's view, as an
+			// outline is, and it lists its matches in the outline's order.
+			a.view = append(a.view, r.text)
+			if ref := a.find(r.text, t); ref != "" {
+				return ref, nil
+			}
+		}
+	}
 	text, err := a.outline(ctx, "find "+t.String())
 	if err != nil {
 		return "", err
@@ -299,6 +319,15 @@ var errNotSeen = errors.New("not on the page")
 func (a *agent) expect(ctx context.Context, text string) error {
 	if strings.Contains(a.lastResult, text) {
 		return nil
+	}
+	if a.useFind && a.srv.find != nil {
+		r, err := a.do(ctx, *a.srv.find, map[string]any{"query": text}, "check "+strconv.Quote(text))
+		if err != nil {
+			return err
+		}
+		if !r.isError && strings.Contains(r.text, text) {
+			return nil
+		}
 	}
 	for i := 0; i < 2; i++ {
 		if i > 0 {

@@ -72,6 +72,16 @@ func fakeServer(mode string) *mcpserver.MCPServer {
 	})
 	tool("navigate", func(map[string]any) *mcp.CallToolResult { return answer("Navigated", "") })
 	tool("snapshot", func(map[string]any) *mcp.CallToolResult { return mcp.NewToolResultText(outline()) })
+	tool("find", func(a map[string]any) *mcp.CallToolResult {
+		text, _ := a["text"].(string)
+		var lines []string
+		for _, l := range strings.Split(outline(), "\n") {
+			if strings.Contains(strings.ToLower(l), strings.ToLower(text)) {
+				lines = append(lines, l)
+			}
+		}
+		return mcp.NewToolResultText(strings.Join(lines, "\n"))
+	})
 	tool("fill", func(a map[string]any) *mcp.CallToolResult {
 		ref, _ := a["ref"].(string)
 		values[ref], _ = a["value"].(string)
@@ -94,8 +104,9 @@ func fakeServer(mode string) *mcpserver.MCPServer {
 // TestAgentReadsResultsFirst runs the login task against the fake server
 // in each of its modes: the agent takes an outline only when a result
 // does not show what it needs, so a server whose results carry the
-// changes is spared every check's snapshot, and a linked outline is read
-// (and counted) instead of a snapshot.
+// changes is spared every check's snapshot, a linked outline is read (and
+// counted) instead of a snapshot, and with find the agent searches
+// instead, once per target.
 func TestAgentReadsResultsFirst(t *testing.T) {
 	bin, err := os.Executable()
 	if err != nil {
@@ -103,15 +114,22 @@ func TestAgentReadsResultsFirst(t *testing.T) {
 	}
 	cases := []struct {
 		mode                   string
+		find                   bool
 		snapshots, reads, call int
 	}{
 		// create_session, navigate, 3 fills, 2 clicks, plus the outlines.
-		{"plain", 3, 0, 10},
-		{"changes", 1, 0, 8},
-		{"link", 0, 3, 10},
+		{"plain", false, 3, 0, 10},
+		{"changes", false, 1, 0, 8},
+		{"link", false, 0, 3, 10},
+		// Searches instead: the 3 targets once each, and the 2 checks.
+		{"plain", true, 0, 0, 12},
 	}
 	for _, c := range cases {
-		t.Run(c.mode, func(t *testing.T) {
+		name := c.mode
+		if c.find {
+			name += "+find"
+		}
+		t.Run(name, func(t *testing.T) {
 			srv := ours()
 			srv.launch = func(options) launch { return launch{bin: bin, env: []string{"BENCH_FAKE_SERVER=" + c.mode}} }
 			if c.mode == "link" {
@@ -124,6 +142,7 @@ func TestAgentReadsResultsFirst(t *testing.T) {
 			}
 			defer p.stop()
 			a := newAgent(srv, p, 10*time.Second)
+			a.useFind = c.find
 			if err := seq(
 				func() error { return a.listTools(ctx) },
 				func() error { return a.open(ctx) },

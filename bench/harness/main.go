@@ -41,6 +41,7 @@ import (
 type run struct {
 	Server      string `json:"server"`
 	Task        string `json:"task"`
+	Find        bool   `json:"find,omitempty"` // the tasks-find scenario
 	Tokens      int    `json:"tokens"`
 	ToolsTokens int    `json:"tools_list_tokens"`
 	Tools       int    `json:"tools"`
@@ -79,7 +80,7 @@ type config struct {
 
 func main() {
 	var c config
-	flag.StringVar(&c.scenarios, "scenario", "tasks,steps,coldstart", "scenarios, comma-separated: tasks, steps, coldstart")
+	flag.StringVar(&c.scenarios, "scenario", "tasks,tasks-find,steps,coldstart", "scenarios, comma-separated: tasks, tasks-find, steps, coldstart")
 	flag.StringVar(&c.servers, "servers", "ours,playwright-mcp,chrome-devtools-mcp,agent-browser", "servers, comma-separated")
 	flag.StringVar(&c.tasks, "tasks", "all", "tasks, comma-separated, or all")
 	flag.StringVar(&c.peers, "peers", "bench/peers", "directory of the npm install of the peers (make bench-deps)")
@@ -134,7 +135,7 @@ func mainErr(c config) error {
 	}
 	scen := strings.Split(c.scenarios, ",")
 	for _, sc := range scen {
-		if !slices.Contains([]string{"tasks", "steps", "coldstart"}, sc) {
+		if !slices.Contains([]string{"tasks", "tasks-find", "steps", "coldstart"}, sc) {
 			return fmt.Errorf("unknown scenario %q", sc)
 		}
 	}
@@ -176,19 +177,26 @@ func mainErr(c config) error {
 			rep.Steps = append(rep.Steps, r)
 		}
 	}
-	if slices.Contains(scen, "tasks") {
+	for _, sc := range []string{"tasks", "tasks-find"} {
+		if !slices.Contains(scen, sc) {
+			continue
+		}
+		useFind := sc == "tasks-find"
 		for _, t := range ts {
 			for _, s := range srvs {
+				if useFind && s.find == nil {
+					continue
+				}
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
-				r := runTask(ctx, s, o, st, t, c.timeout)
+				r := runTask(ctx, s, o, st, t, useFind, c.timeout)
 				status := "completed"
 				if !r.Completed {
 					status = "FAILED: " + r.Error
 				}
-				logf("task      %-20s %-7s %6d tokens %3d calls %2d outlines %5.1fs  %s",
-					s.name, t.name, r.Tokens, r.Calls, r.Outlines, r.Seconds, status)
+				logf("%-10s %-20s %-7s %6d tokens %3d calls %2d outlines %5.1fs  %s",
+					sc, s.name, t.name, r.Tokens, r.Calls, r.Outlines, r.Seconds, status)
 				rep.Runs = append(rep.Runs, r)
 			}
 		}
@@ -219,8 +227,8 @@ func mainErr(c config) error {
 }
 
 // runTask starts a fresh server and lets the agent do t on it.
-func runTask(ctx context.Context, s *server, o options, st *site, t task, timeout time.Duration) (r run) {
-	r = run{Server: s.name, Task: t.name}
+func runTask(ctx context.Context, s *server, o options, st *site, t task, useFind bool, timeout time.Duration) (r run) {
+	r = run{Server: s.name, Task: t.name, Find: useFind}
 	t0 := time.Now()
 	defer func() { r.Seconds = time.Since(t0).Seconds() }()
 	p, err := start(ctx, s.launch(o), timeout)
@@ -230,6 +238,7 @@ func runTask(ctx context.Context, s *server, o options, st *site, t task, timeou
 	}
 	defer p.stop()
 	a := newAgent(s, p, timeout)
+	a.useFind = useFind
 	id := fmt.Sprintf("%s-%s-%d", s.name, t.name, time.Now().UnixNano())
 	err = seq(
 		func() error { return a.listTools(ctx) },

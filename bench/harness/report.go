@@ -34,10 +34,69 @@ func markdown(rep report, ts []task, srvs []*server) string {
 	}
 	w("\n\n")
 
+	var plain, found []run
+	for _, r := range rep.Runs {
+		if r.Find {
+			found = append(found, r)
+		} else {
+			plain = append(plain, r)
+		}
+	}
+	taskTables(w, plain, ts, srvs)
+	w("\nOf which tools/list, read once per task:")
+	for _, s := range srvs {
+		for _, r := range rep.Runs {
+			if r.Server == s.name && r.ToolsTokens > 0 {
+				w(" %s %s (%d tools);", s.name, thousands(r.ToolsTokens), r.Tools)
+				break
+			}
+		}
+	}
+	w(" the goal of issue 25 is at most 0.3× the best peer per task.\n\n")
+	w("The tasks (pages in `bench/site`, served with the large peerbench pages' bodies spliced in):\n\n")
+	for _, t := range ts {
+		w("- **%s**: %s.\n", t.name, t.about)
+	}
+	if len(found) > 0 {
+		var withFind []*server
+		for _, s := range srvs {
+			if s.find != nil {
+				withFind = append(withFind, s)
+			}
+		}
+		w("\n### With a find tool\n\n")
+		w("The same tasks, where the server can search its outline for a text (browsermcp `find`, playwright-mcp\n")
+		w("`browser_find`): before reading a whole outline, the agent searches for the target's name or the success\n")
+		w("text, and reads the outline only when the search does not show it. chrome-devtools-mcp has no such search;\n")
+		w("agent-browser's `agent_browser_find` acts on a locator instead of answering lines.\n\n")
+		taskTables(w, found, ts, withFind)
+	}
+	var failed []string
+	for _, r := range rep.Runs {
+		if !r.Completed {
+			sc := ""
+			if r.Find {
+				sc = " (with find)"
+			}
+			failed = append(failed, fmt.Sprintf("%s %s%s: %s", r.Server, r.Task, sc, r.Error))
+		}
+	}
+	if len(failed) > 0 {
+		w("\nFailed runs:\n\n")
+		for _, f := range failed {
+			w("- %s\n", strings.ReplaceAll(f, "\n", " "))
+		}
+	}
+	return b.String()
+}
+
+// taskTables writes the table of tokens and calls per task and server,
+// with ours against the best peer, and where the tokens went.
+func taskTables(w func(string, ...any), runs []run, ts []task, srvs []*server) {
 	find := func(srv, tk string) *run {
-		for i := range rep.Runs {
-			if rep.Runs[i].Server == srv && rep.Runs[i].Task == tk {
-				return &rep.Runs[i]
+		for i := range runs {
+			if runs[i].Server == srv && runs[i].Task == tk {
+				return &runs[i]
 			}
 		}
 		return nil
@@ -112,33 +171,6 @@ func markdown(rep report, ts []task, srvs []*server) string {
 		}
 		w("\n")
 	}
-	w("\nOf which tools/list, read once per task:")
-	for _, s := range srvs {
-		for _, r := range rep.Runs {
-			if r.Server == s.name && r.ToolsTokens > 0 {
-				w(" %s %s (%d tools);", s.name, thousands(r.ToolsTokens), r.Tools)
-				break
-			}
-		}
-	}
-	w(" the goal of issue 25 is at most 0.3× the best peer per task.\n\n")
-	w("The tasks (pages in `bench/site`, served with the large peerbench pages' bodies spliced in):\n\n")
-	for _, t := range ts {
-		w("- **%s**: %s.\n", t.name, t.about)
-	}
-	var failed []string
-	for _, r := range rep.Runs {
-		if !r.Completed {
-			failed = append(failed, fmt.Sprintf("%s %s: %s", r.Server, r.Task, r.Error))
-		}
-	}
-	if len(failed) > 0 {
-		w("\nFailed runs:\n\n")
-		for _, f := range failed {
-			w("- %s\n", strings.ReplaceAll(f, "\n", " "))
-		}
-	}
-	return b.String()
 }
 
 // ratio is ours against the peer that completed the task with the fewest tokens.

@@ -55,6 +55,12 @@ type server struct {
 	typ        call
 	screenshot call
 	close      *call
+	// find, where the server has one, searches the page's outline for a
+	// text ({text}) and answers with the matching lines and their refs; the
+	// agent uses it only in the tasks-find scenario. agent-browser's
+	// agent_browser_find acts on a locator instead, and chrome-devtools-mcp
+	// has no search, so they have none here.
+	find *call
 	// refLine finds an element by role and accessible name in one line of
 	// the server's outline; {role} and {name} are replaced by their quoted
 	// forms, and the first group is the ref to pass back.
@@ -103,6 +109,7 @@ func ours() *server {
 		typ:        call{tool: "type", args: map[string]any{"sessionId": sid, "ref": "{ref}", "text": "{text}"}},
 		screenshot: call{tool: "screenshot", args: map[string]any{"sessionId": sid}},
 		close:      &call{tool: "close_session", args: map[string]any{"sessionId": sid}},
+		find:       &call{tool: "find", args: map[string]any{"sessionId": sid, "text": "{query}"}},
 		refLine:    ariaLine,
 	}
 }
@@ -124,6 +131,7 @@ func playwrightMCP() *server {
 		fill:         call{tool: "browser_type", args: map[string]any{"element": "{role} {name}", "target": "{ref}", "text": "{text}"}},
 		typ:          call{tool: "browser_type", args: map[string]any{"element": "{role} {name}", "target": "{ref}", "text": "{text}"}},
 		screenshot:   call{tool: "browser_take_screenshot", args: map[string]any{"type": "png"}},
+		find:         &call{tool: "browser_find", args: map[string]any{"text": "{query}"}},
 		refLine:      ariaLine,
 		snapshotLink: regexp.MustCompile(`\[Snapshot\]\(([^)\s]+)\)`),
 	}
