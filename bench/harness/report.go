@@ -150,7 +150,7 @@ func taskTables(w func(string, ...any), runs []run, ts []task, srvs []*server) {
 	} else {
 		w(" — |\n")
 	}
-	w("\nWhere the tokens go: tools/list + the answers to actions (and navigate, open) + the outlines.\n\n")
+	w("\nWhere the tokens go: tools/list + every other answer (actions, navigate, open, searches) + the outlines.\n\n")
 	w("| task |")
 	for _, s := range srvs {
 		w(" %s |", s.name)
