@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -81,8 +82,12 @@ func (a *agent) read(what, why, text string, isErr bool) {
 
 // listTools reads tools/list, which every conversation starts with.
 func (a *agent) listTools(ctx context.Context) error {
-	text, n, err := a.p.toolsJSON(ctx, a.timeout)
-	a.tools = n
+	text, names, err := a.p.toolsJSON(ctx, a.timeout)
+	a.tools = len(names)
+	// An agent searches only with a tool the server lists.
+	if a.srv.find != nil && !slices.Contains(names, a.srv.find.tool) {
+		a.useFind = false
+	}
 	if err != nil {
 		return fmt.Errorf("tools/list: %w", err)
 	}

@@ -95,16 +95,21 @@ func start(ctx context.Context, l launch, timeout time.Duration) (*proc, error) 
 	return p, nil
 }
 
-// toolsJSON is what tools/list costs an agent: the JSON of every tool.
-func (p *proc) toolsJSON(ctx context.Context, timeout time.Duration) (string, int, error) {
+// toolsJSON is what tools/list costs an agent: the JSON of every tool. It
+// also answers the tools' names.
+func (p *proc) toolsJSON(ctx context.Context, timeout time.Duration) (string, []string, error) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	r, err := p.mcp.ListTools(cctx, mcp.ListToolsRequest{})
 	if err != nil {
-		return "", 0, err
+		return "", nil, err
+	}
+	names := make([]string, len(r.Tools))
+	for i, t := range r.Tools {
+		names[i] = t.Name
 	}
 	b, err := json.Marshal(r.Tools)
-	return string(b), len(r.Tools), err
+	return string(b), names, err
 }
 
 // result is what one tool call answered, as an agent reads it.

@@ -183,13 +183,13 @@ func runCold(ctx context.Context, s *server, o options, st *site, timeout time.D
 	defer p.stop()
 	out.Ms["initialize"] = ms(time.Since(t0))
 	t1 := time.Now()
-	text, n, err := p.toolsJSON(ctx, timeout)
+	text, names, err := p.toolsJSON(ctx, timeout)
 	if err != nil {
 		out.Error = err.Error()
 		return out
 	}
 	out.Ms["tools/list"] = ms(time.Since(t1))
-	out.Tools, out.Tokens = n, tok(text)
+	out.Tools, out.Tokens = len(names), tok(text)
 	a := newAgent(s, p, timeout)
 	if s.close != nil {
 		defer func() { _, _ = p.call(ctx, 10*time.Second, s.close.tool, expandAll(a, s.close.args)) }()
