@@ -40,9 +40,9 @@ type agent struct {
 	refRe   map[string]*regexp.Regexp
 
 	// view holds the texts the agent may take refs from: the last outline
-	// it read, then the results that came after it, newest last. A
-	// navigation to a new document empties it.
-	view []string
+	// it read, then the results and searches that came after it, newest
+	// last. A navigation to a new document empties it.
+	view []seen
 	// lastResult is the latest action's answer, and link the outline file
 	// it links to, if any, not read yet.
 	lastResult string
@@ -235,7 +235,7 @@ func (a *agent) outline(ctx context.Context, why string) (string, error) {
 			// file tool), and a turn, like a snapshot.
 			a.calls++
 			a.read("read "+filepath.Base(path), why, string(b), false)
-			a.view = []string{string(b)}
+			a.view = []seen{{string(b), true}}
 			return string(b), nil
 		}
 	}
@@ -246,19 +246,31 @@ func (a *agent) outline(ctx context.Context, why string) (string, error) {
 	if r.isError {
 		return "", fmt.Errorf("snapshot: %s", last(r.text, 300))
 	}
-	a.view = []string{r.text}
+	a.view = []seen{{r.text, true}}
 	return r.text, nil
+}
+
+// seen is a text in the agent's view. An outline, or a search's answer,
+// lists every element it shows in the page's order; an action's result may
+// show a few, so it cannot tell which is the second of a name.
+type seen struct {
+	text    string
+	ordered bool
 }
 
 // locate finds t's ref: in the last result, then in the view, then in a
 // full outline.
 func (a *agent) locate(ctx context.Context, t target) (string, error) {
-	if ref := a.find(a.lastResult, t); ref != "" {
-		return ref, nil
+	if t.nth <= 1 {
+		if ref := a.find(a.lastResult, t); ref != "" {
+			return ref, nil
+		}
 	}
 	for i := len(a.view) - 1; i >= 0; i-- {
-		if ref := a.find(a.view[i], t); ref != "" {
-			return ref, nil
+		if v := a.view[i]; t.nth <= 1 || v.ordered {
+			if ref := a.find(v.text, t); ref != "" {
+				return ref, nil
+			}
 		}
 	}
 	if a.useFind && a.srv.find != nil {
@@ -269,7 +281,7 @@ func (a *agent) locate(ctx context.Context, t target) (string, error) {
 		if !r.isError {
 			// What the search showed is part of the agent's view, as an
 			// outline is, and it lists its matches in the outline's order.
-			a.view = append(a.view, r.text)
+			a.view = append(a.view, seen{r.text, true})
 			if ref := a.find(r.text, t); ref != "" {
 				return ref, nil
 			}
@@ -299,7 +311,7 @@ func (a *agent) act(ctx context.Context, c call, t target, text string) error {
 		}
 		if !r.isError {
 			a.setResult(r.text)
-			a.view = append(a.view, r.text)
+			a.view = append(a.view, seen{r.text, false})
 			return nil
 		}
 		if attempt == 1 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -136,5 +137,25 @@ func TestPeersPinned(t *testing.T) {
 		if got := lock.Packages["node_modules/"+name].Version; got != v {
 			t.Errorf("package-lock.json: %s %q, package.json %q", name, got, v)
 		}
+	}
+}
+
+// TestLocateNth takes the second of a name only from a text that lists
+// the page in order: an action's result that shows one "Add to cart"
+// (another product's, which changed) says nothing of which is the second.
+func TestLocateNth(t *testing.T) {
+	a := newAgent(ours(), nil, time.Second)
+	a.view = []seen{
+		{"- button \"Add to cart\" [ref=e4]\n- button \"Add to cart\" [ref=e7]\n- button \"Add to cart\" [ref=e9]", true},
+		{"- button \"Add to cart\" [ref=e9] [pressed]\n- button \"Add to cart\" [ref=e11]", false},
+	}
+	a.lastResult = a.view[1].text
+	ref, err := a.locate(context.Background(), target{"button", "Add to cart", 2})
+	if err != nil || ref != "e7" {
+		t.Fatalf("second Add to cart = %q, %v; want e7", ref, err)
+	}
+	ref, err = a.locate(context.Background(), button("Add to cart"))
+	if err != nil || ref != "e9" {
+		t.Fatalf("first Add to cart = %q, %v; want e9, from the last result", ref, err)
 	}
 }
