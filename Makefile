@@ -11,7 +11,7 @@ PW_VERSION := 1.52.0
 PWDRIVER   ?= $(CURDIR)/.cache/pwdriver
 export PLAYWRIGHT_DRIVER_PATH ?= $(PWDRIVER)
 
-.PHONY: build run test browser pwdriver gridjar gridtools grid vet bench bench-peers clean tsclient fuzz npm
+.PHONY: build run test browser pwdriver gridjar gridtools grid vet bench bench-deps bench-peers bench-peerbench clean tsclient fuzz npm
 
 # build is silent on stdout: `make run` may be an MCP client's command, and
 # stdout is then the protocol channel.
@@ -120,9 +120,26 @@ fuzz:
 bench: browser pwdriver gridjar
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
 
-# bench-peers runs ../shared/peerbench (or $$PEERBENCH) for browsermcp,
-# @playwright/mcp and chrome-devtools-mcp and writes BENCHMARKS.md.
-bench-peers: browser
+# bench-deps installs the peers that bench/harness drives beside browsermcp
+# (@playwright/mcp, chrome-devtools-mcp, agent-browser) from npm, at the
+# versions bench/peers/package-lock.json pins. agent-browser's npm package
+# ships the native binaries the harness runs; its postinstall, which is not
+# run, would only mark them executable (or fetch one from GitHub).
+bench-deps:
+	cd bench/peers && npm ci --ignore-scripts --no-audit --no-fund >&2 && chmod +x node_modules/agent-browser/bin/agent-browser-*
+
+# bench-peers runs bench/harness for browsermcp and the peers and writes its
+# sections of BENCHMARKS.md: tokens per task (with and without a find tool),
+# then the warm steps, the cold start and tools/list (TASKS=login,cart for
+# fewer tasks, N warm iterations).
+TASKS ?= all
+N     ?= 10
+bench-peers: browser bench-deps build
+	$(GO) run ./bench/harness -tasks $(TASKS) -n $(N) -json .cache/bench/harness.json -update BENCHMARKS.md
+
+# bench-peerbench regenerates the rest of BENCHMARKS.md with the older
+# harness outside the repository, ../shared/peerbench (or $$PEERBENCH).
+bench-peerbench: browser bench-deps
 	./bench/peers.sh
 
 # npm builds the npm packages into NPM_OUT (npm/build.mjs), each packed with

@@ -4,9 +4,11 @@
 # interleaving the servers scenario by scenario, with the raw-CDP floors of
 # bench/floor (cold start, click) measured in the same run, and writes
 # BENCHMARKS.md. PEERBENCH points at the harness (default
-# ../shared/peerbench); PEERS at an npm install of its peers/package.json
-# (default .cache/peers, installed on first use); N sets the iterations of
-# the steps scenario.
+# ../shared/peerbench); PEERS at the npm install of the pinned peers
+# (default bench/peers, installed by `make bench-deps`); N sets the
+# iterations of the steps scenario. The task section comes from
+# bench/harness, in this repository, run last (`make bench-peers` runs it
+# alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PEERBENCH=${PEERBENCH:-../shared/peerbench}
@@ -17,13 +19,13 @@ if [ ! -f "$PEERBENCH/main.go" ]; then
 fi
 CACHE=$PWD/.cache
 OUT=$CACHE/bench
-PEERS=${PEERS:-$CACHE/peers}
-mkdir -p "$PEERS" "$OUT"
+PEERS=${PEERS:-$PWD/bench/peers}
+mkdir -p "$OUT"
 rm -f "$OUT"/*.json
 (cd "$PEERBENCH" && go build -o "$CACHE/peerbench" .)
 if [ ! -d "$PEERS/node_modules/@playwright/mcp" ] || [ ! -d "$PEERS/node_modules/chrome-devtools-mcp" ] || [ ! -d "$PEERS/node_modules/agent-browser" ]; then
-  cp "$PEERBENCH/peers/package.json" "$PEERS/"
-  (cd "$PEERS" && npm install --no-audit --no-fund >&2)
+  echo "bench-peers: no peers in $PEERS/node_modules; run make bench-deps" >&2
+  exit 1
 fi
 go build -o bin/browsermcp .
 go build -o "$CACHE/floor" ./bench/floor
@@ -67,4 +69,7 @@ cat bench/grid.md >> BENCHMARKS.md
 # The pool figures come from bench/pool.sh (1 browser against 2), kept in
 # bench/pool.md.
 cat bench/pool.md >> BENCHMARKS.md
+# Tokens per task: bench/harness writes its section in place.
+log "tasks (bench/harness)"
+go run ./bench/harness -peers "$PEERS" -update BENCHMARKS.md || log "  bench/harness failed"
 log "wrote BENCHMARKS.md"

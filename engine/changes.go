@@ -55,6 +55,9 @@ type ChangesRequest struct {
 	// since the last view: an action that can change the page through CSS
 	// alone (a hover, a mouse move) sets it.
 	Full bool
+	// MaxText is the cap on one string of the outline, as in
+	// SnapshotRequest: changes compare outlines printed with the same cap.
+	MaxText int
 }
 
 // ChangesResult is what changed since the last view, or, when there is

@@ -119,6 +119,26 @@ type SnapshotRequest struct {
 	InteractiveOnly bool
 	// MaxChars truncates the text at a line boundary; 0 means no limit.
 	MaxChars int
+	// MaxText cuts every name, value, text and URL of the outline at this
+	// many characters (Unicode code points), marked `…" [+N chars]`; 0
+	// means DefaultMaxText, a negative number no cap.
+	MaxText int
+}
+
+// DefaultMaxText is the cap on one string of an outline: a long label,
+// alt or paragraph costs tokens on every snapshot.
+const DefaultMaxText = 150
+
+// TextCap is the cap the snapshot script applies for r.MaxText: 0 for
+// none.
+func (r SnapshotRequest) TextCap() int {
+	switch {
+	case r.MaxText == 0:
+		return DefaultMaxText
+	case r.MaxText < 0:
+		return 0
+	}
+	return r.MaxText
 }
 
 // SnapshotResult is an outline in playwright-mcp's style: one line per

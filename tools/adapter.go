@@ -28,6 +28,9 @@ type Deps struct {
 	// OmitImages answers screenshots with the file they were saved to
 	// instead of image content (--image-responses omit).
 	OmitImages bool
+	// SnapshotMaxText caps each string of a snapshot (engine.SnapshotRequest's
+	// MaxText: 0 the default, negative none).
+	SnapshotMaxText int
 	// files confines the tool arguments that name server files.
 	files fileAccess
 	// noScript is set when script evaluation is disabled: then a click

@@ -69,7 +69,7 @@ func (d *Deps) addChanges(ctx context.Context, tool string, s engine.Session, ou
 	prefix := refPrefix(engine.SessionNameFrom(ctx))
 	id := engine.SessionIDFrom(ctx)
 	if d.actionResult == ActionResultFull {
-		r, err := s.Snapshot(ctx, engine.SnapshotRequest{})
+		r, err := s.Snapshot(ctx, engine.SnapshotRequest{MaxText: d.SnapshotMaxText})
 		if err != nil {
 			d.Log.DebugContext(ctx, "no outline for the action's result", "tool", tool, "err", err)
 			return
@@ -79,7 +79,7 @@ func (d *Deps) addChanges(ctx context.Context, tool string, s engine.Session, ou
 		*slot = &ChangesOut{Outline: text, Fresh: ActionResultFull}
 		return
 	}
-	r, err := s.Changes(ctx, engine.ChangesRequest{Full: cssActions[tool]})
+	r, err := s.Changes(ctx, engine.ChangesRequest{Full: cssActions[tool], MaxText: d.SnapshotMaxText})
 	if err != nil {
 		d.Log.DebugContext(ctx, "no changes for the action's result", "tool", tool, "err", err)
 		return

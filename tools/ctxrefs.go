@@ -65,8 +65,9 @@ func splitRef(s string) (name, ref string, ok bool) {
 
 // refLine finds the ref of an outline line: the first [ref=...] after the
 // role, the quoted name and the attributes, so that a ref-like text inside
-// a name or a text line is never taken for one.
-var refLine = regexp.MustCompile(`(?m)^( *- [^\s:"\[\]]+(?: "(?:[^"\\\n]|\\.)*")?(?: \[[^\]\s]+\])*?) \[ref=((?:f[1-9][0-9]*)?e[1-9][0-9]*)\]`)
+// a name or a text line is never taken for one. An attribute may hold a
+// space: a cut name's mark, [+N chars].
+var refLine = regexp.MustCompile(`(?m)^( *- [^\s:"\[\]]+(?: "(?:[^"\\\n]|\\.)*")?(?: \[[^\]\n]+\])*?) \[ref=((?:f[1-9][0-9]*)?e[1-9][0-9]*)\]`)
 
 // prefixOutline gives every ref of an outline the prefix.
 func prefixOutline(text, prefix string) string {

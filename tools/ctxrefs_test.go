@@ -224,9 +224,15 @@ func TestContextRefsInFrames(t *testing.T) {
 	e.ok("evaluate", map[string]any{"sessionId": "uk", "script": `() => {
 		const b = document.createElement("button"); b.textContent = "[ref=e1] fake"; document.body.prepend(b);
 		const p = document.createElement("p"); p.textContent = "[ref=e2] text"; document.body.prepend(p);
+		const l = document.createElement("button"); l.setAttribute("aria-label", "L".repeat(200)); document.body.prepend(l);
 	}`})
 	s = e.snap("uk", nil)
-	if !regexp.MustCompile(`- button "\[ref=e1\] fake" \[ref=uk:e\d+\]\n`).MatchString(s) || !strings.Contains(s, "- paragraph: [ref=e2] text\n") {
+	// The page's brackets are escaped, and stay without a prefix.
+	if !regexp.MustCompile(`- button "\\\[ref=e1\\\] fake" \[ref=uk:e\d+\]\n`).MatchString(s) || !strings.Contains(s, `- paragraph: "\[ref=e2\] text"`+"\n") {
 		t.Fatalf("ref-like page text in:\n%s", s)
+	}
+	// A cut name's mark does not keep its ref from the prefix.
+	if !regexp.MustCompile(`- button "L{150}…" \[\+50 chars\] \[ref=uk:e\d+\]\n`).MatchString(s) {
+		t.Fatalf("the cut name's ref lacks the prefix:\n%s", s)
 	}
 }

@@ -22,6 +22,7 @@
 //	evaluate.go     evaluate
 //	screenshot.go   screenshot screenshot_element
 //	snapshot.go     snapshot
+//	find.go         find
 //	pdf.go          pdf
 //	dialogs.go      handle_dialog
 //	tabs.go         tabs

@@ -65,6 +65,7 @@ func registry(d *Deps) []Tool {
 		getConsoleMessages(d),
 		long(pdf(d)),
 		snapshot(d),
+		find(d),
 		handleDialog(d),
 		tabs(d),
 	}

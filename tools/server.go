@@ -16,7 +16,7 @@ import (
 const instructions = `Drive real browsers in isolated sessions.
 - create_session returns a sessionId; pass it to every page tool. Omit sessionId to use your active context (browser_context_*), at first one named "default" (created on first use). A name given to create_session works as a sessionId.
 - Element tools take exactly one of selector (CSS, or XPath when it starts with /, ( or xpath=) or ref (from snapshot, e.g. e12 or f1e3 in a frame; uk:e12 in context uk, which a call without sessionId then acts on). A ref stays valid while its element lives; a stale one answers ELEMENT_NOT_FOUND with reason stale_ref: take a new snapshot.
-- snapshot lines read: - role "name" [attrs] [ref=eN], nested; links end with their href.
+- snapshot lines read: - role "name" [attrs] [ref=eN], nested; links end with their href. Page text is quoted when it holds " [ ] \ |; inside quotes \" \[ \] are the page's. "…" [+N chars]: N more characters (get_text has them). [offscreen]: read by screen readers, not seen.
 - A dialog opened by an action is reported in its result; handle it with handle_dialog before other page tools.
 - timeout parameters are milliseconds: element tools wait up to 5000 for their element, navigations 30000.
 - Failures return isError with {errorCode, message, details, retryable, suggestion}; follow the suggestion.`
@@ -56,6 +56,11 @@ type Options struct {
 	// saved to, under OutputDir/screenshots, instead of image content, for
 	// clients that cannot take images.
 	OmitImages bool
+	// SnapshotMaxText cuts every name, value, text and URL of a snapshot
+	// at this many characters, with a mark of how many more there are:
+	// 0 is engine.DefaultMaxText (150), a negative number no cap.
+	// get_text and get_attribute return strings whole.
+	SnapshotMaxText int
 	// ActionResult is what an action's result carries of the page:
 	// changes (the default), none, or full (the whole outline).
 	ActionResult string
@@ -116,7 +121,7 @@ func NewServer(m *sessions.Manager, o Options) *server.MCPServer {
 	observe := &observers{list: append([]Observer{subs}, o.Observers...), log: log, secrets: secrets}
 	*d = Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets, observe: observe,
 		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths), noScript: o.NoScriptEvaluation, OmitImages: o.OmitImages,
-		actionResult: o.ActionResult, changesCap: o.ChangesCap}
+		SnapshotMaxText: o.SnapshotMaxText, actionResult: o.ActionResult, changesCap: o.ChangesCap}
 	if d.actionResult == "" {
 		d.actionResult = ActionResultChanges
 	}

@@ -38,9 +38,9 @@ type shot struct {
 	fullPage       bool
 }
 
-// shotLog holds the kept screenshots, oldest first, and the files of the
-// images saved under --image-responses omit; both go with their session
-// (end).
+// shotLog holds the kept screenshots, oldest first, and the files saved
+// for a session (images under --image-responses omit, outlines of
+// snapshot {file:true}); both go with their session (end).
 type shotLog struct {
 	mu    sync.Mutex
 	shots []*shot

@@ -14,6 +14,7 @@ import (
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv/mcpcheck"
 	"github.com/seed4af8c199/browsermcp/tools"
@@ -97,12 +98,48 @@ func BenchmarkSnapshotTokens(b *testing.B) {
 				text = e.call("snapshot", map[string]any{"sessionId": id})
 			}
 			tokens := len(o200k.Encode(text, nil, nil))
-			refs := strings.Count(text, "[ref=")
+			refs := page.CountRefs(text)
 			b.ReportMetric(float64(len(text)), "bytes")
 			b.ReportMetric(float64(tokens), "o200k-tokens")
 			b.ReportMetric(float64(refs), "refs")
 			if tokens > c.budget {
 				b.Errorf("snapshot of %s costs %d o200k tokens, budget %d", c.path, tokens, c.budget)
+			}
+		})
+	}
+}
+
+// BenchmarkFindTokens measures what find costs an agent looking for its
+// next target on peerbench's two large pages, in o200k tokens of the text
+// the model reads, beside the whole outline's; it fails when a find costs
+// a tenth of the outline or finds nothing.
+func BenchmarkFindTokens(b *testing.B) {
+	for _, c := range []struct {
+		name, path string
+		args       map[string]any
+	}{
+		{"wikipedia/search-button", "/peerbench/large.html", map[string]any{"text": "Search", "role": "button"}},
+		{"wikipedia/firefox-os-links", "/peerbench/large.html", map[string]any{"text": "Firefox OS", "role": "link", "limit": 3}},
+		{"wikipedia/thunderbird-links", "/peerbench/large.html", map[string]any{"text": "Thunderbird", "role": "link"}},
+		{"wikipedia/edit-links", "/peerbench/large.html", map[string]any{"regex": "^edit$", "role": "link"}},
+		{"generated/send-button", "/peerbench/large-gen.html", map[string]any{"text": "send", "role": "button"}},
+		{"generated/item-link", "/peerbench/large-gen.html", map[string]any{"text": "Item 3.2.1", "role": "link"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			e := newBench(b)
+			id := e.open(c.path)
+			full := len(o200k.Encode(e.call("snapshot", map[string]any{"sessionId": id}), nil, nil))
+			c.args["sessionId"] = id
+			var text string
+			for b.Loop() {
+				text = e.call("find", c.args)
+			}
+			tokens := len(o200k.Encode(text, nil, nil))
+			b.ReportMetric(float64(tokens), "o200k-tokens")
+			b.ReportMetric(float64(full), "outline-o200k-tokens")
+			b.ReportMetric(float64(page.CountRefs(text)), "refs")
+			if strings.HasPrefix(text, "No line matches") || tokens*10 > full {
+				b.Errorf("find %v costs %d o200k tokens, the whole outline %d:\n%s", c.args, tokens, full, text)
 			}
 		})
 	}

@@ -143,6 +143,9 @@ type browserProc struct {
 	gateMu sync.Mutex
 	gate   *gate // the policy's browser-wide part, see popups.go
 
+	tabsMu sync.Mutex
+	tabs   map[*session]struct{} // the pages attached over this connection, see letgo.go
+
 	dlMu sync.Mutex
 	dl   *dlHub // routes download events to sessions, see downloads.go
 

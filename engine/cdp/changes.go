@@ -55,7 +55,7 @@ type changeWalker struct {
 
 func (c changeWalker) Walk(ctx context.Context, a page.WalkArgs) (page.Walked, error) {
 	req := engine.SnapshotRequest{InteractiveOnly: a.InteractiveOnly}
-	args := page.SnapshotArgs{Next: c.s.refs.next, InteractiveOnly: a.InteractiveOnly, Track: tracked(req), Fresh: a.Fresh, Doc: a.Doc, Base: a.Base}
+	args := page.SnapshotArgs{Next: c.s.refs.next, InteractiveOnly: a.InteractiveOnly, MaxText: a.MaxText, Track: tracked(req), Fresh: a.Fresh, Doc: a.Doc, Base: a.Base}
 	c.s.freshWalk = a.Fresh
 	defer func() { c.s.freshWalk = false }()
 	var out page.SnapshotOutcome

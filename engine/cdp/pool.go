@@ -229,7 +229,7 @@ func (p *pool) loads() []int {
 
 // shutBrowser closes one Keeper's browser for good: a browser we launched
 // is asked to close, and killed if it does not in time; one we attached to
-// is only detached from. Its profile is removed.
+// is only detached from, in order (letGo). Its profile is removed.
 func (e *Engine) shutBrowser(k *kit.Keeper[*browserProc]) {
 	b, ok := k.Close()
 	if !ok {
@@ -239,6 +239,9 @@ func (e *Engine) shutBrowser(k *kit.Keeper[*browserProc]) {
 		// A graceful close lets Chromium flush and exit; cancel kills it if
 		// that does not happen in time. stop does it for a persistent one.
 		b.closeGracefully()
+	}
+	if b.attached {
+		b.letGo()
 	}
 	b.stop()
 }

@@ -166,6 +166,7 @@ func openTab(ctx context.Context, b *browserProc, parent context.Context, refs *
 	}
 	s.id = chromedp.FromContext(tab).Target.TargetID
 	obs.popups.setOwner(s.id)
+	b.attachedTab(s)
 	return s, nil
 }
 

@@ -28,7 +28,7 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 		}
 		// A snapshot reuses nothing an earlier walk kept (Fresh): what the
 		// agent sees never depends on what the page recorded.
-		args := page.SnapshotArgs{Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req), Fresh: true}
+		args := page.SnapshotArgs{Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, MaxText: req.TextCap(), Track: tracked(req), Fresh: true}
 		s.freshWalk = true
 		defer func() { s.freshWalk = false }()
 		w, err := s.preparePage(ctx, t)
@@ -75,7 +75,7 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 			return err
 		}
 		if args.Track {
-			s.views.Set(page.View{Doc: out.Doc, Gen: out.Gen, Frames: out.Frames, Text: text})
+			s.views.Set(page.View{Doc: out.Doc, Gen: out.Gen, Frames: out.Frames, Cap: args.MaxText, Text: text})
 		}
 		// The walk of the top document read its URL and title (in
 		// browsermcp's world of that document, which sees the same
@@ -228,7 +228,7 @@ func (s *session) frameText(ctx context.Context, parent *world, idx int, req eng
 	}
 	w, err := s.frameWorld(ctx, parent, node.Node.FrameID)
 	if err != nil {
-		return "- text: (frame not reachable: " + err.Error() + ")", nil
+		return "- text: " + page.Text("(frame not reachable: "+err.Error()+")"), nil
 	}
 	native := s.b.ax.Load() == axNative
 	if w.t != parent.t {
@@ -239,10 +239,10 @@ func (s *session) frameText(ctx context.Context, parent *world, idx int, req eng
 	} else if native {
 		_ = keepAX(ctx, w.t, w.frameID)
 	}
-	args := page.SnapshotArgs{Prefix: w.alias, Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req), Fresh: s.freshWalk}
+	args := page.SnapshotArgs{Prefix: w.alias, Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, MaxText: req.TextCap(), Track: tracked(req), Fresh: s.freshWalk}
 	var out page.SnapshotOutcome
 	if err := s.walk(ctx, w, args, &out); err != nil {
-		return "- text: (frame not reachable: " + err.Error() + ")", nil
+		return "- text: " + page.Text("(frame not reachable: "+err.Error()+")"), nil
 	}
 	if out.Error != "" {
 		return "", page.SnapshotError(out, engine.Target{})

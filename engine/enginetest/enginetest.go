@@ -105,6 +105,7 @@ func RunParts(t *testing.T, newEngine func(t *testing.T) engine.Engine, parts ..
 	run("Dialogs", h.testDialogs)
 	run("Routes", h.testRoutes)
 	run("Snapshot", h.testSnapshot)
+	run("SnapshotHostile", h.testSnapshotHostile)
 	run("Changes", h.testChanges)
 	run("RefsAcrossTabs", h.testRefsAcrossTabs)
 	run("Shadow", h.testShadow)

@@ -23,16 +23,17 @@ import (
 // that wait for a still target, and typing), what the wrapper must pass on
 // (the tabs, downloads and console errors an action caused, select and
 // check included: the Report and Forms parts), the browser's own events
-// (tabs, dialogs, console), the page's changes (the Changes part), and
-// closing. Every part starts Grid sessions, a browser each (seconds, where
-// a local session is a browser context), so the whole suite takes minutes
-// (3 with -race on two loaded cores); these parts take about half of that.
-// For the rest:
+// (tabs, dialogs, console), the page's changes (Changes) and closing,
+// and the outline of hostile pages (SnapshotHostile), which an agent must
+// be able to trust on every backend. Every part starts Grid sessions, a
+// browser each (seconds, where a local session is a browser context), so
+// the whole suite takes minutes (3 with -race on two loaded cores); these
+// parts take about half of that. For the rest:
 //
 //	BROWSERMCP_GRID_CONFORMANCE=all go test -run TestConformance ./engine/grid/
 func TestConformance(t *testing.T) {
 	parts := []string{"Sessions", "Navigate", "Click", "Stable", "Type", "Console", "Tabs", "TabsNewThatFails",
-		"Forms", "ReportTabs", "ReportDownloads", "ReportConsole", "Dialogs", "Changes", "SessionClose", "EngineClose"}
+		"Forms", "ReportTabs", "ReportDownloads", "ReportConsole", "Dialogs", "SnapshotHostile", "Changes", "SessionClose", "EngineClose"}
 	if os.Getenv("BROWSERMCP_GRID_CONFORMANCE") == "all" {
 		parts = nil
 	}

@@ -33,6 +33,18 @@ import (
 // server to adopt it, and the node's own session timeout (300 s by
 // default) ends it if none does. So a rolling restart loses no session, and
 // neither does a killed server.
+//
+// What a server leaves in the browser: the Grid's se:cdp proxy (4.20)
+// closes its own connection to the browser only when ours ends with a
+// WebSocket close frame; when our TCP connection just ends, it keeps that
+// connection open, and with it our Fetch interception (the domain policy's,
+// routes'), which then pauses every request of the page for a client that
+// is gone. So a server that lets go of a session disables its interception,
+// detaches and closes its connection before it returns (engine/cdp's
+// letGo), and its adopter finds the page free. A killed server can do none
+// of that, and no other client can disable another's interception: under a
+// domain policy or with routes, its session's page stays paused until the
+// Grid session ends, and adopting it fails at the call's deadline.
 
 // The capabilities, besides bmcp:sessionId and bmcp:owner, that let
 // another server adopt a session.

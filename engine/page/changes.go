@@ -29,7 +29,10 @@ type View struct {
 	// found; their documents record their changes in their own worlds, so
 	// a view with frames is always walked again, in full.
 	Frames int
-	Text   string
+	// Cap is the cap on one string the outline was printed with
+	// (engine.SnapshotRequest.TextCap).
+	Cap  int
+	Text string
 }
 
 // maxViews is how many documents' views a tab keeps: the agent may come
@@ -106,6 +109,8 @@ type WalkArgs struct {
 	Fresh           bool
 	Doc             string
 	Base            int
+	// MaxText is the cap on one string (engine.SnapshotRequest.TextCap).
+	MaxText int
 }
 
 // ChangeWalker is what an engine gives ChangesOf: a walk of the tab's
@@ -116,9 +121,10 @@ type ChangeWalker interface {
 
 // ChangesOf answers engine.Session.Changes for a tab whose views are vs.
 func ChangesOf(ctx context.Context, vs *Views, w ChangeWalker, req engine.ChangesRequest) (engine.ChangesResult, error) {
-	a := WalkArgs{Fresh: req.Full}
+	tc := engine.SnapshotRequest{MaxText: req.MaxText}.TextCap()
+	a := WalkArgs{Fresh: req.Full, MaxText: tc}
 	last, ok := vs.latest()
-	if ok && last.Frames == 0 {
+	if ok && last.Frames == 0 && last.Cap == tc {
 		a.Doc, a.Base = last.Doc, last.Gen
 	}
 	now, err := w.Walk(ctx, a)
@@ -138,8 +144,8 @@ func ChangesOf(ctx context.Context, vs *Views, w ChangeWalker, req engine.Change
 		text = t
 	}
 	before, seen := vs.Get(now.Doc)
-	vs.Set(View{Doc: now.Doc, Gen: now.Gen, Frames: now.Frames, Text: text})
-	if seen {
+	vs.Set(View{Doc: now.Doc, Gen: now.Gen, Frames: now.Frames, Cap: tc, Text: text})
+	if seen && before.Cap == tc {
 		res.Changes = Diff(before.Text, text)
 		return res, nil
 	}
@@ -147,7 +153,7 @@ func ChangesOf(ctx context.Context, vs *Views, w ChangeWalker, req engine.Change
 	if ok && last.Doc != now.Doc {
 		res.Fresh = engine.FreshNavigated
 	}
-	o, err := w.Walk(ctx, WalkArgs{InteractiveOnly: true})
+	o, err := w.Walk(ctx, WalkArgs{InteractiveOnly: true, MaxText: tc})
 	if err != nil {
 		return engine.ChangesResult{}, err
 	}

@@ -90,7 +90,7 @@ func HitError(h Hit, tg engine.Target, action string) error {
 		fmt.Sprintf("element %s did not get the %s: %s, and %s would have received it; the %s was stopped, nothing was clicked", h.Element, action, why, by, action)).
 		With("reason", h.Reason).With("element", h.Element).With("receivedBy", h.ReceivedBy).With("clicked", false)
 	if h.HitText != "" {
-		e.With("hitText", h.HitText)
+		e.With("hitText", Text(h.HitText))
 	}
 	if h.CoveredBy != "" {
 		e.With("coveredBy", h.CoveredBy).With("hit", h.Hit)
@@ -117,18 +117,21 @@ func unseenHit(h Hit, tg engine.Target, action string) error {
 		e.With("coveredBy", h.CoveredBy).With("hit", h.Hit)
 	}
 	if h.HitText != "" {
-		e.With("hitText", h.HitText)
+		e.With("hitText", Text(h.HitText))
 	}
 	return withTarget(e, tg)
 }
 
 // named is an element's description with its text, when it shows any:
-// a#continue ("Continue shopping").
+// a#continue ("Continue shopping"). The text is the page's: quoted as a
+// snapshot quotes it (Quote), it holds no bracket a ref could be read
+// from; details.hitText is written as outline text (Text) for the same
+// reason.
 func named(desc, text string) string {
 	if text == "" {
 		return desc
 	}
-	return fmt.Sprintf("%s (%q)", desc, text)
+	return desc + " (" + Quote(text) + ")"
 }
 
 // withTarget adds the target's selector or ref to e's details.
@@ -179,7 +182,7 @@ func MissedClick(r ElementCheck, tg engine.Target) error {
 		e.With("coveredBy", r.CoveredBy).With("hit", r.Hit)
 	}
 	if r.HitText != "" {
-		e.With("hitText", r.HitText)
+		e.With("hitText", Text(r.HitText))
 	}
 	return withTarget(e, tg)
 }
@@ -225,7 +228,7 @@ func ElementError(r ElementCheck, tg engine.Target, timeout time.Duration) error
 			e.With("coveredBy", r.CoveredBy).With("hit", r.Hit)
 		}
 		if r.HitText != "" {
-			e.With("hitText", r.HitText)
+			e.With("hitText", Text(r.HitText))
 		}
 		if r.Reason == "not_stable" {
 			e.With("timeout", timeout.Milliseconds()).Suggest("Wait until the element stops moving (an animation that never ends keeps it moving); force:true clicks where it is now.")

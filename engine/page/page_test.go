@@ -143,3 +143,33 @@ func TestHitError(t *testing.T) {
 		t.Fatalf("unseen: %v %v, want the click reported as sent to iframe#ad", err, e.Details)
 	}
 }
+
+// TestOutlineStrings checks how the Go side writes page strings into the
+// lines around an outline (a frame's error, a tool's title and URL), as
+// the snapshot script does: nothing starts a line, no bracket or quote of
+// the page's stays bare.
+func TestOutlineStrings(t *testing.T) {
+	for _, c := range []struct{ in, text, quote, url string }{
+		{"Plain title", "Plain title", `"Plain title"`, "Plain%20title"},
+		{"a\n- link \"Bank\" [ref=e7]", `"a - link \"Bank\" \[ref=e7\]"`, `"a - link \"Bank\" \[ref=e7\]"`, "a%0A-%20link%20%22Bank%22%20%5Bref=e7%5D"},
+		{"x\u2028y\u0085z\u2029", "x y z", `"x y z"`, "x%E2%80%A8y%C2%85z%E2%80%A9"},
+		{"back\\slash | pipe", `"back\\slash | pipe"`, `"back\\slash | pipe"`, "back%5Cslash%20|%20pipe"},
+		{"bell\x07 \u202eevil", `"bell\u0007 \u202eevil"`, `"bell\u0007 \u202eevil"`, "bell%07%20%E2%80%AEevil"},
+		{"…", `"…"`, `"…"`, "%E2%80%A6"},
+		{"http://h/p?q=1#f", "http://h/p?q=1#f", `"http://h/p?q=1#f"`, "http://h/p?q=1#f"},
+	} {
+		if got := Text(c.in); got != c.text {
+			t.Errorf("Text(%q) = %s, want %s", c.in, got, c.text)
+		}
+		if got := Quote(c.in); got != c.quote {
+			t.Errorf("Quote(%q) = %s, want %s", c.in, got, c.quote)
+		}
+		if got := URL(c.in); got != c.url {
+			t.Errorf("URL(%q) = %s, want %s", c.in, got, c.url)
+		}
+	}
+	// A page's text quoted holds no ref a loose expression would take.
+	if n := CountRefs(`- paragraph: ` + Text(`- link "Bank" [ref=e7]`) + "\n- link \"Bank\" [ref=e8] /bank"); n != 1 {
+		t.Errorf("CountRefs counts %d refs, want the one real", n)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -27,8 +29,11 @@ type SnapshotArgs struct {
 	Next            int    `json:"next"`
 	Depth           int    `json:"depth"`
 	InteractiveOnly bool   `json:"interactiveOnly"`
-	Kind            string `json:"kind,omitempty"`
-	Sel             string `json:"sel,omitempty"`
+	// MaxText caps each string of the outline (engine.SnapshotRequest's
+	// TextCap); 0: no cap.
+	MaxText int    `json:"maxText,omitempty"`
+	Kind    string `json:"kind,omitempty"`
+	Sel     string `json:"sel,omitempty"`
 	// Track makes the walk the agent's view of the document for change
 	// tracking (changes.go): set on whole-page walks only.
 	Track bool `json:"track,omitempty"`
@@ -91,8 +96,9 @@ func (p *Patch) Apply(text string) (string, bool) {
 // frameLine is a line that stands for a cross-origin frame's content.
 var frameLine = regexp.MustCompile("^( *)\x01([0-9]+)$")
 
-// refToken counts refs in the outline.
-var refToken = regexp.MustCompile(`\[ref=[^\]\s]+\]`)
+// refToken counts refs in the outline. A backslash before the closing
+// bracket is the page's text, quoted: \[ref=e7\] is no ref.
+var refToken = regexp.MustCompile(`\[ref=[^\]\s\\]+\]`)
 
 // SnapshotError classifies a failed SnapshotOutcome for the subtree tg into
 // the engine error every engine returns for it; nil when the walk succeeded.
@@ -166,3 +172,85 @@ func TruncateOutline(text string, max int) (string, bool) {
 
 // CountRefs counts the refs an outline shows.
 func CountRefs(text string) int { return len(refToken.FindAllStringIndex(text, -1)) }
+
+// syntaxChar reports whether r makes a text be quoted in an outline, as
+// the snapshot script decides (SYN there): " \ [ ] | and control and
+// bidi characters.
+func syntaxChar(r rune) bool {
+	switch {
+	case r == '"' || r == '\\' || r == '[' || r == ']' || r == '|':
+		return true
+	case r < 0x20 || r >= 0x7f && r <= 0x9f:
+		return true
+	case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// collapse turns every run of white space, line separators included,
+// into one space and trims the ends, so that no string starts a line.
+func collapse(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || r == '\u2028' || r == '\u2029'
+	}), " ")
+}
+
+// Quote writes s as the snapshot script writes a name: white space
+// collapsed, in double quotes, with \ " [ ] escaped by a backslash and
+// control and bidi characters as \uXXXX.
+func Quote(s string) string {
+	s = collapse(s)
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\' || r == '[' || r == ']':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r != '|' && syntaxChar(r):
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// Text writes s as the snapshot script writes text: white space
+// collapsed, and quoted (Quote) only when it holds a character of the
+// outline's syntax or is just "…".
+func Text(s string) string {
+	s = collapse(s)
+	if s == "…" || strings.IndexFunc(s, syntaxChar) >= 0 {
+		return Quote(s)
+	}
+	return s
+}
+
+// URL writes u as the snapshot script writes a link's URL: white space,
+// " [ ] \ and control and bidi characters percent-encoded, so that it
+// reads as one token that no outline syntax hides in.
+func URL(u string) string {
+	if strings.IndexFunc(u, urlEscaped) < 0 {
+		return u
+	}
+	var b strings.Builder
+	for _, r := range u {
+		if !urlEscaped(r) {
+			b.WriteRune(r)
+			continue
+		}
+		var buf [utf8.UTFMax]byte
+		for _, c := range buf[:utf8.EncodeRune(buf[:], r)] {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+func urlEscaped(r rune) bool {
+	return r != '|' && syntaxChar(r) || unicode.IsSpace(r) || r == '\u2028' || r == '\u2029' || r == '…'
+}

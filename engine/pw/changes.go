@@ -32,7 +32,7 @@ func (c changeWalker) Walk(ctx context.Context, a page.WalkArgs) (page.Walked, e
 	s.keepAX(ctx)
 	req := engine.SnapshotRequest{InteractiveOnly: a.InteractiveOnly}
 	refs := s.sh.refs
-	args := page.SnapshotArgs{Next: refs.next, InteractiveOnly: a.InteractiveOnly, Track: tracked(req), Fresh: a.Fresh, Doc: a.Doc, Base: a.Base}
+	args := page.SnapshotArgs{Next: refs.next, InteractiveOnly: a.InteractiveOnly, MaxText: a.MaxText, Track: tracked(req), Fresh: a.Fresh, Doc: a.Doc, Base: a.Base}
 	s.freshWalk = a.Fresh
 	defer func() { s.freshWalk = false }()
 	f := s.page.MainFrame()

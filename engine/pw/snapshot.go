@@ -35,7 +35,7 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 	refs := s.sh.refs
 	// A snapshot reuses nothing an earlier walk kept (Fresh): what the
 	// agent sees never depends on what the page recorded.
-	args := page.SnapshotArgs{Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req), Fresh: true}
+	args := page.SnapshotArgs{Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, MaxText: req.TextCap(), Track: tracked(req), Fresh: true}
 	s.freshWalk = true
 	defer func() { s.freshWalk = false }()
 	f := s.page.MainFrame()
@@ -68,7 +68,7 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 		return engine.SnapshotResult{}, err
 	}
 	if args.Track {
-		s.views.Set(page.View{Doc: out.Doc, Gen: out.Gen, Frames: out.Frames, Text: text})
+		s.views.Set(page.View{Doc: out.Doc, Gen: out.Gen, Frames: out.Frames, Cap: args.MaxText, Text: text})
 	}
 	info := s.Info(ctx)
 	res := engine.SnapshotResult{URL: info.URL, Title: info.Title, FullChars: len(text)}
@@ -138,10 +138,10 @@ func (s *session) frameText(ctx context.Context, parent playwright.Frame, idx in
 		return "- text: (frame not loaded)", nil
 	}
 	refs := s.sh.refs
-	args := page.SnapshotArgs{Prefix: refs.aliasFor(cf), Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, Track: tracked(req), Fresh: s.freshWalk}
+	args := page.SnapshotArgs{Prefix: refs.aliasFor(cf), Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, MaxText: req.TextCap(), Track: tracked(req), Fresh: s.freshWalk}
 	out, err := s.walk(ctx, cf, args, "")
 	if err != nil {
-		return "- text: (frame not reachable: " + firstLine(err) + ")", nil
+		return "- text: " + page.Text("(frame not reachable: "+firstLine(err)+")"), nil
 	}
 	if err := page.SnapshotError(out, engine.Target{}); err != nil {
 		return "", err

@@ -69,6 +69,7 @@ type Config struct {
 	Session  SessionConfig  `json:"session"`
 	Security SecurityConfig `json:"security"`
 	Logging  LoggingConfig  `json:"logging"`
+	Snapshot SnapshotConfig `json:"snapshot"`
 	// Capabilities are the opt-in tool groups (--caps).
 	Capabilities []string `json:"capabilities"`
 }
@@ -177,6 +178,14 @@ type SecurityConfig struct {
 	AllowedPaths []string `json:"allowedPaths"`
 }
 
+// SnapshotConfig is how snapshots print what the page wrote.
+type SnapshotConfig struct {
+	// MaxTextLength cuts each name, value, text and URL of an outline at
+	// this many characters, marked with how many more there are; 0: no
+	// cap.
+	MaxTextLength int `json:"maxTextLength"`
+}
+
 // LoggingConfig is where logs go and which.
 type LoggingConfig struct {
 	Level  string `json:"level"`
@@ -204,6 +213,7 @@ func defaultConfig() Config {
 			MaxScreenshotSize: 2 << 20, MaxMessageSize: jsonrpc.DefaultMaxMessage, EnableFileUpload: true, EnableScriptEvaluation: true,
 		},
 		Logging:      LoggingConfig{Level: "info", Format: "text"},
+		Snapshot:     SnapshotConfig{MaxTextLength: engine.DefaultMaxText},
 		Capabilities: []string{},
 	}
 }
@@ -396,6 +406,13 @@ var options = []option{
 		field: func(c *Config) any { return &c.Security.AllowedPaths }},
 	{flags: []string{"enable-script-evaluation"}, env: "BROWSERMCP_ENABLE_SCRIPT_EVALUATION", key: "security.enableScriptEvaluation", usage: "offer the evaluate tool",
 		field: func(c *Config) any { return &c.Security.EnableScriptEvaluation }},
+	{flags: []string{"snapshot-max-text"}, env: "BROWSERMCP_SNAPSHOT_MAX_TEXT", key: "snapshot.maxTextLength", usage: "cut each name, value, text and URL of a snapshot at this many `characters`, marked \"…\" [+N chars] (0: no cap; get_text returns strings whole)",
+		field: func(c *Config) any { return &c.Snapshot.MaxTextLength }, check: func(c *Config) error {
+			if c.Snapshot.MaxTextLength < 0 || c.Snapshot.MaxTextLength > maxSnapshotText {
+				return fmt.Errorf("want 0 (no cap) to %d", maxSnapshotText)
+			}
+			return nil
+		}},
 	{flags: []string{"caps"}, env: "BROWSERMCP_CAPS", key: "capabilities", usage: "opt-in tool `groups`, comma-separated or repeated: network, console, pdf, state, vision or all",
 		field: func(c *Config) any { return &c.Capabilities }, check: func(c *Config) error { _, err := tools.ParseCaps(strings.Join(c.Capabilities, ",")); return err }},
 	{flags: []string{"log-level"}, env: "BROWSERMCP_LOG_LEVEL", key: "logging.level", usage: "debug, info, warn or error",
@@ -1051,6 +1068,7 @@ func (c Config) ToolOptions(log *slog.Logger) tools.Options {
 		NoScriptEvaluation: !c.Security.EnableScriptEvaluation,
 		OmitImages:         c.ImageResponses == "omit",
 		OutputSchemas:      c.OutputSchemas,
+		SnapshotMaxText:    snapshotMaxText(c.Snapshot.MaxTextLength),
 		ActionResult:       c.ActionResult,
 		ChangesCap:         c.ActionResultCap,
 		// Over HTTP the client's roots name its own machine's directories.
@@ -1097,4 +1115,16 @@ func (c Config) LogNote() string {
 		return "browsermcp: logging.destination is stdout, but over stdio stdout carries the protocol: logging to stderr"
 	}
 	return ""
+}
+
+// maxSnapshotText bounds --snapshot-max-text: a cap above it is no cap.
+const maxSnapshotText = 1 << 20
+
+// snapshotMaxText turns the setting (0: no cap) into tools.Options'
+// SnapshotMaxText (0: the default, negative: no cap).
+func snapshotMaxText(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }

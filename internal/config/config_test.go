@@ -304,3 +304,42 @@ func TestREADMEListsEveryKey(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotMaxTextReachesTools checks --snapshot-max-text from every
+// layer: its default, a value from the file, the variable and the flag,
+// 0 (no cap, which tools.Options spells negative) and a refused value.
+func TestSnapshotMaxTextReachesTools(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.json")
+	os.WriteFile(file, []byte(`{"snapshot": {"maxTextLength": 80}}`), 0o600)
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "BROWSERMCP_SNAPSHOT_MAX_TEXT" {
+				return v
+			}
+			return ""
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		env  string
+		want int
+	}{
+		{nil, "", 150},
+		{[]string{"--config", file}, "", 80},
+		{[]string{"--config", file}, "60", 60},
+		{[]string{"--config", file, "--snapshot-max-text", "40"}, "60", 40},
+		{[]string{"--snapshot-max-text", "0"}, "", -1},
+	} {
+		cfg, err := Load(c.args, env(c.env), io.Discard, "test")
+		if err != nil {
+			t.Fatalf("%v %q: %v", c.args, c.env, err)
+		}
+		if got := cfg.ToolOptions(nil).SnapshotMaxText; got != c.want {
+			t.Errorf("%v %q: SnapshotMaxText %d, want %d", c.args, c.env, got, c.want)
+		}
+	}
+	_, err := Load([]string{"--snapshot-max-text", "-5"}, env(""), io.Discard, "test")
+	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "snapshot-max-text") {
+		t.Fatalf("--snapshot-max-text -5: %v, want a usage error naming the flag", err)
+	}
+}

@@ -52,6 +52,10 @@ func typeScriptClient(t *testing.T, node, dir string, o tools.Options) {
 			Exists *bool   `json:"exists"`
 		} `json:"absentAttribute"`
 		Evaluated map[string]any `json:"evaluated"`
+		// Found are the lines find matched, SavedRefs the refs of the
+		// outline snapshot {file: true} saved (-1: no path).
+		Found     []string `json:"found"`
+		SavedRefs int      `json:"savedRefs"`
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
@@ -69,6 +73,9 @@ func typeScriptClient(t *testing.T, node, dir string, o tools.Options) {
 		}
 		if fmt.Sprint(r.Evaluated) != "map[list:[true <nil>] n:1]" {
 			t.Errorf("%s: evaluate = %v", tr, r.Evaluated)
+		}
+		if len(r.Found) != 1 || r.Found[0] != "- paragraph: Signed in as ts" || r.SavedRefs != 0 {
+			t.Errorf("%s: find matched %q; snapshot {file: true} saved %d refs, want a file with none", tr, r.Found, r.SavedRefs)
 		}
 	}
 	if n := s.Mgr.Len(); n != 2 {

@@ -26,11 +26,14 @@ async function (a) {
     if (!a.sel) return self && self.isConnected ? self : null;
     return query(a.kind, a.sel, false);
   };
+  // An id or class the page wrote with other characters than word ones is
+  // CSS-escaped: still a selector, and no outline syntax ([ref=e7]).
+  const ident = (s) => /^[\w-]+$/.test(s) ? s : CSS.escape(s);
   const describe = (el) => {
     if (!el || !el.tagName) return String(el);
     let s = el.tagName.toLowerCase();
-    if (el.id) s += "#" + el.id;
-    else if (typeof el.className === "string" && el.className.trim()) s += "." + el.className.trim().split(/\s+/).slice(0, 2).join(".");
+    if (el.id) s += "#" + ident(el.id);
+    else if (typeof el.className === "string" && el.className.trim()) s += "." + el.className.trim().split(/\s+/).slice(0, 2).map(ident).join(".");
     return s;
   };
   // text is a short snippet of what el shows, to name it in an error beside

@@ -20,8 +20,19 @@
 // accessible-name computation, so that common HTML reads the same on every
 // browser.
 //
-// a = {prefix, next, depth, interactiveOnly, kind?, sel?, track?, fresh?,
-// doc?, base?}; with no sel the walk starts at `this` when it is an
+// Every string the page controls (names, values, text, URLs, attributes)
+// is printed so that it cannot pass for outline syntax: whitespace,
+// Unicode line separators included, collapses to one space, so no string
+// starts a line; names and values are quoted with \ " [ ] escaped and
+// control and bidi characters written \uXXXX; text is quoted the same way
+// whenever it holds one of those characters or | or is just "…"; URLs have
+// them percent-encoded; numbers are digits. A string longer than
+// a.maxText code points is cut there and marked "…" [+N chars], N the code
+// points left out. Text a sighted user does not see (clipped to a pixel,
+// off-screen, zero-sized, transparent) is marked [offscreen].
+//
+// a = {prefix, next, depth, interactiveOnly, maxText, kind?, sel?, track?,
+// fresh?, doc?, base?}; with no sel the walk starts at `this` when it is an
 // element, else at the document. Returns {text, next, frames, url, title,
 // doc, gen} or {error, message}; with doc and base (the document and walk
 // count of the engine's view, see "Change tracking"), {clean} or {patch}
@@ -202,6 +213,10 @@ function (a) {
   // Resolving every href (el.href, new URL) costs more than the rest of
   // the walk.
   let originDoc = null, origin = "";
+  // What of a URL could read as outline syntax (whitespace ends it, " [ ]
+  // open a name or an attribute, … marks a cut), or hide: control and
+  // bidi characters.
+  const URL_ESC = /[\s\u0085"\[\]\\\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2026]/g;
   const shortURL = (el) => {
     const raw = el.getAttribute("href");
     if (raw === null) return "";
@@ -211,8 +226,8 @@ function (a) {
     if (doc !== originDoc) originDoc = doc, origin = doc.location.origin;
     // A document without an origin of its own (srcdoc, about:blank) has
     // "null" for one: nothing to take off.
-    if (origin !== "null" && h.startsWith(origin) && (h.length === origin.length || h[origin.length] === "/")) return h.slice(origin.length) || "/";
-    return h.replace(/\s/g, "%20");
+    const u = origin !== "null" && h.startsWith(origin) && (h.length === origin.length || h[origin.length] === "/") ? h.slice(origin.length) || "/" : h;
+    return u.replace(URL_ESC, encodeURIComponent);
   };
   const clickable = (el, st) => {
     if (el.onclick || el.hasAttribute("onclick") || el.isContentEditable && el.contentEditable === "true") return true;
@@ -245,7 +260,7 @@ function (a) {
       // tells what the element is (a clickable div has no name).
       if (ctx.hidden || only && !ctx.inRef) return;
       const t = n.nodeValue;
-      if (t && /\S/.test(t)) kids.push({ t: t.replace(/\s+/g, " ") });
+      if (t && /\S/.test(t)) kids.push({ t: t.replace(/\s+/g, " "), vh: ctx.tvh });
       else if (t && kids.length && kids[kids.length - 1].t !== undefined) kids.push({ t: " " });
     } else if (type === 1) visit(n, kids, ctx);
   };
@@ -524,6 +539,32 @@ function (a) {
     return t || undefined;
   };
 
+  // Whether an element the accessibility tree keeps is hidden from sight
+  // with all it holds: transparent, scaled to nothing, clipped to a pixel
+  // (screen-reader-only text) or placed where no scrolling reaches. The
+  // computed style answers most; only a positioned element is measured.
+  const ZERO_SCALE = /^matrix\(0, 0, 0, 0,|^matrix3d\(0, 0, 0, 0, 0, 0, 0, 0,/;
+  const unseen = (el, cs) => {
+    if (cs.opacity === "0") return true;
+    const tf = cs.transform;
+    if (tf !== "none" && ZERO_SCALE.test(tf)) return true;
+    const pos = cs.position;
+    if (pos !== "absolute" && pos !== "fixed") return false;
+    const cp = cs.clipPath;
+    if (cp !== "none" && /^inset\((50|100)%/.test(cp)) return true;
+    const c = cs.clip;
+    if (c !== "auto" && c.startsWith("rect(")) {
+      const v = c.slice(5).split(/,?\s+|,/).map(parseFloat);
+      if (v.length === 4 && !v.some(isNaN) && (v[1] - v[3] <= 1 || v[2] - v[0] <= 1)) return true;
+    }
+    const r = el.getBoundingClientRect();
+    if ((r.width <= 1 || r.height <= 1) && (cs.overflowX !== "visible" || cs.overflowY !== "visible")) return true;
+    const w = el.ownerDocument.defaultView || window, iw = w.innerWidth, ih = w.innerHeight;
+    if (pos === "fixed") return r.right <= 0 || r.bottom <= 0 || r.left >= iw || r.top >= ih;
+    const d = el.ownerDocument.documentElement, sx = w.scrollX, sy = w.scrollY;
+    return r.right + sx <= 0 || r.bottom + sy <= 0 || r.left + sx >= Math.max(d.scrollWidth, iw) || r.top + sy >= Math.max(d.scrollHeight, ih);
+  };
+
   // Cache: a tracked walk keeps, per element, what visit() gave for it
   // (R.cache: {key, seq, items}, key being the walk's context there), and
   // the next tracked walk gives that again for an element in which nothing
@@ -538,7 +579,8 @@ function (a) {
   let nocache = 0, deepAbove = 0;
   const visit = (el, kids, ctx) => {
     if (!cacheOn) return visitOne(el, kids, ctx);
-    const key = (ctx.hidden ? "h" : "") + (ctx.inAct ? "a" : "") + (ctx.inRef ? "r" : "") + (ctx.closed ? "c" : "") + "|" + (ctx.cursor || "");
+    const key = (ctx.hidden ? "h" : "") + (ctx.inAct ? "a" : "") + (ctx.inRef ? "r" : "") + (ctx.closed ? "c" : "") +
+      (ctx.vh ? "v" : "") + (ctx.tvh ? "t" : "") + "|" + (ctx.cursor || "");
     const above = deepAbove;
     deepAbove = Math.max(above, R.deep.get(el) || 0, R.allSeq);
     const hit = R.cache.get(el);
@@ -571,8 +613,12 @@ function (a) {
     const role = plain ? "generic" : native ? el.computedRole || "" : closed ? "" : roleOf(el, tag);
     const cursor = ctx.cursor;
     const st = ACT.has(role) || ctx.inAct ? "" : cs.cursor;
+    // vh: the element and all it holds are visually hidden; tvh: its own
+    // text is (a zero font size hides only what it applies to).
+    const vh = ctx.vh || !hidden && unseen(el, cs);
     const sub = { hidden, cursor: st || cursor, inAct: ctx.inAct || ACT.has(role), inRef: ctx.inRef,
-      closed: closed || tag === "details" && !el.open || cs.contentVisibility === "hidden" };
+      closed: closed || tag === "details" && !el.open || cs.contentVisibility === "hidden",
+      vh, tvh: vh || cs.fontSize === "0px" };
     if (tag === "label" && el.control) {
       // The label's text is the control's name: show the control only.
       if (!el.contains(el.control)) return;
@@ -581,7 +627,7 @@ function (a) {
     }
     let act = !hidden && ACT.has(role);
     if (!act && !hidden && role !== "iframe" && clickable(el, st === "pointer" && cursor !== "pointer" ? "pointer" : "")) act = true;
-    const node = { role, kids: [] };
+    const node = { role, kids: [], vh };
     if (act) {
       node.ref = refOf(el);
       sub.inRef = true;
@@ -628,7 +674,9 @@ function (a) {
         if (v) node.value = String(v);
       }
     } else if (role === "heading") {
-      const lv = el.getAttribute("aria-level") || (/^h[1-6]$/.test(tag) ? tag[1] : "");
+      // Only digits: the attribute is the page's to write.
+      const al = (el.getAttribute("aria-level") || "").trim();
+      const lv = /^[1-9][0-9]{0,2}$/.test(al) ? al : /^h[1-6]$/.test(tag) ? tag[1] : "";
       if (lv) node.attrs = ["level=" + lv];
     }
     if (tag !== "input" && tag !== "textarea") visitKids(el, node.kids, sub);
@@ -653,10 +701,13 @@ function (a) {
   // Merges adjacent text and trims it.
   const tidy = (kids) => {
     const out = [];
+    // Visually hidden text stays apart from visible text; a space joins
+    // either.
     for (const k of kids) {
       const last = out[out.length - 1];
-      if (k.t !== undefined && last && last.t !== undefined) last.t += k.t;
-      else out.push(k.t !== undefined ? { t: k.t } : k);
+      if (k.t !== undefined && last && last.t !== undefined && (!k.vh === !last.vh || !/\S/.test(k.t))) last.t += k.t;
+      else if (k.t !== undefined && last && last.t !== undefined && !/\S/.test(last.t)) last.t += k.t, last.vh = k.vh;
+      else out.push(k.t !== undefined ? { t: k.t, vh: k.vh } : k);
     }
     const res = [];
     for (const k of out) {
@@ -667,7 +718,30 @@ function (a) {
     }
     return res;
   };
-  const q = (s) => '"' + s.replace(/\s+/g, " ").trim().replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
+  // Printing the page's strings (see the top of this file). WS is every
+  // line break and space JavaScript knows, and NEL; CTRL what would hide
+  // or reorder text; SYN what makes a text be quoted.
+  const WS = /[\s\u0085]+/g;
+  const CTRL = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+  const SYN = /[\\"\[\]|\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+  const maxText = a.maxText > 0 ? a.maxText : 0;
+  // clip cuts s at maxText code points: [what is shown, how many are not].
+  const clip = (s) => {
+    if (!maxText || s.length <= maxText) return [s, 0];
+    const cp = Array.from(s);
+    return cp.length <= maxText ? [s, 0] : [cp.slice(0, maxText).join(""), cp.length - maxText];
+  };
+  const more = (n) => n ? "… [+" + n + " chars]" : "";
+  const esc = (s) => s.replace(/[\\"\[\]]/g, "\\$&").replace(CTRL, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+  const q = (s) => {
+    const [v, n] = clip(s.replace(WS, " ").trim());
+    return '"' + esc(v) + (n ? '…" [+' + n + " chars]" : '"');
+  };
+  const tx = (s) => {
+    s = s.replace(WS, " ").trim();
+    return s === "…" || SYN.test(s) || maxText && s.length > maxText ? q(s) : s;
+  };
+  const ROLE = /^[A-Za-z][A-Za-z0-9-]*$/;
   const textOnly = (kids) => kids.length === 1 && kids[0].t !== undefined;
   const cut = a.depth > 0 ? a.depth : Infinity;
   const lines = [];
@@ -678,20 +752,21 @@ function (a) {
   // Only nodes that print a few lines are kept: a line is cheaper to print
   // again than to keep at every level above it.
   const emitted = cacheOn ? R.emitted || (R.emitted = new WeakMap()) : null;
-  const emit = (node, ind, lvl) => {
-    if (!emitted || node.t !== undefined || node.frame !== undefined) return emitOne(node, ind, lvl);
+  // off: an ancestor's line already says [offscreen].
+  const emit = (node, ind, lvl, off) => {
+    if (!emitted || node.t !== undefined || node.frame !== undefined) return emitOne(node, ind, lvl, off);
     const m = emitted.get(node);
-    if (m && m.ind === ind && m.lvl === lvl) {
+    if (m && m.ind === ind && m.lvl === lvl && m.off === off) {
       for (const l of m.lines) lines.push(l);
       return;
     }
     const start = lines.length;
-    emitOne(node, ind, lvl);
-    if (lines.length - start >= 4) emitted.set(node, { ind, lvl, lines: lines.slice(start) });
+    emitOne(node, ind, lvl, off);
+    if (lines.length - start >= 4) emitted.set(node, { ind, lvl, off, lines: lines.slice(start) });
   };
-  const emitOne = (node, ind, lvl) => {
+  const emitOne = (node, ind, lvl, off) => {
     if (node.t !== undefined) {
-      lines.push(ind + "- text: " + node.t);
+      lines.push(ind + (node.vh && !off ? "- text [offscreen]: " : "- text: ") + tx(node.t));
       return;
     }
     if (node.frame !== undefined) {
@@ -701,26 +776,35 @@ function (a) {
     let kids = tidy(node.kids);
     // A thin container around one element is just that element.
     if (!node.ref && !node.name && THIN.has(node.role) && kids.length === 1 && kids[0].t === undefined && kids[0].frame === undefined) {
-      emit(kids[0], ind, lvl);
+      emit(kids[0], ind, lvl, off);
       return;
     }
     // An empty container says nothing, unless it is a landmark or a live
     // region that content will appear in.
     if (!kids.length && !node.ref && !node.name && node.value === undefined && !ORIENT.has(node.role) && !LIVE.has(node.role)) return;
-    let head = ind + "- " + (node.role || "generic");
+    let head = ind + "- " + (ROLE.test(node.role) ? node.role : "generic");
     if (node.name) head += " " + q(node.name);
     if (node.attrs) for (const at of node.attrs) head += " [" + at + "]";
+    if (node.vh && !off) head += " [offscreen]";
+    off = off || node.vh;
+    // Text shown on the node's own line: hidden text only under a line
+    // that says so.
+    const inline = (k) => k.t !== undefined && (!k.vh || off);
     if (node.ref) head += " [ref=" + node.ref + "]";
-    if (node.url) head += " " + node.url;
+    if (node.url) {
+      const [u, n] = clip(node.url);
+      head += " " + u + more(n);
+    }
     if (node.role === "row") {
       // A row reads as its cells' text; what can be acted on nests below.
       const parts = [], nested = [];
+      const part = (k) => parts.push(tx(k.t) + (k.vh && !off ? " [offscreen]" : ""));
       for (const c of kids) {
-        if (c.t !== undefined) { parts.push(c.t); continue; }
+        if (c.t !== undefined) { part(c); continue; }
         const ck = c.ref || c.frame !== undefined ? [c] : tidy(c.kids);
-        if (!c.ref && c.frame === undefined && textOnly(ck)) { parts.push(ck[0].t); continue; }
+        if (!c.ref && c.frame === undefined && textOnly(ck)) { part(ck[0]); continue; }
         if (!c.ref && c.frame === undefined && !ck.length) { parts.push(""); continue; }
-        for (const x of ck) if (x.t !== undefined) parts.push(x.t); else nested.push(x);
+        for (const x of ck) if (x.t !== undefined) part(x); else nested.push(x);
       }
       while (parts.length && parts[parts.length - 1] === "") parts.pop();
       if (parts.length) head += ": " + parts.join(" | ");
@@ -728,7 +812,7 @@ function (a) {
       if (!kids.length) { lines.push(head); return; }
       if (lvl + 1 >= cut) { lines.push(head + " …"); return; }
       lines.push(head);
-      for (const k of kids) emit(k, ind + "  ", lvl + 1);
+      for (const k of kids) emit(k, ind + "  ", lvl + 1, off);
       return;
     }
     // Text that only repeats the name says nothing new (a link's text, a
@@ -739,18 +823,18 @@ function (a) {
     }
     if (node.value !== undefined) head += ": " + q(node.value);
     if (!kids.length) { lines.push(head); return; }
-    if (node.value === undefined && textOnly(kids)) { lines.push(head + ": " + kids[0].t); return; }
+    if (node.value === undefined && textOnly(kids) && inline(kids[0])) { lines.push(head + ": " + tx(kids[0].t)); return; }
     let open = node.value !== undefined ? "" : ":";
     if (lvl + 1 >= cut) { lines.push(head + open + " …"); return; }
     // Leading text goes on the container's own line, as in a row: one line
     // and one "- text:" fewer per paragraph.
-    if (open && kids[0].t !== undefined) {
-      open += " " + kids[0].t;
+    if (open && inline(kids[0])) {
+      open += " " + tx(kids[0].t);
       kids = kids.slice(1);
     }
     const at = lines.length;
     lines.push(head + open);
-    for (const k of kids) emit(k, ind + "  ", lvl + 1);
+    for (const k of kids) emit(k, ind + "  ", lvl + 1, off);
     // Children that all turned out empty leave no dangling colon.
     if (lines.length === at + 1) lines[at] = head;
   };
@@ -768,7 +852,7 @@ function (a) {
   const top = [];
   if (root) visit(root, top, { hidden: false, cursor: "" });
   else visitKids(document.body || document.documentElement, top, { hidden: false, cursor: "" });
-  for (const k of tidy(top)) emit(k, "", 0);
+  for (const k of tidy(top)) emit(k, "", 0, false);
   // Asked about the view the engine holds, a tracked walk answers only
   // the lines between the head and the tail it shares with that view.
   let patch = null;

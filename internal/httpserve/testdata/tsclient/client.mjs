@@ -22,6 +22,9 @@ async function drive(name, transport) {
   // Without, it passes structuredContent through unchecked.
   const attr = await client.callTool({ name: "get_attribute", arguments: { sessionId: id, selector: "h1", name: "data-absent" } });
   const evaluated = await client.callTool({ name: "evaluate", arguments: { sessionId: id, script: "({n: 1, list: [true, null]})" } });
+  // find's matches and snapshot's saved file, validated the same way.
+  const found = await client.callTool({ name: "find", arguments: { sessionId: id, text: "signed in" } });
+  const saved = await client.callTool({ name: "snapshot", arguments: { sessionId: id, file: true } });
   const res = await client.readResource({ uri: `browser:///session/${id}` });
   const prompt = await client.getPrompt({ name: "e2e_test", arguments: { test_scenario: "sign in", start_url: page } });
   out[name] = {
@@ -32,6 +35,8 @@ async function drive(name, transport) {
     promptHasUrl: prompt.messages[0].content.text.includes(page),
     absentAttribute: attr.structuredContent,
     evaluated: evaluated.structuredContent.result,
+    found: found.structuredContent.matches.map((m) => m.line),
+    savedRefs: saved.structuredContent.path ? saved.structuredContent.refs : -1,
   };
   await client.close();
 }
