@@ -252,6 +252,10 @@ func (o *outline) context(i int) string {
 // outlines are compared as sets of lines.
 const maxEdits = 500
 
+// maxPairs bounds the removed and added lines of one run of edits that
+// Diff tries to pair as changed lines.
+const maxPairs = 1 << 24
+
 // Diff returns the lines that appeared, went away or changed from the
 // outline old to the outline now, in page order. A removed and an added
 // line with the same ref are one change of that element, and so are a
@@ -299,6 +303,10 @@ func Diff(old, now string) []engine.Change {
 			} else if o.kind == opAdd && b.at(o.j).ref == "" && !pairedAdd[o.j] {
 				adds = append(adds, o.j)
 			}
+		}
+		if len(dels)*len(adds) > maxPairs {
+			// A page rebuilt whole: its lines read as removed and added.
+			dels = nil
 		}
 		for _, i := range dels {
 			li := a.at(i)

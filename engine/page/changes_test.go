@@ -151,3 +151,17 @@ func TestPatchApply(t *testing.T) {
 		t.Fatalf("a patch to an empty view = %q, %v", got, ok)
 	}
 }
+
+// TestDiffRebuilt checks that a page rebuilt whole diffs in bounded time:
+// past maxPairs, its lines read as removed and added.
+func TestDiffRebuilt(t *testing.T) {
+	var a, b []string
+	for i := range 5000 {
+		a = append(a, fmt.Sprintf("- text: old %d", i))
+		b = append(b, fmt.Sprintf("- text: new %d", i))
+	}
+	got := Diff(strings.Join(a, "\n"), strings.Join(b, "\n"))
+	if len(got) != 10000 {
+		t.Fatalf("Diff gave %d changes, want 10000", len(got))
+	}
+}
