@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
 // secretTTL bounds how long a password placeholder works.
@@ -153,13 +154,14 @@ type cachedRedactor struct {
 // applies (base64 also inside a longer encoded text such as a Basic
 // Authorization header, hex, URL and HTML escaping, character codes, upper
 // and lower case, reversed), the pieces of v and of v reversed of at least
-// minRedactedPart characters and two thirds of v, and each form as it
+// minRedactedPart characters and two thirds of v, each form as the
+// snapshot outline writes it, and each form as it
 // appears inside a JSON string. It does not, and cannot, list every
 // computation of v: see the README's "Secrets".
 func secretForms(v string) []string {
 	seen := map[string]bool{}
 	var out []string
-	add := func(f string) {
+	one := func(f string) {
 		if len(f) < minRedacted || seen[f] {
 			return
 		}
@@ -170,6 +172,16 @@ func secretForms(v string) []string {
 				seen[esc] = true
 				out = append(out, esc)
 			}
+		}
+	}
+	// Each form, and each as a JSON string holds it (a page may print
+	// JSON), also as the outline writes page text: inside quotes, with
+	// \ " [ ] escaped (engine/page.Quote), and in a link's URL.
+	add := func(f string) {
+		for _, g := range append([]string{f}, jsonEscapes(f)...) {
+			one(g)
+			one(strings.TrimSuffix(strings.TrimPrefix(page.Quote(g), `"`), `"`))
+			one(page.URL(g))
 		}
 	}
 	rev := reverse(v)
