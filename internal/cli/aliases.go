@@ -148,7 +148,7 @@ func buildAliases() []*command {
 				return "", nil
 			}},
 		{name: "get", args: "text|value|attr|title|url [@ref|selector] [attribute]", summary: "Print an element's text, value or attribute, or the page's title or URL.",
-			example: "get text @e5", tool: "get_text", min: 1, max: 3, build: buildGet, post: postGet},
+			example: "get text @e5", tool: "get_text", also: []string{"get_value", "get_attribute", "get_page_metadata"}, min: 1, max: 3, build: buildGet, post: postGet},
 		{name: "wait", args: "<selector|ms>", summary: "Wait for an element to be visible, or ms milliseconds; --text T: for text to appear, --gone T: to disappear.",
 			example: "wait 500", tool: "wait_for", max: 1,
 			opts: []option{{name: "text", help: "text to appear"}, {name: "gone", help: "text to disappear"}},
@@ -200,9 +200,9 @@ func buildAliases() []*command {
 			}},
 		{name: "cookies", summary: "Print the session's cookies.", example: "cookies", tool: "get_cookies"},
 		{name: "state", args: "save|load <file>", summary: "Save the session's cookies and localStorage to a JSON file, or load them from one.",
-			example: "state save login.json", tool: "save_state", min: 2, max: 2, build: buildState, post: postState},
+			example: "state save login.json", tool: "save_state", also: []string{"restore_state"}, min: 2, max: 2, build: buildState, post: postState},
 		{name: "network", args: "route <url-glob> [--body B] [--status N]|unroute [url-glob]|requests", summary: "Mock responses, undo that, or print the request log.",
-			example: `network route "*/api/*" --body '{"ok":true}'`, tool: "get_request_log", min: 1, max: 2, build: buildNetwork},
+			example: `network route "*/api/*" --body '{"ok":true}'`, tool: "get_request_log", also: []string{"mock_response", "unroute"}, min: 1, max: 2, build: buildNetwork},
 		{name: "dialog", args: "accept [text]|dismiss", summary: "Accept (with prompt text) or dismiss the open JavaScript dialog.",
 			example: "dialog accept", tool: "handle_dialog", min: 1, max: 2, build: func(pos []string, _ map[string]string, a map[string]any) (string, error) {
 				switch pos[0] {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -24,6 +25,9 @@ type command struct {
 	// tool is the tool it calls; options named after the tool's
 	// arguments pass through to it.
 	tool string
+	// also are the other tools build may pick, whose arguments are
+	// options too.
+	also []string
 	// opts are its own options, which build reads.
 	opts []option
 	// min and max bound its positionals; max -1 is any number.
@@ -79,19 +83,55 @@ func refOrSelector(t string) string {
 	return t
 }
 
+// tool is a tool of the registry as the command line knows it, from
+// catalog.json: a command's help, options and sessionId come from it.
+// Building the registry's definitions takes a shell command ~20 ms (their
+// schemas are reflected and compiled); reading the catalog, well under
+// one. TestCatalogIsCurrent holds the catalog to tools.Definitions, and
+// -update rewrites it.
+type tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Group       string          `json:"group"`
+	Session     bool            `json:"session,omitempty"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
+//go:embed catalog.json
+var catalogJSON []byte
+
 var (
 	defsOnce sync.Once
-	defs     map[string]tools.Definition
-	defList  []tools.Definition
+	defs     map[string]tool
+	defList  []tool
 )
 
+// catalogOf renders the registry's definitions as catalog.json holds them.
+func catalogOf(ds []tools.Definition) ([]byte, error) {
+	list := make([]tool, len(ds))
+	for i, d := range ds {
+		schema := d.Tool.RawInputSchema
+		if len(schema) == 0 {
+			b, err := json.Marshal(d.Tool.InputSchema)
+			if err != nil {
+				return nil, err
+			}
+			schema = b
+		}
+		list[i] = tool{Name: d.Tool.Name, Description: d.Tool.Description, Group: string(d.Group), Session: d.Session, InputSchema: schema}
+	}
+	return json.MarshalIndent(list, "", "\t")
+}
+
 // definition is the registry's tool of that name.
-func definition(name string) (tools.Definition, bool) {
+func definition(name string) (tool, bool) {
 	defsOnce.Do(func() {
-		defList = tools.Definitions()
-		defs = map[string]tools.Definition{}
+		if err := json.Unmarshal(catalogJSON, &defList); err != nil {
+			panic("internal/cli/catalog.json: " + err.Error())
+		}
+		defs = map[string]tool{}
 		for _, d := range defList {
-			defs[d.Tool.Name] = d
+			defs[d.Name] = d
 		}
 	})
 	d, ok := defs[name]
@@ -113,22 +153,19 @@ func lookup(name string) (*command, bool) {
 
 // generated is the command of a tool under its own name: its required
 // arguments positional in order, every argument an option.
-func generated(d tools.Definition) *command {
-	req := d.Tool.InputSchema.Required
-	if len(d.Tool.RawInputSchema) > 0 {
-		var s struct {
-			Required []string `json:"required"`
-		}
-		json.Unmarshal(d.Tool.RawInputSchema, &s)
-		req = s.Required
+func generated(d tool) *command {
+	var s struct {
+		Required []string `json:"required"`
 	}
+	json.Unmarshal(d.InputSchema, &s)
+	req := s.Required
 	req = slices.DeleteFunc(slices.Clone(req), func(r string) bool { return r == "sessionId" && d.Session })
 	args := make([]string, len(req))
 	for i, r := range req {
 		args[i] = "<" + r + ">"
 	}
-	return &command{name: d.Tool.Name, tool: d.Tool.Name, args: strings.Join(args, " "), summary: d.Tool.Description,
-		min: len(req), max: len(req), generated: true}
+	return &command{name: d.Name, tool: d.Name, args: strings.Join(args, " "), summary: d.Description,
+		max: len(req), generated: true}
 }
 
 // properties are a tool's arguments and their JSON types.
@@ -143,7 +180,7 @@ func properties(tool string) map[string]string {
 		} `json:"properties"`
 		Required []string `json:"required"`
 	}
-	json.Unmarshal(d.Tool.RawInputSchema, &s)
+	json.Unmarshal(d.InputSchema, &s)
 	out := map[string]string{}
 	for k, v := range s.Properties {
 		t, _ := v.Type.(string)
@@ -158,6 +195,11 @@ func properties(tool string) map[string]string {
 func (c *command) parse(argv []string) (invocation, error) {
 	inv := invocation{tool: c.tool, args: map[string]any{}, own: map[string]string{}}
 	props := properties(c.tool)
+	for _, t := range c.also {
+		for k, v := range properties(t) {
+			props[k] = v
+		}
+	}
 	for i := 0; i < len(argv); i++ {
 		a := argv[i]
 		if a == "--" {
@@ -233,13 +275,26 @@ func (c *command) parse(argv []string) (invocation, error) {
 		return inv, nil
 	}
 	if c.generated {
-		req := strings.Fields(strings.NewReplacer("<", "", ">", "").Replace(c.args))
+		// Positionals fill the required arguments no option gave, in
+		// order.
+		var missing []string
+		for _, r := range strings.Fields(strings.NewReplacer("<", "", ">", "").Replace(c.args)) {
+			if _, given := inv.args[r]; !given {
+				missing = append(missing, r)
+			}
+		}
+		if len(inv.pos) > len(missing) {
+			return inv, fmt.Errorf("%s takes %s, got %d arguments: %q", c.name, c.args, len(inv.pos), inv.pos)
+		}
 		for i, p := range inv.pos {
-			x, err := typed(req[i], props[req[i]], p, nil)
+			x, err := typed(missing[i], props[missing[i]], p, nil)
 			if err != nil {
 				return inv, err
 			}
-			inv.args[req[i]] = x
+			inv.args[missing[i]] = x
+		}
+		if len(missing) > len(inv.pos) {
+			return inv, fmt.Errorf("%s needs %s (positional, or as an option --%s)", c.name, c.args, missing[len(inv.pos)])
 		}
 	}
 	return inv, nil
@@ -307,7 +362,7 @@ func typed(name, typ, v string, prev any) (any, error) {
 }
 
 // allDefs are the registry's tools, in its order.
-func allDefs() []tools.Definition {
+func allDefs() []tool {
 	definition("")
 	return defList
 }

@@ -171,7 +171,7 @@ func toolNames() []string {
 	definition("")
 	names := make([]string, len(defList))
 	for i, d := range defList {
-		names[i] = d.Tool.Name
+		names[i] = d.Name
 	}
 	return names
 }

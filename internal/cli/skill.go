@@ -70,7 +70,7 @@ Each tool is a command too: required arguments in order, every argument as --nam
 		if c.args != "" {
 			ex += " " + c.args
 		}
-		fmt.Fprintf(&b, "- `browsermcp %s` - %s\n", ex, d.Tool.Description)
+		fmt.Fprintf(&b, "- `browsermcp %s` - %s\n", ex, d.Description)
 	}
 	return b.String()
 }
