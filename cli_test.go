@@ -167,7 +167,7 @@ func TestCLIOpenSnapshotClickFill(t *testing.T) {
 	site := testsite.Start()
 	defer site.Close()
 	s := newCLIShell(t)
-	if out := s.ok("open", site.URL+"/form.html"); !strings.Contains(out, `"title":"Sign in"`) {
+	if out := s.ok("open", site.URL+"/form.html"); !strings.Contains(out, "title: Sign in\n") {
 		t.Errorf("open printed %q", out)
 	}
 	outline := s.ok("snapshot", "-i")
@@ -184,7 +184,7 @@ func TestCLIOpenSnapshotClickFill(t *testing.T) {
 	if got := strings.TrimSpace(s.ok("get", "value", "#user")); got != "alice" {
 		t.Errorf("the username field holds %q", got)
 	}
-	if got := s.ok("get_attribute", "type", "--selector", "#pass"); !strings.Contains(got, `"value":"password"`) {
+	if got := s.ok("get_attribute", "type", "--selector", "#pass"); !strings.Contains(got, "value: password\n") {
 		t.Errorf("get_attribute by the tool's own name: %q", got)
 	}
 	var st struct {
@@ -223,14 +223,14 @@ func TestCLISessionsIsolated(t *testing.T) {
 	if got := strings.TrimSpace(s.ok("get", "url")); got != site.URL+"/catalog.html" {
 		t.Errorf("BROWSERMCP_SESSION=b: %q", got)
 	}
-	list := s.ok("sessions")
+	list := s.ok("sessions", "--json")
 	for _, name := range []string{`"name":"a"`, `"name":"b"`} {
 		if !strings.Contains(list, name) {
 			t.Errorf("sessions lacks %s: %s", name, list)
 		}
 	}
 	s.ok("close", "--session", "a")
-	if _, errs, code := s.run("", "sessions"); code != 0 || strings.Contains(s.ok("sessions"), `"name":"a"`) {
+	if _, errs, code := s.run("", "sessions"); code != 0 || strings.Contains(s.ok("sessions", "--json"), `"name":"a"`) {
 		t.Errorf("session a after close: exit %d %s", code, errs)
 	}
 }
@@ -290,7 +290,7 @@ func TestCLIFirstCommandsRace(t *testing.T) {
 	if d := s.daemons(); len(d) != 1 {
 		t.Errorf("daemons running: %v", d)
 	}
-	list := s.ok("sessions")
+	list := s.ok("sessions", "--json")
 	if !strings.Contains(list, `"name":"one"`) || !strings.Contains(list, `"name":"two"`) {
 		t.Errorf("the daemon's sessions: %s", list)
 	}

@@ -100,6 +100,7 @@ func TestCompact(t *testing.T) {
 	for in, want := range map[string]string{
 		`{"success":true,"message":"Clicked ref e8","sessionId":"x","expiresAt":1,"newTabs":[],"dialog":null}`: "Clicked ref e8",
 		`{"message":"Clicked","newTabs":[{"index":1}],"sessionId":"x"}`:                                        "Clicked\nnewTabs: [{\"index\":1}]",
+		`{"status":200,"success":true,"title":"Sign in","url":"http://x.test/"}`:                               "status: 200\ntitle: Sign in\nurl: http://x.test/",
 		`{"text":"hello","sessionId":"x","expiresAt":2}`:                                                       "hello",
 		"Page: about:blank\n- button [ref=e1]\n":                                                               "Page: about:blank\n- button [ref=e1]",
 	} {

@@ -15,7 +15,8 @@ import (
 // the server gives them, compacted for a shell: a block that is our
 // result JSON loses the session's bookkeeping (sessionId, expiresAt,
 // empty fields), a lone string field prints bare (get text), and a result
-// with a message prints it on its own line, then what else happened.
+// with a message prints it on its own line, then what else happened, one
+// field a line.
 func printResult(w io.Writer, r *toolResult, asJSON bool) {
 	if asJSON {
 		if len(r.StructuredContent) > 0 {
@@ -94,18 +95,17 @@ func compact(text string) string {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	if len(lines) > 0 {
-		// An action: its message, then each other fact on a line.
-		for _, k := range keys {
-			lines = append(lines, k+": "+string(m[k]))
+	// An action's message comes first; then each fact on its own line,
+	// strings bare: JSON's quotes and braces cost an agent tokens.
+	for _, k := range keys {
+		v := string(m[k])
+		var s string
+		if json.Unmarshal(m[k], &s) == nil && !strings.Contains(s, "\n") {
+			v = s
 		}
-		return strings.Join(lines, "\n")
+		lines = append(lines, k+": "+v)
 	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return t
-	}
-	return string(b)
+	return strings.Join(lines, "\n")
 }
 
 // empty reports a JSON value that says nothing: null, false, "", [] or {}.
