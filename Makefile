@@ -11,7 +11,7 @@ PW_VERSION := 1.52.0
 PWDRIVER   ?= $(CURDIR)/.cache/pwdriver
 export PLAYWRIGHT_DRIVER_PATH ?= $(PWDRIVER)
 
-.PHONY: build run test browser pwdriver gridjar gridtools grid vet bench bench-deps bench-peers bench-peerbench clean tsclient fuzz npm
+.PHONY: build run test browser pwdriver gridjar gridtools grid vet bench bench-deps bench-peers bench-peerbench clean tsclient fuzz npm bench-cli
 
 # build is silent on stdout: `make run` may be an MCP client's command, and
 # stdout is then the protocol channel.
@@ -141,6 +141,11 @@ bench-peers: browser bench-deps build
 # harness outside the repository, ../shared/peerbench (or $$PEERBENCH).
 bench-peerbench: browser bench-deps
 	./bench/peers.sh
+
+# The command line next to agent-browser's (BENCHMARKS.md, "Command line");
+# AGENT_BROWSER is its native binary, e.g. node_modules/agent-browser/bin/agent-browser-linux-x64.
+bench-cli: build browser
+	go run ./bench/cli -bin bin/browsermcp $(if $(AGENT_BROWSER),-agent-browser $(AGENT_BROWSER))
 
 # npm builds the npm packages into NPM_OUT (npm/build.mjs), each packed with
 # npm pack: @browsermcp/<os>-<cpu> for linux, darwin and win32 on x64 and

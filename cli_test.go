@@ -344,8 +344,11 @@ func TestCLIExitCodes(t *testing.T) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, out, errs, c.want)
 		}
 	}
+	if out, errs, code := s.run("", "close"); code != 0 || !strings.Contains(out, "No daemon is running") {
+		t.Errorf("close without a daemon: exit %d, %q %q", code, out, errs)
+	}
 	if len(s.daemons()) != 0 {
-		t.Error("a usage error started the daemon")
+		t.Error("a usage error, or close, started the daemon")
 	}
 	s.ok("open", site.URL+"/form.html")
 	out, errs, code := s.run("", "click", "@e999")

@@ -389,6 +389,11 @@ func closeMain(ctx context.Context, argv []string, g globals, e env) int {
 	if inv.own["all"] == "true" {
 		return stopDaemon(ctx, e)
 	}
+	if f := (files{runtimeDir(e.getenv)}); !dialable(f.socket()) {
+		// No daemon, no session: closing starts none.
+		fmt.Fprintf(e.stdout, "No daemon is running: session %s is not open.\n", g.session)
+		return exitOK
+	}
 	s, code := open(ctx, g, e)
 	if s == nil {
 		return code

@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -83,6 +84,9 @@ var serverFlags = map[string]bool{
 	"output-dir": false, "allow-file-urls": true, "max-sessions": false, "session-timeout": false,
 	"log-level": false, "allowed-paths": false, "browser-arg": false, "dialogs": false,
 }
+
+// pathFlags are the server flags that name a file or directory.
+var pathFlags = map[string]bool{"config": true, "executable-path": true, "output-dir": true}
 
 // Main runs the command line and returns the exit status.
 func Main(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -222,6 +226,12 @@ func parseGlobals(args []string, getenv func(string) string) (globals, []string,
 			v, err := value()
 			if err != nil {
 				return g, nil, err
+			}
+			if pathFlags[name] && v != "" {
+				// The daemon may be asked again from another directory.
+				if abs, err := filepath.Abs(v); err == nil {
+					v = abs
+				}
 			}
 			g.serverArgs = append(g.serverArgs, "--"+name+"="+v)
 		}
