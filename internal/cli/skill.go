@@ -35,7 +35,7 @@ structured result.
 
 ## Refs
 
-- ` + "`@e12`" + ` and ` + "`e12`" + ` both name a ref; anything else is a CSS selector (or text=..., role=..., testid=...).
+- ` + "`@e12`" + ` and ` + "`e12`" + ` both name a ref; anything else is a selector: CSS, XPath (starting with / or xpath=), or testid=VALUE.
 - Refs come from the latest snapshot or find of that session; after the page changes, take a new snapshot.
 - In a session other than default, refs carry its name (` + "`work:e5`" + `); both forms work in that session.
 
@@ -54,7 +54,7 @@ created on first use; the default session is "default". ` + "`browsermcp close`"
 
 `)
 	for _, c := range aliases() {
-		fmt.Fprintf(&b, "- `browsermcp %s` - %s (tool %s)\n", c.example, c.summary, c.tool)
+		fmt.Fprintf(&b, "- `browsermcp %s` - %s (tool %s)\n", c.example, c.summary, strings.Join(append([]string{c.tool}, c.also...), ", "))
 	}
 	b.WriteString("- `printf 'open URL\\nsnapshot -i\\n' | browsermcp batch --bail` - run commands from stdin in one process (one a line, or a JSON array of argument arrays); --bail stops at the first error\n")
 	b.WriteString(`
