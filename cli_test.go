@@ -429,3 +429,65 @@ func TestCLISkillCoversTheRegistry(t *testing.T) {
 		t.Errorf("the installed skill differs from skill's output (%v)", err)
 	}
 }
+
+// TestCLIAliases checks the aliases beyond the loop by the page's state:
+// state save in one session and load in another carries the login, tab
+// new and close, network route answers the page's fetch, dialog accept
+// answers a prompt, and pdf writes a PDF.
+func TestCLIAliases(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	s := newCLIShell(t)
+	dir := t.TempDir()
+	state := filepath.Join(dir, "login.json")
+
+	s.ok("open", site.URL+"/login?user=ann")
+	s.ok("state", "save", state)
+	s.ok("--session", "other", "state", "load", state)
+	s.ok("--session", "other", "open", site.URL+"/members")
+	if got := strings.TrimSpace(s.ok("--session", "other", "get", "title")); !strings.HasPrefix(got, "s-ann t-ann ") {
+		t.Errorf("the loaded state's page: %q", got)
+	}
+	if got := s.ok("--session", "other", "cookies"); !strings.Contains(got, `"value":"s-ann"`) {
+		t.Errorf("cookies: %q", got)
+	}
+
+	s.ok("tab", "new", site.URL+"/catalog.html")
+	var tabs struct {
+		Current int `json:"current"`
+		Tabs    []struct {
+			URL string `json:"url"`
+		} `json:"tabs"`
+	}
+	if err := json.Unmarshal([]byte(s.ok("tab", "list", "--json")), &tabs); err != nil || len(tabs.Tabs) != 2 || tabs.Current != 1 {
+		t.Fatalf("tab list after tab new: %+v %v", tabs, err)
+	}
+	s.ok("tab", "close", "1")
+	if got := strings.TrimSpace(s.ok("get", "url")); !strings.HasSuffix(got, "/login?user=ann") {
+		t.Errorf("after tab close, the current tab is %q", got)
+	}
+
+	s.ok("network", "route", "*/api/data", "--body", `{"source":"mock"}`)
+	if got := s.ok("eval", "fetch('/api/data').then(r => r.json()).then(j => j.source)"); !strings.Contains(got, "mock") {
+		t.Errorf("the routed fetch answered %q", got)
+	}
+	s.ok("network", "unroute", "*/api/data")
+	if got := s.ok("eval", "fetch('/api/data').then(r => r.json()).then(j => j.source)"); !strings.Contains(got, "server") {
+		t.Errorf("after unroute the fetch answered %q", got)
+	}
+
+	s.ok("open", site.URL+"/dialogs.html")
+	if out := s.ok("click", "#prompt"); !strings.Contains(out, "dialog") {
+		t.Errorf("the click that opened a prompt printed %q", out)
+	}
+	s.ok("dialog", "accept", "Zoe")
+	if got := strings.TrimSpace(s.ok("get", "title")); got != "name=Zoe" {
+		t.Errorf("after dialog accept Zoe the title is %q", got)
+	}
+
+	pdf := filepath.Join(dir, "page.pdf")
+	s.ok("pdf", pdf)
+	if b, err := os.ReadFile(pdf); err != nil || !bytes.HasPrefix(b, []byte("%PDF-")) {
+		t.Errorf("pdf: %v, %d bytes", err, len(b))
+	}
+}

@@ -102,6 +102,7 @@ func TestCompact(t *testing.T) {
 		`{"message":"Clicked","newTabs":[{"index":1}],"sessionId":"x"}`:                                        "Clicked\nnewTabs: [{\"index\":1}]",
 		`{"status":200,"success":true,"title":"Sign in","url":"http://x.test/"}`:                               "status: 200\ntitle: Sign in\nurl: http://x.test/",
 		`{"text":"hello","sessionId":"x","expiresAt":2}`:                                                       "hello",
+		`{"cookies":[],"sessionId":"x","expiresAt":2}`:                                                         "cookies: []",
 		"Page: about:blank\n- button [ref=e1]\n":                                                               "Page: about:blank\n- button [ref=e1]",
 	} {
 		if got := compact(in); got != want {

@@ -69,10 +69,20 @@ func compact(text string) string {
 	if string(m["success"]) == "true" {
 		delete(m, "success") // the exit status says so
 	}
+	full := len(m)
 	for k, v := range m {
-		if empty(v) {
+		if empty(v) && k != "message" {
 			delete(m, k)
 		}
+	}
+	if len(m) == 0 && full > 0 {
+		// Nothing but empty fields: say so (cookies: []) rather than
+		// print nothing.
+		json.Unmarshal([]byte(t), &m)
+		for _, k := range bookkeeping {
+			delete(m, k)
+		}
+		delete(m, "success")
 	}
 	if len(m) == 1 {
 		for _, v := range m {
