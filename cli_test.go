@@ -355,6 +355,14 @@ func TestCLIExitCodes(t *testing.T) {
 	if code != 1 || out != "" || !strings.Contains(errs, "ELEMENT_NOT_FOUND: ") || !strings.Contains(errs, "suggestion: ") {
 		t.Errorf("click @e999: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
+	out, errs, code = s.run("", "click", "@e999", "--json")
+	var body struct {
+		ErrorCode  string `json:"errorCode"`
+		Suggestion string `json:"suggestion"`
+	}
+	if err := json.Unmarshal([]byte(errs), &body); code != 1 || out != "" || err != nil || body.ErrorCode != "ELEMENT_NOT_FOUND" || body.Suggestion == "" {
+		t.Errorf("click @e999 --json: exit %d, stdout %q, stderr %q (%v)", code, out, errs, err)
+	}
 	out, errs, code = s.run("", "open", "not a url")
 	if code != 1 || !strings.Contains(errs, "INVALID_URL: ") {
 		t.Errorf("open of a bad URL: exit %d, %q %q", code, out, errs)

@@ -122,7 +122,7 @@ func (s *conn) run(ctx context.Context, c *command, inv invocation, asJSON bool)
 		return exitError
 	}
 	if r.IsError {
-		printError(s.env.stderr, r)
+		printError(s.env.stderr, r, asJSON)
 		return exitError
 	}
 	if c.post != nil {

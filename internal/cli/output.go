@@ -125,12 +125,14 @@ func empty(v json.RawMessage) bool {
 }
 
 // printError prints a tool error on w: its code and message, then its
-// suggestion.
-func printError(w io.Writer, r *toolResult) {
+// suggestion; with --json, the error's JSON as the server gave it.
+func printError(w io.Writer, r *toolResult, asJSON bool) {
 	b, ok := toolError(r)
-	if !ok {
+	if !ok || asJSON {
 		for _, c := range r.Content {
-			if c.Type == "text" {
+			if c.Type == "text" && asJSON {
+				fmt.Fprintln(w, c.Text)
+			} else if c.Type == "text" {
 				fmt.Fprintln(w, "error:", c.Text)
 			}
 		}

@@ -65,6 +65,12 @@ Each tool is a command too: required arguments in order, every argument as --nam
 
 `)
 	for _, d := range allDefs() {
+		if a, ok := lookup(d.Name); ok && !a.generated {
+			// The alias of the same name takes its positionals; every
+			// argument of the tool is its option too.
+			fmt.Fprintf(&b, "- `browsermcp %s` - %s (the command above; its arguments as options)\n", d.Name, d.Description)
+			continue
+		}
 		c := generated(d)
 		ex := c.name
 		if c.args != "" {
