@@ -98,12 +98,13 @@ func TestSplitWords(t *testing.T) {
 
 func TestCompact(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"success":true,"message":"Clicked ref e8","sessionId":"x","expiresAt":1,"newTabs":[],"dialog":null}`: "Clicked ref e8",
-		`{"message":"Clicked","newTabs":[{"index":1}],"sessionId":"x"}`:                                        "Clicked\nnewTabs: [{\"index\":1}]",
-		`{"status":200,"success":true,"title":"Sign in","url":"http://x.test/"}`:                               "status: 200\ntitle: Sign in\nurl: http://x.test/",
-		`{"text":"hello","sessionId":"x","expiresAt":2}`:                                                       "hello",
-		`{"cookies":[],"sessionId":"x","expiresAt":2}`:                                                         "cookies: []",
-		"Page: about:blank\n- button [ref=e1]\n":                                                               "Page: about:blank\n- button [ref=e1]",
+		`{"success":true,"message":"Clicked ref e8","sessionId":"x","expiresAt":1,"newTabs":[],"dialog":null}`:                                     "Clicked ref e8",
+		`{"message":"Clicked","newTabs":[{"index":1}],"sessionId":"x"}`:                                                                            "Clicked\nnewTabs: [{\"index\":1}]",
+		`{"status":200,"success":true,"title":"Sign in","url":"http://x.test/"}`:                                                                   "status: 200\ntitle: Sign in\nurl: http://x.test/",
+		`{"text":"hello","sessionId":"x","expiresAt":2}`:                                                                                           "hello",
+		`{"message":"Clicked #go; the page navigated to http://x.test/w (\"Welcome\")","title":"Welcome","url":"http://x.test/w","sessionId":"x"}`: "Clicked #go; the page navigated to http://x.test/w (\"Welcome\")",
+		`{"cookies":[],"sessionId":"x","expiresAt":2}`:                                                                                             "cookies: []",
+		"Page: about:blank\n- button [ref=e1]\n":                                                                                                   "Page: about:blank\n- button [ref=e1]",
 	} {
 		if got := compact(in); got != want {
 			t.Errorf("compact(%s) = %q, want %q", in, got, want)

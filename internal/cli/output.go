@@ -98,6 +98,14 @@ func compact(text string) string {
 		if json.Unmarshal(msg, &s) == nil {
 			lines = append(lines, s)
 			delete(m, "message")
+			// A fact the message already tells (the page a click
+			// navigated to, its title) is not repeated.
+			for k, v := range m {
+				var f string
+				if json.Unmarshal(v, &f) == nil && f != "" && strings.Contains(s, f) {
+					delete(m, k)
+				}
+			}
 		}
 	}
 	keys := make([]string, 0, len(m))
