@@ -7,8 +7,9 @@
 // The commands do not hold the browser: a daemon does (`browsermcp
 // daemon`, daemon_unix.go), started detached by the first command and
 // reached over a Unix socket in a per-user runtime directory (0700). A
-// command speaks MCP to it, Streamable HTTP over the socket, so every call
-// runs through the same transport and tool layer as an MCP client's. The
+// command speaks MCP to it, Streamable HTTP over the socket (client.go),
+// so every call runs through the same transport and tool layer as an MCP
+// client's. The
 // daemon exits after --idle-timeout without a command, or on `close --all`.
 //
 // --session NAME (BROWSERMCP_SESSION) names the browser session a command

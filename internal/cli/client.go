@@ -13,18 +13,19 @@ import (
 	"time"
 )
 
-// protocolVersion is the MCP version the command line speaks: the
-// Streamable HTTP one with an Mcp-Session-Id, which the daemon's transport
-// serves to every client.
-const protocolVersion = "2025-06-18"
+// protocolVersion is the MCP version the command line speaks: 2026-07-28,
+// whose requests carry their version, client info and capabilities in
+// _meta, with no initialize handshake and no MCP session. A command is
+// then one HTTP request per tool call, with no round trip to open or end a
+// session, and the daemon holds no state for it.
+const protocolVersion = "2026-07-28"
 
 // client speaks MCP to the daemon: Streamable HTTP over its Unix socket,
 // one connection kept alive for every request of the process.
 type client struct {
-	http    *http.Client
-	key     string
-	session string // Mcp-Session-Id
-	nextID  int
+	http   *http.Client
+	key    string
+	nextID int
 }
 
 // newClient returns a client of the daemon listening on socket.
@@ -70,22 +71,16 @@ type content struct {
 	} `json:"resource,omitempty"`
 }
 
-// initialize opens the MCP session every later request runs in.
-func (c *client) initialize(ctx context.Context) error {
-	params := map[string]any{
-		"protocolVersion": protocolVersion,
-		"capabilities":    map[string]any{},
-		"clientInfo":      map[string]any{"name": "browsermcp-cli", "version": "1"},
-	}
-	if _, err := c.request(ctx, "initialize", params); err != nil {
-		return err
-	}
-	return c.notify(ctx, "notifications/initialized")
+// meta is what every request of the stateless protocol carries.
+var meta = map[string]any{
+	"io.modelcontextprotocol/protocolVersion":    protocolVersion,
+	"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+	"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "browsermcp-cli", "version": "1"},
 }
 
 // call runs one tool.
 func (c *client) call(ctx context.Context, name string, args map[string]any) (*toolResult, error) {
-	raw, err := c.request(ctx, "tools/call", map[string]any{"name": name, "arguments": args})
+	raw, err := c.request(ctx, "tools/call", name, map[string]any{"name": name, "arguments": args, "_meta": meta})
 	if err != nil {
 		return nil, err
 	}
@@ -96,34 +91,16 @@ func (c *client) call(ctx context.Context, name string, args map[string]any) (*t
 	return &r, nil
 }
 
-// close ends the MCP session; the browser sessions stay with the daemon.
-func (c *client) close(ctx context.Context) {
-	if c.session == "" {
-		return
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, "http://localhost/mcp", nil)
-	if err == nil {
-		c.headers(req)
-		if resp, err := c.http.Do(req); err == nil {
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		}
-	}
-	c.http.CloseIdleConnections()
-}
+// close lets the connection go.
+func (c *client) close() { c.http.CloseIdleConnections() }
 
-func (c *client) headers(req *http.Request) {
-	req.Header.Set("Authorization", "Bearer "+c.key)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", protocolVersion)
-	if c.session != "" {
-		req.Header.Set("Mcp-Session-Id", c.session)
-	}
-}
-
-func (c *client) post(ctx context.Context, body any) (*http.Response, error) {
-	b, err := json.Marshal(body)
+// request sends one request and returns its result, read from a JSON
+// answer or from the event stream the server may answer with. name is
+// the tool a tools/call names, which the protocol repeats in a header.
+func (c *client) request(ctx context.Context, method, name string, params any) (json.RawMessage, error) {
+	c.nextID++
+	id := c.nextID
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 	if err != nil {
 		return nil, err
 	}
@@ -131,36 +108,19 @@ func (c *client) post(ctx context.Context, body any) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.headers(req)
-	return c.http.Do(req)
-}
-
-func (c *client) notify(ctx context.Context, method string) error {
-	resp, err := c.post(ctx, map[string]any{"jsonrpc": "2.0", "method": method})
-	if err != nil {
-		return err
+	req.Header.Set("Authorization", "Bearer "+c.key)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", protocolVersion)
+	req.Header.Set("Mcp-Method", method)
+	if name != "" {
+		req.Header.Set("Mcp-Name", name)
 	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("%s: HTTP %s", method, resp.Status)
-	}
-	return nil
-}
-
-// request sends one request and returns its result, read from a JSON
-// answer or from the event stream the server may answer with.
-func (c *client) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	c.nextID++
-	id := c.nextID
-	resp, err := c.post(ctx, map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	if s := resp.Header.Get("Mcp-Session-Id"); s != "" {
-		c.session = s
-	}
 	if resp.StatusCode/100 != 2 {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 		return nil, fmt.Errorf("%s: HTTP %s: %s", method, resp.Status, strings.TrimSpace(string(b)))

@@ -12,15 +12,16 @@ import (
 // work more tightly (navigations 30 s by default).
 const callTimeout = 5 * time.Minute
 
-// conn is a command's MCP session with the daemon, on one connection.
+// conn is a command's line to the daemon: one connection, on which each
+// tool call is one request.
 type conn struct {
 	c       *client
 	session string // the browser session's name
 	env     env
 }
 
-// open reaches the daemon, starting it when none runs, and opens an MCP
-// session. A nil conn comes with the exit status to return.
+// open reaches the daemon, starting it when none runs. A nil conn comes
+// with the exit status to return.
 func open(ctx context.Context, g globals, e env) (*conn, int) {
 	dir := runtimeDir(e.getenv)
 	in, started, err := connect(ctx, dir, e.self, daemonArgs(g))
@@ -35,14 +36,7 @@ func open(ctx context.Context, g globals, e env) (*conn, int) {
 			return nil, exitUsage
 		}
 	}
-	c := newClient(files{dir}.socket(), in.Key)
-	ictx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	if err := c.initialize(ictx); err != nil {
-		fmt.Fprintln(e.stderr, "browsermcp: reaching the daemon:", err)
-		return nil, exitError
-	}
-	return &conn{c: c, session: g.session, env: e}, exitOK
+	return &conn{c: newClient(files{dir}.socket(), in.Key), session: g.session, env: e}, exitOK
 }
 
 func orNone(args []string) string {
@@ -52,11 +46,7 @@ func orNone(args []string) string {
 	return strings.Join(args, " ")
 }
 
-func (s *conn) close() {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	s.c.close(ctx)
-}
+func (s *conn) close() { s.c.close() }
 
 // errorBody is a tool error's JSON (tools.ErrorBody).
 type errorBody struct {
