@@ -302,7 +302,7 @@ func TestCLIIdleExit(t *testing.T) {
 	site := testsite.Start()
 	defer site.Close()
 	s := newCLIShell(t)
-	s.ok("--idle-timeout", "1s", "open", site.URL+"/form.html")
+	s.ok("--idle-timeout", "3s", "open", site.URL+"/form.html")
 	pid := s.daemonPID()
 	testenv.Eventually(t, "the idle daemon to exit", func() (bool, error) {
 		return len(s.daemons()) == 0, nil

@@ -3,7 +3,8 @@
 // time of each command from process start to exit (open, snapshot -i,
 // click, fill, screenshot on peerbench's login page), the o200k tokens
 // each prints, the cold first command (which starts the daemon and its
-// browser), and the daemon's memory (PSS) with 1 and with 10 sessions.
+// browser), the process alone (--version), and the daemon's memory (PSS)
+// with 1 and with 10 sessions.
 //
 //	go build -o bin/browsermcp . && go run ./bench/cli -bin bin/browsermcp \
 //	    -agent-browser /tmp/ab/node_modules/agent-browser/bin/agent-browser-linux-x64
@@ -142,6 +143,20 @@ func main() {
 			waitGone(c)
 		}
 	}
+	// The process alone: start, print the version, exit.
+	start := map[string]*sample{}
+	for _, c := range clis {
+		start[c.name] = &sample{}
+	}
+	for i := 0; i < 20; i++ {
+		for _, c := range clis {
+			_, d, err := c.run("--version")
+			if err != nil {
+				log.Fatal(err)
+			}
+			start[c.name].ms = append(start[c.name].ms, float64(d.Microseconds())/1000)
+		}
+	}
 	// Warm steps, interleaved step by step.
 	shotDir := filepath.Join(tmp, "shots")
 	os.MkdirAll(shotDir, 0o755)
@@ -198,6 +213,9 @@ func main() {
 	}
 	row("cold first command: `open` with the daemon start (median ms, n=3)", func(c *cli) string {
 		return fmt.Sprintf("%.0f", median(cold[c.name].ms))
+	})
+	row("process start to exit: `--version` (median ms, n=20)", func(c *cli) string {
+		return fmt.Sprintf("%.1f", median(start[c.name].ms))
 	})
 	for _, s := range steps {
 		row(fmt.Sprintf("`%s` (median ms, n=%d)", s, *n), func(c *cli) string { return fmt.Sprintf("%.1f", median(res[c.name][s].ms)) })
