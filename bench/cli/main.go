@@ -116,7 +116,7 @@ func main() {
 	steps := []string{"open", "snapshot -i", "click", "fill", "screenshot"}
 	res := map[string]map[string]*sample{}
 	cold := map[string]*sample{}
-	mem := map[string][2]float64{}
+	mem := map[string][4]float64{}
 	for _, c := range clis {
 		res[c.name] = map[string]*sample{}
 		for _, s := range steps {
@@ -191,14 +191,15 @@ func main() {
 	// Memory: the daemon with one session, then with ten.
 	for _, c := range clis {
 		time.Sleep(time.Second)
-		one := pss(c)
+		one, oneOwn := pss(c)
 		for k := 1; k < 10; k++ {
 			if _, _, err := c.run(append(c.session(k), "open", url)...); err != nil {
 				log.Fatal(err)
 			}
 		}
 		time.Sleep(time.Second)
-		mem[c.name] = [2]float64{one, pss(c)}
+		ten, tenOwn := pss(c)
+		mem[c.name] = [4]float64{one, ten, oneOwn, tenOwn}
 		c.run(c.stop...)
 		waitGone(c)
 	}
@@ -228,6 +229,8 @@ func main() {
 	}
 	row("daemon PSS with 1 session (MiB, daemon and browser)", func(c *cli) string { return fmt.Sprintf("%.0f", mem[c.name][0]) })
 	row("daemon PSS with 10 sessions (MiB, daemon and browser)", func(c *cli) string { return fmt.Sprintf("%.0f", mem[c.name][1]) })
+	row("daemon process alone, 1 session (PSS MiB)", func(c *cli) string { return fmt.Sprintf("%.1f", mem[c.name][2]) })
+	row("daemon process alone, 10 sessions (PSS MiB)", func(c *cli) string { return fmt.Sprintf("%.1f", mem[c.name][3]) })
 }
 
 func names(cs []*cli) []string {
@@ -246,13 +249,15 @@ func count(s string) int {
 	return n
 }
 
-// pss sums the PSS of the daemons' process trees, in MiB.
-func pss(c *cli) float64 {
-	var kib int64
+// pss sums the PSS of the daemons' process trees, and of the daemon
+// processes alone, in MiB.
+func pss(c *cli) (tree, own float64) {
+	var t, o int64
 	for _, p := range c.daemons() {
-		kib += testenv.TreePSS(p)
+		t += testenv.TreePSS(p)
+		o += testenv.PSS(p)
 	}
-	return float64(kib) / 1024
+	return float64(t) / 1024, float64(o) / 1024
 }
 
 func waitGone(c *cli) {
