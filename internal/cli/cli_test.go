@@ -103,6 +103,7 @@ func TestCompact(t *testing.T) {
 		`{"status":200,"success":true,"title":"Sign in","url":"http://x.test/"}`:                                                                   "status: 200\ntitle: Sign in\nurl: http://x.test/",
 		`{"text":"hello","sessionId":"x","expiresAt":2}`:                                                                                           "hello",
 		`{"message":"Clicked #go; the page navigated to http://x.test/w (\"Welcome\")","title":"Welcome","url":"http://x.test/w","sessionId":"x"}`: "Clicked #go; the page navigated to http://x.test/w (\"Welcome\")",
+		`{"message":"Clicked","changes":"+ button \"B\"\n- button \"A\"\n"}`:                                                                       "Clicked\nchanges:\n+ button \"B\"\n- button \"A\"",
 		`{"cookies":[],"sessionId":"x","expiresAt":2}`:                                                                                             "cookies: []",
 		"Page: about:blank\n- button [ref=e1]\n":                                                                                                   "Page: about:blank\n- button [ref=e1]",
 	} {

@@ -116,12 +116,16 @@ func compact(text string) string {
 	// An action's message comes first; then each fact on its own line,
 	// strings bare: JSON's quotes and braces cost an agent tokens.
 	for _, k := range keys {
-		v := string(m[k])
 		var s string
-		if json.Unmarshal(m[k], &s) == nil && !strings.Contains(s, "\n") {
-			v = s
+		switch {
+		case json.Unmarshal(m[k], &s) != nil:
+			lines = append(lines, k+": "+string(m[k]))
+		case strings.Contains(s, "\n"):
+			// A text of several lines (a page's changes) under its name.
+			lines = append(lines, k+":", strings.TrimRight(s, "\n"))
+		default:
+			lines = append(lines, k+": "+s)
 		}
-		lines = append(lines, k+": "+v)
 	}
 	return strings.Join(lines, "\n")
 }
