@@ -142,10 +142,12 @@ bench-peers: browser bench-deps build
 bench-peerbench: browser bench-deps
 	./bench/peers.sh
 
-# The command line next to agent-browser's (BENCHMARKS.md, "Command line");
-# AGENT_BROWSER is its native binary, e.g. node_modules/agent-browser/bin/agent-browser-linux-x64.
-bench-cli: build browser
-	go run ./bench/cli -bin bin/browsermcp $(if $(AGENT_BROWSER),-agent-browser $(AGENT_BROWSER))
+# bench-cli measures the command line next to agent-browser's CLI, the one
+# bench-deps installs (or AGENT_BROWSER), and prints the table of
+# BENCHMARKS.md's "Command line".
+AGENT_BROWSER ?= bench/peers/node_modules/agent-browser/bin/agent-browser-linux-x64
+bench-cli: build browser bench-deps
+	$(GO) run ./bench/cli -bin $(BIN) -agent-browser $(AGENT_BROWSER) -n $(N)
 
 # npm builds the npm packages into NPM_OUT (npm/build.mjs), each packed with
 # npm pack: @browsermcp/<os>-<cpu> for linux, darwin and win32 on x64 and
