@@ -3,8 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -18,6 +21,9 @@ type conn struct {
 	c       *client
 	session string // the browser session's name
 	env     env
+	g       globals
+	// answered is set once the daemon has answered a request of ours.
+	answered bool
 }
 
 // open reaches the daemon, starting it when none runs. A nil conn comes
@@ -36,7 +42,7 @@ func open(ctx context.Context, g globals, e env) (*conn, int) {
 			return nil, exitUsage
 		}
 	}
-	return &conn{c: newClient(files{dir}.socket(), in.Key), session: g.session, env: e}, exitOK
+	return &conn{c: newClient(files{dir}.socket(), in.Key), session: g.session, env: e, g: g}, exitOK
 }
 
 func orNone(args []string) string {
@@ -83,6 +89,22 @@ func (s *conn) call(ctx context.Context, tool string, args map[string]any) (*too
 		}
 	}
 	r, err := s.c.call(ctx, tool, args)
+	if err != nil && !s.answered && dropped(err) {
+		// The daemon died as we reached it: its socket still took our
+		// connection, then closed it unanswered. A new daemon replaces
+		// it, and the call is made there: whatever the old one did went
+		// with its browser.
+		next, code := open(ctx, s.g, s.env)
+		if next == nil {
+			return nil, fmt.Errorf("%w (and no new daemon: exit %d)", err, code)
+		}
+		s.c.close()
+		s.c = next.c
+		r, err = s.c.call(ctx, tool, args)
+	}
+	if err == nil {
+		s.answered = true
+	}
 	if err != nil || !r.IsError || !onSession || args["sessionId"] != s.session {
 		return r, err
 	}
@@ -124,4 +146,11 @@ func (s *conn) run(ctx context.Context, c *command, inv invocation, asJSON bool)
 	}
 	printResult(s.env.stdout, r, asJSON)
 	return exitOK
+}
+
+// dropped reports a request the daemon's end closed unanswered, or that
+// found no daemon listening any more.
+func dropped(err error) bool {
+	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENOENT) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
