@@ -11,7 +11,7 @@ PW_VERSION := 1.52.0
 PWDRIVER   ?= $(CURDIR)/.cache/pwdriver
 export PLAYWRIGHT_DRIVER_PATH ?= $(PWDRIVER)
 
-.PHONY: build run test browser pwdriver gridjar gridtools grid vet bench bench-deps bench-peers bench-peerbench clean tsclient fuzz npm
+.PHONY: build run test browser pwdriver gridjar gridtools grid vet bench bench-deps bench-peers bench-peerbench clean tsclient fuzz npm bench-cli
 
 # build is silent on stdout: `make run` may be an MCP client's command, and
 # stdout is then the protocol channel.
@@ -141,6 +141,13 @@ bench-peers: browser bench-deps build
 # harness outside the repository, ../shared/peerbench (or $$PEERBENCH).
 bench-peerbench: browser bench-deps
 	./bench/peers.sh
+
+# bench-cli measures the command line next to agent-browser's CLI, the one
+# bench-deps installs (or AGENT_BROWSER), and prints the table of
+# BENCHMARKS.md's "Command line".
+AGENT_BROWSER ?= bench/peers/node_modules/agent-browser/bin/agent-browser-linux-x64
+bench-cli: build browser bench-deps
+	$(GO) run ./bench/cli -bin $(BIN) -agent-browser $(AGENT_BROWSER) -n $(N)
 
 # npm builds the npm packages into NPM_OUT (npm/build.mjs), each packed with
 # npm pack: @browsermcp/<os>-<cpu> for linux, darwin and win32 on x64 and

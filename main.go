@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -22,6 +23,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/cli"
 	"github.com/seed4af8c199/browsermcp/internal/config"
 	"github.com/seed4af8c199/browsermcp/internal/engines"
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
@@ -44,14 +46,30 @@ func main() {
 func run(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// `browsermcp install ...` sets up the driver and browsers; without a
 	// subcommand, or with serve, the binary is the server.
+	var daemon *cli.DaemonOptions
 	if len(args) > 0 {
 		switch args[0] {
+		case "daemon":
+			o, rest, err := cli.ParseDaemonArgs(args[1:], version)
+			if err != nil {
+				fmt.Fprintln(stderr, "browsermcp daemon:", err)
+				return 2
+			}
+			daemon, args = &o, rest
 		case "install":
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return install.Main(ctx, args[1:], stderr)
 		case "serve":
 			args = args[1:]
+		default:
+			// `browsermcp open URL`, `snapshot -i`, ...: the command line,
+			// over the daemon.
+			if cli.IsCommandLine(args) {
+				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+				defer stop()
+				return cli.Main(ctx, args, getenv, stdin, stdout, stderr)
+			}
 		}
 	}
 	cfg, err := config.Load(args, getenv, stdout, version)
@@ -98,11 +116,19 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	guard := jsonrpc.Guard{MaxMessage: int64(cfg.Security.MaxMessageSize), Check: tools.Check(mgr, srv), Recode: tools.Recode, Turns: tools.Turns(mgr, srv)}
-	if cfg.Transport == "http" || cfg.Transport == "websocket" {
+	switch {
+	case daemon != nil:
+		err = cli.ServeDaemon(ctx, *daemon, getenv, func(key string) http.Handler {
+			opts := cfg.HTTPOptions()
+			opts.APIKeys, opts.WebSocket = []string{key}, false
+			opts.Check, opts.Recode, opts.Turns = guard.Check, guard.Recode, guard.Turns
+			return httpserve.NewHandler(srv, opts, log)
+		}, log)
+	case cfg.Transport == "http" || cfg.Transport == "websocket":
 		opts := cfg.HTTPOptions()
 		opts.Check, opts.Recode, opts.Turns = guard.Check, guard.Recode, guard.Turns
 		err = httpserve.Serve(ctx, opts, srv, log, stderr)
-	} else {
+	default:
 		err = serveStdio(ctx, srv, guard, log, stdin, stdout)
 	}
 	shutdown(mgr, eng, log)

@@ -3,6 +3,8 @@ package tools
 import (
 	"fmt"
 	"slices"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // registry lists every tool. Adding a tool is one constructor and one line
@@ -92,4 +94,26 @@ func Tools(d *Deps) []Tool {
 		seen[t.Def.Name] = true
 	}
 	return ts
+}
+
+// Definition is a tool as a client other than an MCP one needs it: the
+// command line (internal/cli) builds a command from each.
+type Definition struct {
+	Tool  mcp.Tool
+	Group Group
+	// Session is set for a tool that runs on one session: it takes a
+	// sessionId.
+	Session bool
+}
+
+// Definitions lists every tool of the registry, in its order, whatever
+// --caps turns on: the command line offers them all and the daemon says
+// which it serves.
+func Definitions() []Definition {
+	ts := Tools(&Deps{})
+	out := make([]Definition, len(ts))
+	for i, t := range ts {
+		out[i] = Definition{Tool: t.Def, Group: t.Group, Session: t.session}
+	}
+	return out
 }
