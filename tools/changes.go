@@ -9,7 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
-	"github.com/seed4af8c199/browsermcp/internal/tokens"
+	"github.com/seed4af8c199/browsermcp/internal/tokens/estimate"
 )
 
 // What an action answers (issue 25): after it settled, every action tool's
@@ -150,15 +150,9 @@ func capChanges(items []engine.Change, max int) ([]engine.Change, int) {
 	return items, 0
 }
 
-// countTokens counts the o200k tokens of s, or estimates them (four bytes
-// a token) when the tokenizer cannot load.
-func countTokens(s string) int {
-	n, err := tokens.O200k(s)
-	if err != nil {
-		return len(s)/4 + 1
-	}
-	return n
-}
+// countTokens estimates the o200k tokens of s (internal/tokens/estimate):
+// the exact tokenizer would hold ~23 MiB in every server for a cap.
+func countTokens(s string) int { return estimate.O200k(s) }
 
 // changeLine prints one change: "+ " and the line that appeared, "- " and
 // the line that went away, or "~ " and the line as it is now with what it
