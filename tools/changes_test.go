@@ -247,3 +247,20 @@ func TestActionChangesInNamedContext(t *testing.T) {
 		t.Fatalf("a click on %s: %s", next, lines)
 	}
 }
+
+// TestBriefSnapshotIsTheView checks that a whole-page outline asked for in
+// brief (interactiveOnly, depth) is the agent's view as a full one is: the
+// next action answers its changes, not the new-page outline.
+func TestBriefSnapshotIsTheView(t *testing.T) {
+	e := newEnv(t, sessions.Config{})
+	for _, brief := range []map[string]any{{"interactiveOnly": true}, {"depth": 2}} {
+		id := e.open("/changes.html")
+		brief["sessionId"] = id
+		e.snapOut(brief)
+		out, lines := e.act("click", map[string]any{"sessionId": id, "selector": "#more"})
+		c := out["changes"].(map[string]any)
+		if c["fresh"] != nil || c["outline"] != nil || !strings.Contains(lines, `~ - button "More options" [expanded]`) {
+			t.Errorf("after snapshot %v the click answers\n%s\n%v", brief, lines, c)
+		}
+	}
+}

@@ -106,6 +106,7 @@ func snapshot(d *Deps) Tool {
 				r.Refs = page.CountRefs(r.Text)
 			}
 			d.refs.remember(engine.SessionIDFrom(ctx), r.Text)
+			d.viewed(ctx, s, req)
 			out := SnapshotOut{Snapshot: r.Text, URL: r.URL, Title: r.Title, Refs: r.Refs, Truncated: r.Truncated}
 			if in.File {
 				if out.Path, out.Bytes, err = d.saveOutline(engine.SessionIDFrom(ctx), r.Text); err != nil {
@@ -181,4 +182,18 @@ func (d *Deps) saveOutline(session, outline string) (string, int, error) {
 	}
 	d.shots.saved(session, path)
 	return path, len(b), nil
+}
+
+// viewed makes a whole-page outline the agent asked for in brief
+// (interactiveOnly or depth) its view of the page, as a full one is, so
+// that the next action answers with its changes rather than the whole
+// outline: the engine walks the full page once to keep it, or answers
+// at once when nothing changed since its last view.
+func (d *Deps) viewed(ctx context.Context, s engine.Session, req engine.SnapshotRequest) {
+	if d.actionResult != ActionResultChanges || req.Target != (engine.Target{}) || !req.InteractiveOnly && req.Depth == 0 {
+		return
+	}
+	if _, err := s.Changes(ctx, engine.ChangesRequest{MaxText: d.SnapshotMaxText}); err != nil {
+		d.Log.DebugContext(ctx, "the brief outline is not the view", "err", err)
+	}
 }
