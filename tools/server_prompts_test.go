@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -217,4 +218,25 @@ func encodeURIComponentGo(s string) string {
 		fmt.Fprintf(&b, "%%%02X", c)
 	}
 	return b.String()
+}
+
+// A secret shown on the page is redacted from the outline snapshot
+// {file:true} saves as from the outline it answers: the agent reads that
+// file next.
+func TestSecretRedactedInSnapshotFile(t *testing.T) {
+	s := startHTTP(t, tools.Options{})
+	c := s.HTTPClient(t, httpservetest.KeyA)
+	const password = `s3cret-Pa"ss&w0rd<`
+	handle := secretHandle(t, c, password)
+	id := c.OK("create_session", nil)["sessionId"].(string)
+	c.OK("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
+	c.OK("type", map[string]any{"sessionId": id, "selector": "#notes", "text": handle})
+	out := c.OK("snapshot", map[string]any{"sessionId": id, "file": true})
+	b, err := os.ReadFile(out["path"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "w0rd") || !strings.Contains(string(b), handle) {
+		t.Errorf("the saved outline shows the secret, or not its placeholder:\n%s", b)
+	}
 }

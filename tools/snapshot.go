@@ -109,7 +109,13 @@ func snapshot(d *Deps) Tool {
 			d.viewed(ctx, s, req)
 			out := SnapshotOut{Snapshot: r.Text, URL: r.URL, Title: r.Title, Refs: r.Refs, Truncated: r.Truncated}
 			if in.File {
-				if out.Path, out.Bytes, err = d.saveOutline(engine.SessionIDFrom(ctx), r.Text); err != nil {
+				// The file is read next, past the middleware that redacts
+				// results: it holds the outline as the answer would.
+				text := r.Text
+				if red := d.secrets.redactor(engine.OwnerOf(ctx)); red != nil {
+					text = red.Replace(text)
+				}
+				if out.Path, out.Bytes, err = d.saveOutline(engine.SessionIDFrom(ctx), text); err != nil {
 					return SnapshotOut{}, err
 				}
 				out.Snapshot = ""
