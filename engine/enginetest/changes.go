@@ -83,6 +83,50 @@ func (h *harness) testChanges(t *testing.T) {
 	t.Run("Page", h.testChangesPage)
 	t.Run("NoView", h.testChangesNoView)
 	t.Run("Endless", h.testChangesEndless)
+	t.Run("Fade", h.testChangesFade)
+}
+
+// testChangesFade: what fades in or out (a class that starts a
+// transition or an animation, and nothing that marks its end) is, in an
+// action's changes, where it is going: shown or [offscreen] at once, and
+// no change once it got there.
+func (h *harness) testChangesFade(t *testing.T) {
+	s := h.open(t, "/fade.html")
+	base := snap(t, s).Text
+	if !strings.Contains(base, `dialog "Confirm" [offscreen]`) || !strings.Contains(base, "paragraph [offscreen]: Saved") {
+		t.Fatalf("the faded elements are not [offscreen]:\n%s", base)
+	}
+	page := func(expr string) string { return evaluate(t, s, engine.EvalRequest{Expression: expr}) }
+	settled := func(id, opacity string) {
+		t.Helper()
+		testenv.Eventually(t, id+" to end its fade", func() (bool, error) {
+			got := page("getComputedStyle(document.getElementById('" + id + "')).opacity")
+			return got == `"`+opacity+`"`, fmt.Errorf("opacity %s", got)
+		})
+	}
+	act := func(name string) {
+		click(t, s, engine.ClickRequest{Target: engine.Target{Ref: refOf(t, base, "button", name)}})
+	}
+	act("Open")
+	r := changes(t, s, false)
+	expect(t, "a modal fades in", r, want{engine.ChangeChanged, `dialog "Confirm"`, ""})
+	if len(r.Changes) == 1 && (strings.Contains(r.Changes[0].New, "[offscreen]") || !strings.Contains(r.Changes[0].Old, "[offscreen]")) {
+		t.Errorf("the modal's change = %+v", r.Changes[0])
+	}
+	settled("modal", "1")
+	expect(t, "once it has faded in", changes(t, s, false))
+	expect(t, "a fresh walk once it has faded in", changes(t, s, true))
+
+	act("Close")
+	expect(t, "a modal fades out", changes(t, s, false), want{engine.ChangeChanged, `dialog "Confirm" [offscreen]`, ""})
+	settled("modal", "0")
+	expect(t, "once it has faded out", changes(t, s, false))
+
+	act("Later")
+	expect(t, "text that appears after a delay", changes(t, s, false), want{engine.ChangeChanged, "paragraph: Saved", ""})
+	settled("note", "1")
+	expect(t, "once it has appeared", changes(t, s, false))
+	expect(t, "a fresh walk once it has appeared", changes(t, s, true))
 }
 
 func (h *harness) testChangesPage(t *testing.T) {

@@ -544,10 +544,47 @@ function (a) {
   // (screen-reader-only text) or placed where no scrolling reaches. The
   // computed style answers most; only a positioned element is measured.
   const ZERO_SCALE = /^matrix\(0, 0, 0, 0,|^matrix3d\(0, 0, 0, 0, 0, 0, 0, 0,/;
+  // An opacity or a transform on its way (a transition, or an animation
+  // that runs or waits for its delay) reads as where it goes: a modal that
+  // fades in is shown, a toast that fades out is not. The walk comes as
+  // soon as the action settled, while the fade has just begun, and no
+  // mutation marks its end, so no later walk would see it arrive. The
+  // document's animations are listed once per walk: most pages have none.
+  const anims = new Map();
+  const goal = (el, prop) => {
+    const doc = el.ownerDocument;
+    let m = anims.get(doc);
+    if (!m) {
+      m = new Map();
+      anims.set(doc, m);
+      const list = doc.getAnimations ? doc.getAnimations() : [];
+      for (const an of list) {
+        const fx = an.effect, tg = fx && fx.target;
+        if (!tg || an.playState === "finished" || an.playState === "idle" || !fx.getKeyframes) continue;
+        const tm = fx.getComputedTiming();
+        if (!(tm.iterations < Infinity)) continue;
+        // Where it ends: its last keyframe, or its first when it ends
+        // played backwards.
+        const alt = tm.direction === "alternate" || tm.direction === "alternate-reverse";
+        let back = tm.direction === "reverse" || tm.direction === "alternate-reverse";
+        if (alt && Math.ceil(tm.iterations) % 2 === 0) back = !back;
+        if (an.playbackRate < 0) back = !back;
+        const ks = fx.getKeyframes();
+        for (const p of ["opacity", "transform"]) {
+          const k = back ? ks.find((k) => k[p] !== undefined) : ks.findLast((k) => k[p] !== undefined);
+          if (k) m.set(tg, Object.assign(m.get(tg) || {}, { [p]: String(k[p]) }));
+        }
+      }
+    }
+    const g = m.size ? m.get(el) : undefined;
+    return g && g[prop];
+  };
+  const ZERO_FN = /^(?:scale[XY3d]*|matrix(?:3d)?)\(\s*0(?:\.0*)?(?:px)?\s*[,)]/;
   const unseen = (el, cs) => {
-    if (cs.opacity === "0") return true;
-    const tf = cs.transform;
-    if (tf !== "none" && ZERO_SCALE.test(tf)) return true;
+    const op = goal(el, "opacity");
+    if (op !== undefined ? parseFloat(op) === 0 : cs.opacity === "0") return true;
+    const to = goal(el, "transform");
+    if (to !== undefined ? ZERO_FN.test(to.trim()) : cs.transform !== "none" && ZERO_SCALE.test(cs.transform)) return true;
     const pos = cs.position;
     if (pos !== "absolute" && pos !== "fixed") return false;
     const cp = cs.clipPath;
