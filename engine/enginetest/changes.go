@@ -93,7 +93,8 @@ func (h *harness) testChanges(t *testing.T) {
 func (h *harness) testChangesFade(t *testing.T) {
 	s := h.open(t, "/fade.html")
 	base := snap(t, s).Text
-	if !strings.Contains(base, `dialog "Confirm" [offscreen]`) || !strings.Contains(base, "paragraph [offscreen]: Saved") {
+	if !strings.Contains(base, `dialog "Confirm" [offscreen]`) || !strings.Contains(base, "paragraph [offscreen]: Saved") ||
+		!strings.Contains(base, `navigation "Side" [offscreen]`) {
 		t.Fatalf("the faded elements are not [offscreen]:\n%s", base)
 	}
 	page := func(expr string) string { return evaluate(t, s, engine.EvalRequest{Expression: expr}) }
@@ -127,6 +128,15 @@ func (h *harness) testChangesFade(t *testing.T) {
 	settled("note", "1")
 	expect(t, "once it has appeared", changes(t, s, false))
 	expect(t, "a fresh walk once it has appeared", changes(t, s, true))
+
+	act("Navigation")
+	expect(t, "a drawer slides in", changes(t, s, false), want{engine.ChangeChanged, `navigation "Side":`, ""})
+	testenv.Eventually(t, "the drawer to slide in", func() (bool, error) {
+		got := page("getComputedStyle(document.getElementById('drawer')).transform")
+		return got == `"none"`, fmt.Errorf("transform %s", got)
+	})
+	expect(t, "once it has slid in", changes(t, s, false))
+	expect(t, "a fresh walk once it has slid in", changes(t, s, true))
 }
 
 func (h *harness) testChangesPage(t *testing.T) {

@@ -163,7 +163,11 @@ function (a) {
     R.watched.add(root);
     R.mo.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
     if (root.nodeType === 9) {
-      for (const ev of ["input", "change", "toggle", "scroll", "focusin", "focusout"]) root.addEventListener(ev, R.onEvent, { capture: true, passive: true });
+      // The end of a transition or an animation changes styles with no
+      // mutation: what the walk read as where it goes may have gone
+      // elsewhere.
+      for (const ev of ["input", "change", "toggle", "scroll", "focusin", "focusout", "transitionend", "transitioncancel",
+        "animationend", "animationcancel"]) root.addEventListener(ev, R.onEvent, { capture: true, passive: true });
       if (root.defaultView) for (const ev of ["resize", "hashchange"]) root.defaultView.addEventListener(ev, R.onEvent, { passive: true });
     }
   };
@@ -594,12 +598,33 @@ function (a) {
       const v = c.slice(5).split(/,?\s+|,/).map(parseFloat);
       if (v.length === 4 && !v.some(isNaN) && (v[1] - v[3] <= 1 || v[2] - v[0] <= 1)) return true;
     }
-    const r = el.getBoundingClientRect();
-    if ((r.width <= 1 || r.height <= 1) && (cs.overflowX !== "visible" || cs.overflowY !== "visible")) return true;
+    const b = el.getBoundingClientRect();
+    if ((b.width <= 1 || b.height <= 1) && (cs.overflowX !== "visible" || cs.overflowY !== "visible")) return true;
+    // A drawer that slides in (a transform on its way) is where it goes.
+    const [dx, dy] = to !== undefined ? shift(el, cs.transform, to) : [0, 0];
+    const r = { left: b.left + dx, right: b.right + dx, top: b.top + dy, bottom: b.bottom + dy };
     const w = el.ownerDocument.defaultView || window, iw = w.innerWidth, ih = w.innerHeight;
     if (pos === "fixed") return r.right <= 0 || r.bottom <= 0 || r.left >= iw || r.top >= ih;
     const d = el.ownerDocument.documentElement, sx = w.scrollX, sy = w.scrollY;
     return r.right + sx <= 0 || r.bottom + sy <= 0 || r.left + sx >= Math.max(d.scrollWidth, iw) || r.top + sy >= Math.max(d.scrollHeight, ih);
+  };
+  // shift is how far the translation of the transform to moves el from
+  // where its computed transform now has it; percentages are of its box.
+  // [0, 0] for what does not parse.
+  const shift = (el, now, to) => {
+    try {
+      const W = el.offsetWidth, H = el.offsetHeight;
+      const pc = (v, of) => v.trim().endsWith("%") ? parseFloat(v) * of / 100 + "px" : v;
+      const t = to.replace(/translate(X|Y|3d)?\(([^)]*)\)/g, (m, ax, args) => {
+        const v = args.split(",");
+        const of = (i) => ax === "Y" || !ax && i === 1 || ax === "3d" && i === 1 ? H : W;
+        return "translate" + (ax || "") + "(" + v.map((x, i) => pc(x, of(i))).join(",") + ")";
+      });
+      const end = new DOMMatrix(t), cur = new DOMMatrix(now === "none" ? "none" : now);
+      return [end.e - cur.e, end.f - cur.f];
+    } catch (e) {
+      return [0, 0];
+    }
   };
 
   // Cache: a tracked walk keeps, per element, what visit() gave for it
