@@ -77,7 +77,9 @@ func find(d *Deps) Tool {
 		"Outline lines matching text or regex, with their context.",
 		readOnly,
 		func(ctx context.Context, s engine.Session, in FindIn) (FindOut, error) {
-			r, err := s.Snapshot(ctx, engine.SnapshotRequest{})
+			// The cap snapshot prints with: this walk is the agent's
+			// view, and changes compare only views printed alike.
+			r, err := s.Snapshot(ctx, engine.SnapshotRequest{MaxText: d.SnapshotMaxText})
 			if err != nil {
 				return FindOut{}, err
 			}

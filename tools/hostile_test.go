@@ -83,3 +83,19 @@ func TestSnapshotTitleCannotForgeLines(t *testing.T) {
 		t.Errorf("refs read from the page's text (%v):\n%s", seen, text)
 	}
 }
+
+// TestFindKeepsTheTextCap: find prints the outline with the cap snapshot
+// uses, and so keeps the agent's view of the page one that the next
+// action's changes compare with, rather than "no earlier view".
+func TestFindKeepsTheTextCap(t *testing.T) {
+	e := newEnvWith(t, sessions.Config{}, tools.Options{Version: "test", SnapshotMaxText: 20})
+	id := e.open("/longname.html")
+	e.snap(id, nil)
+	if text, _ := e.find(map[string]any{"sessionId": id, "text": "Text0000"}); !strings.Contains(text, `- paragraph: "Text0000. Text0001. …" [+9980 chars]`) {
+		t.Errorf("find does not cut at SnapshotMaxText 20:\n%.600s", text)
+	}
+	out := e.ok("click", map[string]any{"sessionId": id, "selector": "#short"})
+	if c, _ := out["changes"].(map[string]any); c == nil || c["fresh"] != nil || c["outline"] != nil {
+		t.Errorf("a click that changes nothing, after find, answers: %v", out["changes"])
+	}
+}
