@@ -99,3 +99,25 @@ func TestFindKeepsTheTextCap(t *testing.T) {
 		t.Errorf("a click that changes nothing, after find, answers: %v", out["changes"])
 	}
 }
+
+// TestSnapshotCapsTitleAndURL: the page's title and URL above the
+// outline are cut as its strings are, so that a page cannot flood every
+// snapshot through them.
+func TestSnapshotCapsTitleAndURL(t *testing.T) {
+	e := newEnv(t, sessions.Config{})
+	id := e.open("/longname.html?q=" + strings.Repeat("q", 500))
+	e.ok("evaluate", map[string]any{"sessionId": id, "script": "document.title = 'T'.repeat(10000)"})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := e.c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "snapshot", Arguments: map[string]any{"sessionId": id}}})
+	if err != nil || res.IsError {
+		t.Fatalf("snapshot: %v %v", err, res)
+	}
+	head := strings.SplitN(res.Content[0].(mcp.TextContent).Text, "\n", 3)
+	if want := `Title: "` + strings.Repeat("T", 150) + `…" [+9850 chars]`; head[1] != want {
+		t.Errorf("title line %.300q, want %.300q", head[1], want)
+	}
+	if !regexp.MustCompile(`^Page: http://\S{143}… \[\+\d+ chars\]$`).MatchString(head[0]) {
+		t.Errorf("page line %.400q", head[0])
+	}
+}

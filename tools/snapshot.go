@@ -59,6 +59,9 @@ type SnapshotOut struct {
 	// holds the same in lines (changes.go).
 	Changes *ChangesOut `json:"changes,omitempty"`
 	SessionMeta
+	// textCap cuts the URL and title in the text as the outline's
+	// strings are cut (engine.SnapshotRequest.TextCap).
+	textCap int
 }
 
 func (o SnapshotOut) text() string {
@@ -67,9 +70,9 @@ func (o SnapshotOut) text() string {
 	// The URL and title are the page's to write: printed as the outline
 	// prints them, they cannot pass for its lines.
 	b.WriteString("Page: ")
-	b.WriteString(page.URL(o.URL))
+	b.WriteString(page.URLCut(o.URL, o.textCap))
 	b.WriteString("\nTitle: ")
-	b.WriteString(page.Text(o.Title))
+	b.WriteString(page.TextCut(o.Title, o.textCap))
 	b.WriteString("\n")
 	if o.Path != "" {
 		fmt.Fprintf(&b, "Outline saved to %s (%d bytes, %d refs).", o.Path, o.Bytes, o.Refs)
@@ -107,7 +110,7 @@ func snapshot(d *Deps) Tool {
 			}
 			d.refs.remember(engine.SessionIDFrom(ctx), r.Text)
 			d.viewed(ctx, s, req)
-			out := SnapshotOut{Snapshot: r.Text, URL: r.URL, Title: r.Title, Refs: r.Refs, Truncated: r.Truncated}
+			out := SnapshotOut{Snapshot: r.Text, URL: r.URL, Title: r.Title, Refs: r.Refs, Truncated: r.Truncated, textCap: req.TextCap()}
 			if in.File {
 				// The file is read next, past the middleware that redacts
 				// results: it holds the outline as the answer would.
@@ -135,6 +138,7 @@ func (d *Deps) changedSince(ctx context.Context, s engine.Session, in SnapshotIn
 		return SnapshotOut{}, err
 	}
 	id := engine.SessionIDFrom(ctx)
+	tc := engine.SnapshotRequest{MaxText: d.SnapshotMaxText}.TextCap()
 	if r.Fresh != "" {
 		full, err := s.Snapshot(ctx, engine.SnapshotRequest{MaxText: d.SnapshotMaxText})
 		if err != nil {
@@ -147,11 +151,11 @@ func (d *Deps) changedSince(ctx context.Context, s engine.Session, in SnapshotIn
 		text, cut := page.TruncateOutline(prefixOutline(full.Text, prefix), in.MaxChars)
 		d.refs.remember(id, text)
 		return SnapshotOut{Snapshot: why + text, URL: full.URL, Title: full.Title, Refs: page.CountRefs(text), Truncated: cut,
-			Changes: &ChangesOut{Fresh: r.Fresh}}, nil
+			Changes: &ChangesOut{Fresh: r.Fresh}, textCap: tc}, nil
 	}
 	c := d.capped(ctx, r.Changes, prefix)
 	text, cut := page.TruncateOutline(c.text(), in.MaxChars)
-	return SnapshotOut{Snapshot: text, URL: r.URL, Title: r.Title, Refs: page.CountRefs(text), Truncated: cut, Changes: c}, nil
+	return SnapshotOut{Snapshot: text, URL: r.URL, Title: r.Title, Refs: page.CountRefs(text), Truncated: cut, Changes: c, textCap: tc}, nil
 }
 
 // outlineCount numbers the outlines saved by snapshot {file:true}.

@@ -230,6 +230,30 @@ func Text(s string) string {
 	return s
 }
 
+// TextCut writes s as Text does, cut at max code points (0: no cap) as
+// the snapshot script cuts a string: quoted, and marked "…" [+N chars],
+// N the code points left out.
+func TextCut(s string, max int) string {
+	s = collapse(s)
+	if max <= 0 || utf8.RuneCountInString(s) <= max {
+		return Text(s)
+	}
+	r := []rune(s)
+	q := Quote(string(r[:max]))
+	return q[:len(q)-1] + `…" [+` + strconv.Itoa(len(r)-max) + " chars]"
+}
+
+// URLCut writes u as URL does, cut at max code points (0: no cap) as
+// the snapshot script cuts a link's URL: marked … [+N chars].
+func URLCut(u string, max int) string {
+	u = URL(u)
+	if max <= 0 || utf8.RuneCountInString(u) <= max {
+		return u
+	}
+	r := []rune(u)
+	return string(r[:max]) + "… [+" + strconv.Itoa(len(r)-max) + " chars]"
+}
+
 // URL writes u as the snapshot script writes a link's URL: white space,
 // " [ ] \ and control and bidi characters percent-encoded, so that it
 // reads as one token that no outline syntax hides in.
