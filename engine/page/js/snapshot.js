@@ -677,10 +677,13 @@ function (a) {
     const st = ACT.has(role) || ctx.inAct ? "" : cs.cursor;
     // vh: the element and all it holds are visually hidden; tvh: its own
     // text is (a zero font size hides only what it applies to).
-    const vh = ctx.vh || !hidden && unseen(el, cs);
+    // What a closed details or hidden="until-found" holds is not drawn,
+    // and the accessibility tree leaves it out, yet its text is kept:
+    // marked, so that a page cannot hide instructions there.
+    const vh = ctx.vh || closed || !hidden && unseen(el, cs);
+    const shut = closed || tag === "details" && !el.open || cs.contentVisibility === "hidden";
     const sub = { hidden, cursor: st || cursor, inAct: ctx.inAct || ACT.has(role), inRef: ctx.inRef,
-      closed: closed || tag === "details" && !el.open || cs.contentVisibility === "hidden",
-      vh, tvh: vh || cs.fontSize === "0px" };
+      closed: shut, vh, tvh: vh || shut || cs.fontSize === "0px" };
     if (tag === "label" && el.control) {
       // The label's text is the control's name: show the control only.
       if (!el.contains(el.control)) return;
