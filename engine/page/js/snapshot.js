@@ -564,7 +564,8 @@ function (a) {
       const list = doc.getAnimations ? doc.getAnimations() : [];
       for (const an of list) {
         const fx = an.effect, tg = fx && fx.target;
-        if (!tg || an.playState === "finished" || an.playState === "idle" || !fx.getKeyframes) continue;
+        // One driven by scrolling (a ScrollTimeline) goes nowhere by itself.
+        if (!tg || an.playState === "finished" || an.playState === "idle" || !fx.getKeyframes || an.timeline !== doc.timeline) continue;
         const tm = fx.getComputedTiming();
         if (!(tm.iterations < Infinity)) continue;
         // Where it ends: its last keyframe, or its first when it ends
