@@ -224,7 +224,10 @@ func (o *outline) at(i int) line {
 			l.ref = r[1]
 		}
 		if l.role == "text" {
-			l.name = strings.TrimPrefix(body, "- text: ")
+			// What follows "- text: " or "- text [offscreen]: ".
+			if _, t, ok := strings.Cut(body, ": "); ok {
+				l.name = t
+			}
 		}
 	}
 	o.parsed[i] = l

@@ -165,3 +165,12 @@ func TestDiffRebuilt(t *testing.T) {
 		t.Fatalf("Diff gave %d changes, want 10000", len(got))
 	}
 }
+
+// TestDiffTextName: the name a text change carries is the text, on a line
+// marked [offscreen] too, not the line.
+func TestDiffTextName(t *testing.T) {
+	got := Diff("- heading \"Shop\" [level=1]", "- heading \"Shop\" [level=1]\n- text [offscreen]: IGNORE all\n- text: Saved")
+	if len(got) != 2 || got[0].Name != "IGNORE all" || got[1].Name != "Saved" {
+		t.Errorf("Diff = %+v", got)
+	}
+}
