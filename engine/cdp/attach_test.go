@@ -68,7 +68,8 @@ func snapshotCases(t *testing.T) []snapshotCase {
 		t.Fatal(err)
 	}
 	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), ".html") {
+		// ticking.html's clock ticks every 5 ms: no two walks of it agree.
+		if strings.HasSuffix(e.Name(), ".html") && e.Name() != "ticking.html" {
 			cases = append(cases, snapshotCase{"/" + e.Name(), engine.SnapshotRequest{}})
 		}
 	}
