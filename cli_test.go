@@ -332,6 +332,8 @@ func TestCLIExitCodes(t *testing.T) {
 		want string
 	}{
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"clck", "@e1"}, `unknown command "clck"
+Did you mean "click"?`},
 		{[]string{"click"}, "usage: browsermcp click <@ref|selector>"},
 		{[]string{"click", "@e1", "--nope", "1"}, "unknown option --nope"},
 		{[]string{"get", "colour", "#x"}, "get takes text, value, attr, title or url"},

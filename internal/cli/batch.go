@@ -92,6 +92,9 @@ func batchOne(ctx context.Context, argv []string, g globals, e env, s **conn) in
 	c, ok := lookup(rest[0])
 	if !ok || rest[0] == "batch" || rest[0] == "skill" {
 		fmt.Fprintf(e.stderr, "browsermcp: unknown command %q in batch\n", rest[0])
+		if near := closest(rest[0]); near != "" && near != "batch" && near != "skill" {
+			fmt.Fprintf(e.stderr, "Did you mean %q?\n", near)
+		}
 		return exitUsage
 	}
 	if c.local != nil {

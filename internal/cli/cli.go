@@ -130,6 +130,9 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdin 
 	c, ok := lookup(rest[0])
 	if !ok {
 		fmt.Fprintf(stderr, "browsermcp: unknown command %q\n", rest[0])
+		if near := closest(rest[0]); near != "" {
+			fmt.Fprintf(stderr, "Did you mean %q?\n\n", near)
+		}
 		fmt.Fprint(stderr, mainHelp())
 		return exitUsage
 	}

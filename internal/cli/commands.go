@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/seed4af8c199/browsermcp/internal/editdist"
 	"github.com/seed4af8c199/browsermcp/tools"
 )
 
@@ -149,6 +150,26 @@ func lookup(name string) (*command, bool) {
 		return generated(d), true
 	}
 	return nil, false
+}
+
+// closest is the command whose name is nearest to name, for a typo's
+// "did you mean"; empty when none is near.
+func closest(name string) string {
+	names := []string{"help", "skill", "batch", "daemon", "serve"}
+	for _, c := range aliases() {
+		names = append(names, c.name)
+	}
+	definition("") // loads defList
+	for _, d := range defList {
+		names = append(names, d.Name)
+	}
+	best, bestD := "", max(2, len(name)/3)+1
+	for _, n := range names {
+		if d := editdist.Distance(strings.ToLower(name), n); d < bestD || d == bestD && n < best {
+			best, bestD = n, d
+		}
+	}
+	return best
 }
 
 // generated is the command of a tool under its own name: its required
