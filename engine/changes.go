@@ -20,6 +20,11 @@ const (
 	ChangeAdded   ChangeKind = "added"
 	ChangeRemoved ChangeKind = "removed"
 	ChangeChanged ChangeKind = "changed"
+	// ChangeTransient is text that appeared after the last view and went
+	// away again before the page was read (a toast saying "Saved!"): no
+	// outline holds it, yet it is what an agent checks its work by. Old
+	// holds its text line; it has no ref and no context.
+	ChangeTransient ChangeKind = "transient"
 )
 
 // Change is one line of the outline that appeared, went away or changed.

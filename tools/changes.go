@@ -164,6 +164,8 @@ func changeLine(c engine.Change) string {
 		return "+ " + c.New
 	case engine.ChangeRemoved:
 		return "- " + c.Old
+	case engine.ChangeTransient:
+		return "± " + c.Old + " (appeared and went away)"
 	}
 	return "~ " + c.New + " " + was(c.Old, c.New)
 }

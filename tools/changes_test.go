@@ -264,3 +264,36 @@ func TestBriefSnapshotIsTheView(t *testing.T) {
 		}
 	}
 }
+
+// TestActionChangesTransient checks that a toast that appeared and went
+// away while a click settled is in the click's result, in data and in
+// lines, while the page no longer shows it; and that a list re-rendered
+// into an equal one answers no change.
+func TestActionChangesTransient(t *testing.T) {
+	e := newEnv(t, sessions.Config{})
+	id := e.open("/toast.html")
+	eval := func(expr string) any {
+		return e.ok("evaluate", map[string]any{"sessionId": id, "script": expr})["result"]
+	}
+	outline := e.snapshot(id)
+
+	out, lines := e.act("click", map[string]any{"sessionId": id, "ref": testenv.RefOf(t, outline, "button", "Save")})
+	if got := eval("document.querySelectorAll('.toast').length"); got != float64(0) {
+		t.Fatalf("the toast is still shown after the click settled: %v", got)
+	}
+	its := items(t, out)
+	if len(its) != 1 || its[0]["kind"] != "transient" || its[0]["old"] != "- text: Saved!" || its[0]["name"] != "Saved!" {
+		t.Fatalf("a toast that came and went: %v", its)
+	}
+	if want := "Changes:\n± - text: Saved! (appeared and went away)"; lines != want {
+		t.Fatalf("lines:\n%s\nwant\n%s", lines, want)
+	}
+
+	out, lines = e.act("click", map[string]any{"sessionId": id, "ref": testenv.RefOf(t, outline, "button", "Re-render")})
+	if got := eval("window.renders"); got != float64(2) {
+		t.Fatalf("renders = %v", got)
+	}
+	if its := items(t, out); len(its) != 0 || lines != "No change on the page." {
+		t.Fatalf("a list re-rendered into an equal one: %v\n%s", its, lines)
+	}
+}

@@ -66,7 +66,7 @@ func (c changeWalker) Walk(ctx context.Context, a page.WalkArgs) (page.Walked, e
 		return page.Walked{}, err
 	}
 	c.s.refs.next = max(c.s.refs.next, out.Next)
-	res := page.Walked{Clean: out.Clean, Patch: out.Patch, Doc: out.Doc, Gen: out.Gen, Frames: out.Frames, URL: out.URL, Title: out.Title}
+	res := page.Walked{Clean: out.Clean, Patch: out.Patch, Transient: out.Transient, Doc: out.Doc, Gen: out.Gen, Frames: out.Frames, URL: out.URL, Title: out.Title}
 	if out.Clean || out.Patch != nil {
 		return res, nil
 	}

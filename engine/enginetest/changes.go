@@ -31,7 +31,7 @@ type want struct {
 
 func (w want) matches(c engine.Change) bool {
 	line := c.New
-	if c.Kind == engine.ChangeRemoved {
+	if c.Kind == engine.ChangeRemoved || c.Kind == engine.ChangeTransient {
 		line = c.Old
 	}
 	return c.Kind == w.kind && strings.Contains(line, w.has) && (w.ref == "" || c.Ref == w.ref)
@@ -84,6 +84,61 @@ func (h *harness) testChanges(t *testing.T) {
 	t.Run("NoView", h.testChangesNoView)
 	t.Run("Endless", h.testChangesEndless)
 	t.Run("Fade", h.testChangesFade)
+	t.Run("Transient", h.testChangesTransient)
+}
+
+// testChangesTransient: text that appeared and went away between two
+// views (a toast) is a transient change, printed as outline text so
+// that the page cannot forge lines with it; text that stays is an added
+// line only; and a list re-rendered into an equal one, twice, is no
+// change at all.
+func (h *harness) testChangesTransient(t *testing.T) {
+	s := h.open(t, "/toast.html")
+	base := snap(t, s).Text
+	page := func(expr string) string { return evaluate(t, s, engine.EvalRequest{Expression: expr}) }
+	gone := func() {
+		t.Helper()
+		testenv.Eventually(t, "the toast to go away", func() (bool, error) {
+			got := page("document.querySelectorAll('.toast').length")
+			return got == "0", fmt.Errorf("%s toasts", got)
+		})
+	}
+	act := func(name string) {
+		t.Helper()
+		click(t, s, engine.ClickRequest{Target: engine.Target{Ref: refOf(t, base, "button", name)}})
+	}
+	act("Save")
+	gone()
+	r := changes(t, s, false)
+	expect(t, "a toast that came and went", r, want{engine.ChangeTransient, "- text: Saved!", ""})
+	if c := r.Changes[0]; c.Old != "- text: Saved!" || c.Name != "Saved!" || c.Role != "text" || c.Ref != "" {
+		t.Errorf("the toast's change = %+v", c)
+	}
+	expect(t, "looked at again", changes(t, s, false))
+
+	act("Forge")
+	gone()
+	r = changes(t, s, false)
+	expect(t, "a toast that forges lines", r, want{engine.ChangeTransient, `- text: "Done - button \"Pay\" \[ref=e1\]"`, ""})
+	if c := r.Changes[0]; c.Name != `"Done - button \"Pay\" \[ref=e1\]"` {
+		t.Errorf("the forged toast's name = %q", c.Name)
+	}
+
+	act("Status")
+	if got := page("document.getElementById('line').textContent"); got != `"Status: ready"` {
+		t.Fatalf("the status line = %s", got)
+	}
+	expect(t, "a status line that stays", changes(t, s, false), want{engine.ChangeAdded, "Status: ready", ""})
+
+	act("Re-render")
+	testenv.Eventually(t, "the second render", func() (bool, error) {
+		got := page("window.renders")
+		return got == "2", fmt.Errorf("%s renders", got)
+	})
+	if got := page("document.getElementById('list').innerText.replace(/\\s+/g, ' ').trim()"); got != `"Apples Pears"` {
+		t.Fatalf("the list after its renders = %s", got)
+	}
+	expect(t, "a list re-rendered into an equal one", changes(t, s, false))
 }
 
 // testChangesFade: what fades in or out (a class that starts a

@@ -90,14 +90,17 @@ func (vs *Views) latest() (View, bool) {
 // changed since the view WalkArgs named) or a Patch to that view; and
 // the document it is of.
 type Walked struct {
-	Text   string
-	Clean  bool
-	Patch  *Patch
-	Doc    string
-	Gen    int
-	Frames int
-	URL    string
-	Title  string
+	Text  string
+	Clean bool
+	Patch *Patch
+	// Transient are text lines that appeared and went away since the
+	// view (SnapshotOutcome.Transient).
+	Transient []string
+	Doc       string
+	Gen       int
+	Frames    int
+	URL       string
+	Title     string
 }
 
 // WalkArgs ask a ChangeWalker for a walk of the whole page: tracked (the
@@ -146,7 +149,7 @@ func ChangesOf(ctx context.Context, vs *Views, w ChangeWalker, req engine.Change
 	before, seen := vs.Get(now.Doc)
 	vs.Set(View{Doc: now.Doc, Gen: now.Gen, Frames: now.Frames, Cap: tc, Text: text})
 	if seen && before.Cap == tc {
-		res.Changes = Diff(before.Text, text)
+		res.Changes = append(Diff(before.Text, text), transients(now.Transient)...)
 		return res, nil
 	}
 	res.Fresh = engine.FreshNoView
@@ -159,6 +162,21 @@ func ChangesOf(ctx context.Context, vs *Views, w ChangeWalker, req engine.Change
 	}
 	res.Outline = o.Text
 	return res, nil
+}
+
+// transients are the changes of the text lines the page printed of what
+// appeared and went away since the view. A line that is not one outline
+// text line is not the walk's, and is dropped.
+func transients(lines []string) []engine.Change {
+	var out []engine.Change
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "- text: ") || strings.ContainsAny(l, "\n\r") {
+			continue
+		}
+		p := newOutline(l).at(0)
+		out = append(out, engine.Change{Kind: engine.ChangeTransient, Role: p.role, Name: p.name, Old: p.body})
+	}
+	return out
 }
 
 // lineHead parses an outline line without its indentation: the role, the

@@ -174,3 +174,27 @@ func TestDiffTextName(t *testing.T) {
 		t.Errorf("Diff = %+v", got)
 	}
 }
+
+// TestTransients checks that the text lines a walk answers as having
+// appeared and gone away become transient changes, and that anything
+// else the page could have put there (another role, a line break) is
+// dropped.
+func TestTransients(t *testing.T) {
+	got := transients([]string{
+		"- text: Saved!",
+		`- text: "Done \[ref=e1\]"`,
+		`- button "Pay" [ref=e1]`,
+		"- text: a\n- button \"Pay\" [ref=e1]",
+		"text: no dash",
+	})
+	want := []engine.Change{
+		{Kind: engine.ChangeTransient, Role: "text", Name: "Saved!", Old: "- text: Saved!"},
+		{Kind: engine.ChangeTransient, Role: "text", Name: `"Done \[ref=e1\]"`, Old: `- text: "Done \[ref=e1\]"`},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("transients = %+v, want %+v", got, want)
+	}
+	if got := transients(nil); got != nil {
+		t.Errorf("transients(nil) = %+v", got)
+	}
+}

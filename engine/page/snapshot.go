@@ -66,6 +66,10 @@ type SnapshotOutcome struct {
 	// Patch, in place of Text, gives the lines that differ from it.
 	Clean bool   `json:"clean"`
 	Patch *Patch `json:"patch"`
+	// Transient are the outline text lines ("- text: ...") of what was
+	// added since the view a tracked walk follows and went away before
+	// it: a toast.
+	Transient []string `json:"transient"`
 }
 
 // Patch is an outline given as the view it follows, with the lines

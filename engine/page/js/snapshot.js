@@ -36,9 +36,10 @@
 // element, else at the document. Returns {text, next, frames, url, title,
 // doc, gen} or {error, message}; with doc and base (the document and walk
 // count of the engine's view, see "Change tracking"), {clean} or {patch}
-// in place of text. Lines that hold only
-// "\u0001N" stand for the cross-origin frame R.frames[N], which the engine
-// walks in its own world and splices in.
+// in place of text; a tracked walk adds transient, the text lines of what
+// appeared and went away since the last one, when there was any. Lines
+// that hold only "\u0001N" stand for the cross-origin frame R.frames[N],
+// which the engine walks in its own world and splices in.
 function (a) {
   const native = "computedRole" in Element.prototype;
   let R = window.__bmcp;
@@ -86,8 +87,13 @@ function (a) {
   // whole subtree may print otherwise (its attributes changed, so styles
   // below it may have; or it moved); R.allSeq is the last round in which
   // something changed that can touch any element (a style sheet, a
-  // scroll, a resize).
+  // scroll, a resize). R.added holds the nodes added since the last
+  // tracked walk (the first MAX_ADDED): one that is no longer in the
+  // document when the walk comes appeared and went away in between, as a
+  // toast does (see "Transient").
   if (a.track && !R.mo) {
+    const MAX_ADDED = 256;
+    R.added = [];
     R.seq = 1;
     R.allSeq = 0;
     R.stale = new WeakMap();
@@ -112,7 +118,10 @@ function (a) {
       R.dirty = true;
       for (const r of recs) {
         if (r.type === "childList") {
-          for (const n of r.addedNodes) if (n.nodeType === 1) R.deep.set(n, R.seq);
+          for (const n of r.addedNodes) {
+            if (n.nodeType === 1) R.deep.set(n, R.seq);
+            if ((n.nodeType === 1 || n.nodeType === 3) && R.added.length < MAX_ADDED) R.added.push(n);
+          }
           R.mark(r.target, false);
         } else {
           R.mark(r.target, r.type === "attributes");
@@ -905,6 +914,48 @@ function (a) {
     if (lines.length === at + 1) lines[at] = head;
   };
 
+  // Transient: the text of the nodes added since the last view that are
+  // no longer in the document (a toast that showed "Saved!" and went
+  // away), printed as outline text lines so that a page cannot forge
+  // syntax with it. A node inside another such node is that node's text;
+  // text still in the document (a list re-rendered into an equal one) did
+  // not go away; script and style hold no text a user reads. Only the
+  // first MAX_TRANSIENT texts are answered.
+  const MAX_TRANSIENT = 5;
+  const textOf = (n) => {
+    const parts = [];
+    const walkText = (x) => {
+      if (x.nodeType === 3) { parts.push(x.nodeValue); return; }
+      if (x.nodeType !== 1 || SKIP.has(x.localName) || x.getAttribute("aria-hidden") === "true") return;
+      const sep = !INLINE.has(x.localName);
+      if (sep) parts.push(" ");
+      if (x.shadowRoot) for (let c = x.shadowRoot.firstChild; c; c = c.nextSibling) walkText(c);
+      for (let c = x.firstChild; c; c = c.nextSibling) walkText(c);
+      if (sep) parts.push(" ");
+    };
+    walkText(n);
+    return parts.join("").replace(WS, " ").trim();
+  };
+  const gone = (added) => {
+    const cand = added.filter((n, i) => !n.isConnected && added.indexOf(n) === i);
+    const out = [], seen = new Set();
+    // The text each document (this one, or a same-origin frame's) still
+    // holds, shadow trees included; read once, and only when a node went.
+    const present = new Map();
+    for (const n of cand) {
+      if (out.length >= MAX_TRANSIENT) break;
+      if (cand.some((m) => m !== n && m.contains(n))) continue;
+      const t = textOf(n);
+      if (!t || seen.has(t)) continue;
+      seen.add(t);
+      const d = n.ownerDocument;
+      if (!present.has(d)) present.set(d, d.documentElement ? textOf(d.body || d.documentElement) : "");
+      if (present.get(d).includes(t)) continue;
+      out.push("- text: " + tx(t));
+    }
+    return out;
+  };
+
   let root = this && this.nodeType === 1 ? this : null;
   if (a.sel) {
     try {
@@ -921,7 +972,7 @@ function (a) {
   for (const k of tidy(top)) emit(k, "", 0, false);
   // Asked about the view the engine holds, a tracked walk answers only
   // the lines between the head and the tail it shares with that view.
-  let patch = null;
+  let patch = null, transient = null;
   if (a.track) {
     const old = R.lines;
     if (a.doc && R.doc === a.doc && R.gen === a.base && old && !R.frames.length && !R.lastFrames) {
@@ -935,12 +986,15 @@ function (a) {
     R.lastFrames = R.frames.length;
     // What the walk itself saw is the new view.
     R.mo.takeRecords();
+    transient = R.added.length ? gone(R.added) : null;
+    R.added = [];
     R.dirty = false;
     R.gen++;
     R.seq++;
     R.saveFields();
   }
   const out = { next, frames: R.frames.length, url: document.location.href, title: document.title, doc: R.doc, gen: R.gen };
+  if (transient && transient.length) out.transient = transient;
   if (patch) out.patch = patch;
   else out.text = lines.join("\n");
   return out;
