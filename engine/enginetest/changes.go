@@ -417,6 +417,16 @@ func (h *harness) testChangesPage(t *testing.T) {
 		expect(t, "focus elsewhere hides it", look(), want{engine.ChangeRemoved, "- list", ""},
 			want{engine.ChangeRemoved, "Profile", ""}, want{engine.ChangeRemoved, "Sign out", ""})
 	})
+	t.Run("RoleAfterTyping", func(t *testing.T) {
+		// A walk reuses the roles the last one read while the document
+		// holds no change: typing makes none, a field's new type does.
+		typeText(t, s, engine.TypeRequest{Target: sel("#email"), Text: "bo@example.org", Clear: true})
+		expect(t, "a value is typed", look(), want{engine.ChangeChanged, `"bo@example.org"`, ref("textbox", "Email")})
+		page("document.getElementById('email').type = 'search'")
+		expect(t, "the field becomes a search field", look(), want{engine.ChangeChanged, `searchbox "Email"`, ref("textbox", "Email")})
+		page("document.getElementById('email').type = 'text'")
+		expect(t, "and a text field again", look(), want{engine.ChangeChanged, `textbox "Email"`, ref("textbox", "Email")})
+	})
 	t.Run("Navigation", func(t *testing.T) {
 		h.navigate(t, s, "/changes.html")
 		snap(t, s)

@@ -87,7 +87,8 @@ function (a) {
   // whole subtree may print otherwise (its attributes changed, so styles
   // below it may have; or it moved); R.allSeq is the last round in which
   // something changed that can touch any element (a style sheet, a
-  // scroll, a resize). R.added holds the nodes added since the last
+  // scroll, a resize), R.mutSeq the last round in which a mutation was
+  // recorded (see R.roles). R.added holds the nodes added since the last
   // tracked walk (the first MAX_ADDED): one that is no longer in the
   // document when the walk comes appeared and went away in between, as a
   // toast does (see "Transient").
@@ -96,6 +97,8 @@ function (a) {
     R.added = [];
     R.seq = 1;
     R.allSeq = 0;
+    R.mutSeq = 0;
+    R.roles = new WeakMap();
     R.stale = new WeakMap();
     R.deep = new WeakMap();
     R.watched = new WeakSet();
@@ -116,6 +119,7 @@ function (a) {
     R.note = (recs) => {
       if (!recs.length) return;
       R.dirty = true;
+      R.mutSeq = R.seq;
       for (const r of recs) {
         if (r.type === "childList") {
           for (const n of r.addedNodes) {
@@ -667,6 +671,20 @@ function (a) {
     if (nocache === nc) R.cache.set(el, { key, seq: R.seq, items: kids.slice(start) });
     else R.cache.delete(el);
   };
+  // Chromium's role of an element follows from the document, not from
+  // its state: a tracked walk keeps the role it read (R.roles), and the
+  // next one reads it again only when a mutation, a style sheet, a scroll
+  // or a resize was recorded since, or the element's visibility changed.
+  // Reading computedRole first brings the page's rendering up to date,
+  // which after typing costs more than the rest of the walk.
+  const roleIn = (el, hidden) => {
+    if (!cacheOn) return el.computedRole || "";
+    const c = R.roles.get(el);
+    if (c && c.hidden === hidden && Math.max(R.mutSeq, R.allSeq) <= c.seq) return c.role;
+    const role = el.computedRole || "";
+    R.roles.set(el, { role, hidden, seq: R.seq });
+    return role;
+  };
   const UNCACHED = new Set(["iframe", "frame", "slot"]);
   const visitOne = (el, kids, ctx) => {
     const tag = el.localName;
@@ -682,7 +700,7 @@ function (a) {
     // What a closed details hides, but its summary, has no role: Chromium
     // keeps it out of the accessibility tree.
     const closed = ctx.closed && !(tag === "summary" && el.parentElement && el.parentElement.localName === "details");
-    const role = plain ? "generic" : native ? el.computedRole || "" : closed ? "" : roleOf(el, tag);
+    const role = plain ? "generic" : native ? roleIn(el, hidden) : closed ? "" : roleOf(el, tag);
     const cursor = ctx.cursor;
     const st = ACT.has(role) || ctx.inAct ? "" : cs.cursor;
     // vh: the element and all it holds are visually hidden; tvh: its own
