@@ -685,6 +685,15 @@ function (a) {
     R.roles.set(el, { role, hidden, seq: R.seq });
     return role;
   };
+  // A native control that aria-label alone names has that name, whatever
+  // its state: reading the attribute spares computedName, which brings
+  // the rendering up to date as computedRole does.
+  const CONTROLS = new Set(["input", "textarea", "select", "button"]);
+  const ariaName = (el, role) => {
+    if (!ACT.has(role) || !CONTROLS.has(el.localName) || el.hasAttribute("aria-labelledby")) return undefined;
+    const l = el.getAttribute("aria-label");
+    return l && l === l.replace(WS, " ").trim() ? l : undefined;
+  };
   const UNCACHED = new Set(["iframe", "frame", "slot"]);
   const visitOne = (el, kids, ctx) => {
     const tag = el.localName;
@@ -725,7 +734,7 @@ function (a) {
       node.ref = refOf(el);
       sub.inRef = true;
     }
-    if (!hidden && (NAMED.has(role) || act)) node.name = textName(el, role) ?? (native ? el.computedName || "" : nameOf(el, role, tag));
+    if (!hidden && (NAMED.has(role) || act)) node.name = textName(el, role) ?? (native ? ariaName(el, role) ?? (el.computedName || "") : nameOf(el, role, tag));
     if (tag === "iframe" || tag === "frame") {
       node.role = "iframe";
       node.name = node.name || el.getAttribute("title") || "";
