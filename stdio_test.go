@@ -109,9 +109,15 @@ func (w syncWriter) Write(p []byte) (int, error) {
 	return w.b.Write(p)
 }
 
+// callTimeout bounds a call on the built binary. It is there only to stop
+// a hang, so it is long, as engine/enginetest's is: the first call waits
+// for the browser's launch, which a machine running the other packages'
+// browsers and a Grid beside it (two cores) can stretch past a minute.
+const callTimeout = 3 * time.Minute
+
 func (s *proc) call(name string, args map[string]any) (map[string]any, bool) {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	res, err := s.c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}})
 	if err != nil {
