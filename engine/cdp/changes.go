@@ -13,12 +13,6 @@ import (
 // cdproto's page package.
 type docViews = page.Views
 
-// tracked reports whether a snapshot for req is a walk of the whole page,
-// which becomes the agent's view of the document for Changes.
-func tracked(req engine.SnapshotRequest) bool {
-	return req.Target == (engine.Target{}) && req.Depth == 0 && !req.InteractiveOnly
-}
-
 // Changes compares the tab's page with the agent's last view of its
 // document (engine/page's ChangesOf) in one walk in browsermcp's world of
 // the top document, which answers at once when the page recorded nothing
@@ -54,8 +48,7 @@ type changeWalker struct {
 }
 
 func (c changeWalker) Walk(ctx context.Context, a page.WalkArgs) (page.Walked, error) {
-	req := engine.SnapshotRequest{InteractiveOnly: a.InteractiveOnly}
-	args := page.SnapshotArgs{Next: c.s.refs.next, InteractiveOnly: a.InteractiveOnly, MaxText: a.MaxText, Track: tracked(req), Fresh: a.Fresh, Doc: a.Doc, Base: a.Base}
+	args := a.Args(c.s.refs.next)
 	c.s.freshWalk = a.Fresh
 	defer func() { c.s.freshWalk = false }()
 	var out page.SnapshotOutcome
@@ -66,14 +59,14 @@ func (c changeWalker) Walk(ctx context.Context, a page.WalkArgs) (page.Walked, e
 		return page.Walked{}, err
 	}
 	c.s.refs.next = max(c.s.refs.next, out.Next)
-	res := page.Walked{Clean: out.Clean, Patch: out.Patch, Transient: out.Transient, Doc: out.Doc, Gen: out.Gen, Frames: out.Frames, URL: out.URL, Title: out.Title}
+	res := out.Walked()
 	if out.Clean || out.Patch != nil {
 		return res, nil
 	}
 	if out.Frames > 0 {
 		defer c.s.releaseObjects(c.t)
 	}
-	text, err := c.s.spliceFrames(ctx, c.w, out, req, 0)
+	text, err := c.s.spliceFrames(ctx, c.w, out, engine.SnapshotRequest{InteractiveOnly: a.InteractiveOnly}, 0)
 	if err != nil {
 		return page.Walked{}, err
 	}

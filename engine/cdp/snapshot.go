@@ -28,7 +28,8 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 		}
 		// A snapshot reuses nothing an earlier walk kept (Fresh): what the
 		// agent sees never depends on what the page recorded.
-		args := page.SnapshotArgs{Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, MaxText: req.TextCap(), Track: tracked(req), Fresh: true}
+		args := page.ArgsFor(req, s.refs.next)
+		args.Fresh = true
 		s.freshWalk = true
 		defer func() { s.freshWalk = false }()
 		w, err := s.preparePage(ctx, t)
@@ -239,7 +240,8 @@ func (s *session) frameText(ctx context.Context, parent *world, idx int, req eng
 	} else if native {
 		_ = keepAX(ctx, w.t, w.frameID)
 	}
-	args := page.SnapshotArgs{Prefix: w.alias, Next: s.refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, MaxText: req.TextCap(), Track: tracked(req), Fresh: s.freshWalk}
+	args := page.ArgsFor(req, s.refs.next)
+	args.Prefix, args.Fresh = w.alias, s.freshWalk
 	var out page.SnapshotOutcome
 	if err := s.walk(ctx, w, args, &out); err != nil {
 		return "- text: " + page.Text("(frame not reachable: "+err.Error()+")"), nil

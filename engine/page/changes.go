@@ -116,6 +116,20 @@ type WalkArgs struct {
 	MaxText int
 }
 
+// Args are the SnapshotScript arguments of the walk a asks for, refs
+// numbered from next; a walk of the whole outline is tracked.
+func (a WalkArgs) Args(next int) SnapshotArgs {
+	return SnapshotArgs{Next: next, InteractiveOnly: a.InteractiveOnly, MaxText: a.MaxText, Track: !a.InteractiveOnly,
+		Fresh: a.Fresh, Doc: a.Doc, Base: a.Base}
+}
+
+// Walked is what a walk's outcome tells ChangesOf, before an engine
+// splices its cross-origin frames into Text.
+func (out SnapshotOutcome) Walked() Walked {
+	return Walked{Clean: out.Clean, Patch: out.Patch, Transient: out.Transient, Doc: out.Doc, Gen: out.Gen,
+		Frames: out.Frames, URL: out.URL, Title: out.Title}
+}
+
 // ChangeWalker is what an engine gives ChangesOf: a walk of the tab's
 // whole page, its cross-origin frames spliced in.
 type ChangeWalker interface {

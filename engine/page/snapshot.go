@@ -48,6 +48,19 @@ type SnapshotArgs struct {
 	Base int    `json:"base,omitempty"`
 }
 
+// ArgsFor are the SnapshotScript arguments of a snapshot for req, refs
+// numbered from next; the engine adds the frame's ref prefix and
+// whether the walk reuses nothing (Fresh).
+func ArgsFor(req engine.SnapshotRequest, next int) SnapshotArgs {
+	return SnapshotArgs{Next: next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, MaxText: req.TextCap(), Track: Tracked(req)}
+}
+
+// Tracked reports whether a snapshot for req is a walk of the whole page,
+// which becomes the agent's view of the document for Changes.
+func Tracked(req engine.SnapshotRequest) bool {
+	return req.Target == (engine.Target{}) && req.Depth == 0 && !req.InteractiveOnly
+}
+
 // SnapshotOutcome is what SnapshotScript returns, decoded from JSON.
 type SnapshotOutcome struct {
 	Text    string `json:"text"`

@@ -7,12 +7,6 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
-// tracked reports whether a snapshot for req is a walk of the whole page,
-// which becomes the agent's view of the document for Changes.
-func tracked(req engine.SnapshotRequest) bool {
-	return req.Target == (engine.Target{}) && req.Depth == 0 && !req.InteractiveOnly
-}
-
 // Changes compares the tab's page with the agent's last view of its
 // document (engine/page's ChangesOf), as engine/cdp does, in one walk of
 // the main frame that answers at once when the page recorded nothing since
@@ -30,9 +24,8 @@ type changeWalker struct{ s *session }
 func (c changeWalker) Walk(ctx context.Context, a page.WalkArgs) (page.Walked, error) {
 	s := c.s
 	s.keepAX(ctx)
-	req := engine.SnapshotRequest{InteractiveOnly: a.InteractiveOnly}
 	refs := s.sh.refs
-	args := page.SnapshotArgs{Next: refs.next, InteractiveOnly: a.InteractiveOnly, MaxText: a.MaxText, Track: tracked(req), Fresh: a.Fresh, Doc: a.Doc, Base: a.Base}
+	args := a.Args(refs.next)
 	s.freshWalk = a.Fresh
 	defer func() { s.freshWalk = false }()
 	f := s.page.MainFrame()
@@ -44,11 +37,11 @@ func (c changeWalker) Walk(ctx context.Context, a page.WalkArgs) (page.Walked, e
 		return page.Walked{}, err
 	}
 	refs.next = max(refs.next, out.Next)
-	res := page.Walked{Clean: out.Clean, Patch: out.Patch, Transient: out.Transient, Doc: out.Doc, Gen: out.Gen, Frames: out.Frames, URL: out.URL, Title: out.Title}
+	res := out.Walked()
 	if out.Clean || out.Patch != nil {
 		return res, nil
 	}
-	text, err := s.splice(ctx, f, out, req, 0)
+	text, err := s.splice(ctx, f, out, engine.SnapshotRequest{InteractiveOnly: a.InteractiveOnly}, 0)
 	if err != nil {
 		return page.Walked{}, err
 	}

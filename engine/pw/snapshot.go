@@ -35,7 +35,8 @@ func (s *session) Snapshot(ctx context.Context, req engine.SnapshotRequest) (eng
 	refs := s.sh.refs
 	// A snapshot reuses nothing an earlier walk kept (Fresh): what the
 	// agent sees never depends on what the page recorded.
-	args := page.SnapshotArgs{Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, MaxText: req.TextCap(), Track: tracked(req), Fresh: true}
+	args := page.ArgsFor(req, refs.next)
+	args.Fresh = true
 	s.freshWalk = true
 	defer func() { s.freshWalk = false }()
 	f := s.page.MainFrame()
@@ -138,7 +139,8 @@ func (s *session) frameText(ctx context.Context, parent playwright.Frame, idx in
 		return "- text: (frame not loaded)", nil
 	}
 	refs := s.sh.refs
-	args := page.SnapshotArgs{Prefix: refs.aliasFor(cf), Next: refs.next, Depth: req.Depth, InteractiveOnly: req.InteractiveOnly, MaxText: req.TextCap(), Track: tracked(req), Fresh: s.freshWalk}
+	args := page.ArgsFor(req, refs.next)
+	args.Prefix, args.Fresh = refs.aliasFor(cf), s.freshWalk
 	out, err := s.walk(ctx, cf, args, "")
 	if err != nil {
 		return "- text: " + page.Text("(frame not reachable: "+firstLine(err)+")"), nil
