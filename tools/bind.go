@@ -116,7 +116,7 @@ func canonicalArgs(in any, args map[string]any, shape argShape) (map[string]any,
 func unknownArg(name string, valid []string) error {
 	msg := fmt.Sprintf("unknown parameter %q", clip(name))
 	e := engine.Errorf(engine.InvalidParameters, "%s", msg).With("field", clip(name)).With("validParameters", valid)
-	if near := nearest(name, valid); near != "" {
+	if near := editdist.Nearest(name, valid); near != "" {
 		e.Message += fmt.Sprintf("; did you mean %q?", near)
 		e.With("didYouMean", near)
 	}
@@ -126,21 +126,6 @@ func unknownArg(name string, valid []string) error {
 		e.Message += "; valid parameters: " + strings.Join(valid, ", ")
 	}
 	return e.Suggest("Remove the parameter or use one this tool takes.")
-}
-
-// nearest returns the valid name closest to name: equal but for case, or
-// within an edit distance of about a third of its length; "" when none is.
-func nearest(name string, valid []string) string {
-	best, bestD := "", max(2, len(name)/3)+1
-	for _, v := range valid {
-		if strings.EqualFold(v, name) {
-			return v
-		}
-		if d := editdist.Distance(strings.ToLower(name), strings.ToLower(v)); d < bestD {
-			best, bestD = v, d
-		}
-	}
-	return best
 }
 
 // number reads a JSON number however the transport decoded it.

@@ -163,13 +163,7 @@ func closest(name string) string {
 	for _, d := range defList {
 		names = append(names, d.Name)
 	}
-	best, bestD := "", max(2, len(name)/3)+1
-	for _, n := range names {
-		if d := editdist.Distance(strings.ToLower(name), n); d < bestD || d == bestD && n < best {
-			best, bestD = n, d
-		}
-	}
-	return best
+	return editdist.Nearest(name, names)
 }
 
 // generated is the command of a tool under its own name: its required

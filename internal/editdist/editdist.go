@@ -2,6 +2,24 @@
 // mean" answers to an unknown argument or device name.
 package editdist
 
+import "strings"
+
+// Nearest returns the valid name closest to name: equal but for case, or
+// within an edit distance of about a third of its length (the first such
+// in valid's order); "" when none is.
+func Nearest(name string, valid []string) string {
+	best, bestD := "", max(2, len(name)/3)+1
+	for _, v := range valid {
+		if strings.EqualFold(v, name) {
+			return v
+		}
+		if d := Distance(strings.ToLower(name), strings.ToLower(v)); d < bestD {
+			best, bestD = v, d
+		}
+	}
+	return best
+}
+
 // maxBytes bounds the names compared: the cost grows with the product of
 // their lengths, and no name we suggest is longer.
 const maxBytes = 256
