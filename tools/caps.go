@@ -11,6 +11,9 @@ import (
 // no tokens in tools/list and a call to it answers "tool not found".
 var OptIn = []Group{Network, State, PDF, Console, Vision}
 
+// Testing holds the assertion tools, generate_locator and export_test.
+const Testing Group = "testing"
+
 // All is the --caps value that turns on every group.
 const All Group = "all"
 
