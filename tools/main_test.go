@@ -37,6 +37,9 @@ func TestMain(m *testing.M) {
 	if sharedEngine != nil {
 		sharedEngine.Close()
 	}
+	if sharedFirefox != nil {
+		sharedFirefox.Close()
+	}
 	site.Close()
 	os.Exit(code)
 }
