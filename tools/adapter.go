@@ -51,6 +51,8 @@ type Deps struct {
 	// o200k tokens its changes may take (changes.go).
 	actionResult string
 	changesCap   int
+	// recs are the sessions' recordings (recordings.go).
+	recs *recordings
 }
 
 // Tool is one MCP tool: its definition, its handler and the capability group
@@ -119,6 +121,9 @@ type sessionRefer interface{ sessionRef() string }
 type SessionMeta struct {
 	SessionID string `json:"sessionId" jsonschema:"Session that ran the call"`
 	ExpiresAt int64  `json:"expiresAt" jsonschema:"Unix ms when the session expires unless used again"`
+	// Notices say what happened on the session outside the call: a
+	// recording that stopped at its bound (recordings.go).
+	Notices []string `json:"notices,omitempty" jsonschema:"What happened on the session outside this call, e.g. a recording stopped at its bound"`
 }
 
 func (m *SessionMeta) setMeta(i engine.SessionInfo) {
@@ -201,6 +206,9 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 			if out, err = fn(ctx, s, in); err == nil {
 				sc.restoreMessage(&out)
 				d.addChanges(ctx, name, s, &out)
+				if n, ok := any(&out).(noticer); ok && d.recs != nil {
+					n.setNotices(d.recs.drain(engine.SessionIDFrom(ctx)))
+				}
 			}
 			return err
 		})
