@@ -11,10 +11,14 @@ import (
 	"github.com/chromedp/cdproto/domstorage"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/storage"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
 func (s *session) contextID() cdp.BrowserContextID {
@@ -179,4 +183,90 @@ func (s *session) SetStorage(ctx context.Context, origins []engine.OriginStorage
 // storageKey is Chromium's serialized storage key of a first-party origin.
 func storageKey(origin string) domstorage.SerializedStorageKey {
 	return domstorage.SerializedStorageKey(strings.TrimSuffix(origin, "/") + "/")
+}
+
+// DeleteCookies deletes the matching cookies of the browser context, each
+// by its exact name, domain and path, and answers those that are gone.
+func (s *session) DeleteCookies(ctx context.Context, f engine.CookieFilter) ([]engine.Cookie, error) {
+	before, err := s.Cookies(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var del []engine.Cookie
+	for _, c := range before {
+		if f.Match(c) {
+			del = append(del, c)
+		}
+	}
+	if len(del) == 0 {
+		return []engine.Cookie{}, nil
+	}
+	err = s.run(ctx, "delete cookies", func(ctx context.Context, t *chromedp.Target) error {
+		for _, c := range del {
+			if _, err := cdp.Call(ctx, t, network.DeleteCookies, network.DeleteCookiesParams{Name: c.Name, Domain: c.Domain, Path: c.Path}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	after, err := s.Cookies(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return engine.CookiesGone(del, after), nil
+}
+
+// Storage runs engine/page's storage script in browsermcp's isolated world
+// of the current tab's frame of req.Origin (the page's own origin when
+// empty). The world shares the document's storage, and the page cannot
+// reach or change the script there.
+func (s *session) Storage(ctx context.Context, req engine.StorageRequest) (engine.StorageResult, error) {
+	var res engine.StorageResult
+	err := s.run(ctx, req.Area()+" "+req.Action, func(ctx context.Context, t *chromedp.Target) error {
+		tree, err := cdp.Call(ctx, t, cdppage.GetFrameTree, cdp.Empty{})
+		if err != nil {
+			return err
+		}
+		var frames []engine.StorageFrame
+		var walk func(ft *cdppage.FrameTree)
+		walk = func(ft *cdppage.FrameTree) {
+			frames = append(frames, engine.StorageFrame{ID: string(ft.Frame.ID), URL: ft.Frame.URL})
+			for _, c := range ft.ChildFrames {
+				walk(c)
+			}
+		}
+		walk(tree.FrameTree)
+		f, origin, err := engine.StorageFrameFor(req, frames)
+		if err != nil {
+			return err
+		}
+		id, ft := cdp.FrameID(f.ID), t
+		if s.st.isOOPIF(id) {
+			if ft, err = s.attachFrame(ctx, target.ID(id)); err != nil {
+				return err
+			}
+		}
+		ctxID, err := isolatedWorld(ctx, ft, id)
+		if err != nil {
+			return err
+		}
+		args, _ := json.Marshal(page.StorageArgs(req))
+		var o page.StorageOutcome
+		if err := evalIn(ctx, ft, ctxID, "("+page.StorageScript()+")("+string(args)+")", &o); err != nil {
+			return err
+		}
+		res, err = page.StorageResult(o, req, origin)
+		return err
+	})
+	return res, err
+}
+
+// evalIn evaluates expr in the execution context ctxID of t and decodes
+// its JSON result into out.
+func evalIn(ctx context.Context, t *chromedp.Target, ctxID runtime.ExecutionContextID, expr string, out any) error {
+	res, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: ctxID, ReturnByValue: new(true)})
+	return decodeResult(res.Result, res.ExceptionDetails, err, out)
 }

@@ -2,13 +2,17 @@ package pw
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
 // Cookies returns the browser context's cookies, filtered to those sent to
@@ -156,4 +160,79 @@ func (s *session) SetStorage(ctx context.Context, origins []engine.OriginStorage
 		return s.classify(err, "restore localStorage")
 	}
 	return nil
+}
+
+// DeleteCookies deletes the matching cookies of the browser context and
+// answers those that are gone. Playwright has no call that deletes one
+// cookie: its clearCookies with a filter clears them all and adds the
+// others back, which fails on Firefox, whose cookies set without SameSite
+// read back as SameSite=None without Secure, which it then refuses. So the
+// others are added back here through SetCookies, which leaves that out.
+func (s *session) DeleteCookies(ctx context.Context, f engine.CookieFilter) ([]engine.Cookie, error) {
+	before, err := s.Cookies(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var del, keep []engine.Cookie
+	for _, c := range before {
+		if f.Match(c) {
+			del = append(del, c)
+		} else {
+			keep = append(keep, c)
+		}
+	}
+	if len(del) == 0 {
+		return []engine.Cookie{}, nil
+	}
+	if err := do(ctx, func() error { return s.bctx.ClearCookies() }); err != nil {
+		return nil, s.classify(err, "delete cookies")
+	}
+	if len(keep) > 0 {
+		if err := s.SetCookies(ctx, keep); err != nil {
+			e := engine.AsError(err)
+			return nil, engine.Wrap(engine.BrowserError, err, fmt.Sprintf("the session's cookies were cleared to delete %d, and the %d others could not be added back: %s", len(del), len(keep), e.Message))
+		}
+	}
+	after, err := s.Cookies(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return engine.CookiesGone(del, after), nil
+}
+
+// Storage runs engine/page's storage script in the current tab's frame of
+// req.Origin (the page's own origin when empty). Playwright evaluates in
+// the page's own world, which shares the document's storage.
+func (s *session) Storage(ctx context.Context, req engine.StorageRequest) (engine.StorageResult, error) {
+	if err := s.alive(); err != nil {
+		return engine.StorageResult{}, err
+	}
+	pfs := s.page.Frames()
+	byID := map[string]playwright.Frame{}
+	frames := make([]engine.StorageFrame, 0, len(pfs))
+	main := s.page.MainFrame()
+	for i, f := range append([]playwright.Frame{main}, pfs...) {
+		if i > 0 && f == main {
+			continue
+		}
+		id := strconv.Itoa(i)
+		byID[id] = f
+		frames = append(frames, engine.StorageFrame{ID: id, URL: f.URL()})
+	}
+	f, origin, err := engine.StorageFrameFor(req, frames)
+	if err != nil {
+		return engine.StorageResult{}, err
+	}
+	v, err := call(ctx, func() (any, error) {
+		return byID[f.ID].Evaluate(page.StorageScript(), page.StorageArgs(req))
+	}, nil)
+	if err != nil {
+		return engine.StorageResult{}, s.classify(err, req.Area()+" "+req.Action)
+	}
+	var o page.StorageOutcome
+	b, _ := json.Marshal(v)
+	if err := json.Unmarshal(b, &o); err != nil {
+		return engine.StorageResult{}, engine.Wrap(engine.BrowserError, err, "the storage script answered "+engine.Clip(string(b), 200))
+	}
+	return page.StorageResult(o, req, origin)
 }
