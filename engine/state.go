@@ -188,28 +188,36 @@ type StorageFrame struct {
 }
 
 // StorageFrameFor picks the frame whose origin is req.Origin (the first
-// frame's when empty; frames[0] is the page's main frame), or the error
-// every engine answers when there is none: an opaque origin, or no frame
-// of the origin on the page.
-func StorageFrameFor(req StorageRequest, frames []StorageFrame) (StorageFrame, string, error) {
+// frame's when empty; frames[0] is the page's main frame) and returns it
+// with its origin, or ok false when no frame has that origin (see
+// NoStorageFrame). An opaque origin of the page is an error.
+func StorageFrameFor(req StorageRequest, frames []StorageFrame) (f StorageFrame, origin string, ok bool, err error) {
 	if len(frames) == 0 {
-		return StorageFrame{}, "", Errorf(BrowserError, "the page has no frame")
+		return StorageFrame{}, "", false, Errorf(BrowserError, "the page has no frame")
 	}
 	if req.Origin == "" {
-		o, ok := OriginOf(frames[0].URL)
-		if !ok {
-			return StorageFrame{}, "", Errorf(InvalidParameters, "the page at %s has an opaque origin (as about:blank, data: and file: pages have), with no %s to read or write; navigate to an http(s) page first",
+		o, isHTTP := OriginOf(frames[0].URL)
+		if !isHTTP {
+			return StorageFrame{}, "", false, Errorf(InvalidParameters, "the page at %s has an opaque origin (as about:blank, data: and file: pages have), with no %s to read or write; navigate to an http(s) page first",
 				Clip(frames[0].URL, 200), req.Area()).With("field", "origin").With("url", Clip(frames[0].URL, 200))
 		}
-		return frames[0], o, nil
+		return frames[0], o, true, nil
 	}
 	for _, f := range frames {
-		if o, ok := OriginOf(f.URL); ok && o == req.Origin {
-			return f, o, nil
+		if o, isHTTP := OriginOf(f.URL); isHTTP && o == req.Origin {
+			return f, o, true, nil
 		}
 	}
-	msg := "no page or frame of %s is open in the current tab; navigate there first (a tab's %s is reachable only from a document of its origin)"
-	return StorageFrame{}, "", Errorf(InvalidParameters, msg, req.Origin, req.Area()).With("field", "origin")
+	return StorageFrame{}, req.Origin, false, nil
+}
+
+// NoStorageFrame is the error of a sessionStorage request for an origin
+// that no frame of the current tab has: a tab's sessionStorage is reached
+// only from a document of its origin in that tab. (localStorage is the
+// browser context's, and engines reach it in a tab of their own.)
+func NoStorageFrame(req StorageRequest) *Error {
+	return Errorf(InvalidParameters, "no page or frame of %s is open in the current tab; navigate there first (the tab's %s is reachable only from a document of its origin)",
+		req.Origin, req.Area()).With("field", "origin")
 }
 
 // RestoreState adds the cookies and the localStorage items of st to a

@@ -159,7 +159,7 @@ type StorageIn struct {
 	Action string `json:"action" jsonschema:"enum=get,enum=set,enum=remove,enum=clear"`
 	Key    string `json:"key,omitempty" jsonschema:"The item; get without it lists every item" size:"65536"`
 	Value  string `json:"value,omitempty" jsonschema:"For set" size:"1048576"`
-	Origin string `json:"origin,omitempty" jsonschema:"http(s) origin of the page or one of its frames. Default: the page's" size:"65536"`
+	Origin string `json:"origin,omitempty" jsonschema:"http(s) origin. Default: the page's" size:"65536"`
 }
 
 func (in StorageIn) request(session bool) engine.StorageRequest {

@@ -199,7 +199,10 @@ func (h *harness) testWebStorage(t *testing.T) {
 	}
 	// Another origin (a second server), reached through a frame of it.
 	second := httptest.NewServer(testsite.Handler())
-	t.Cleanup(second.Close)
+	t.Cleanup(func() {
+		second.CloseClientConnections() // the browser may keep a connection open
+		second.Close()
+	})
 	evaluate(t, s, engine.EvalRequest{Function: `(src) => new Promise((resolve) => {
 		const f = document.createElement('iframe');
 		f.onload = () => resolve(true);
@@ -218,8 +221,34 @@ func (h *harness) testWebStorage(t *testing.T) {
 	if r := st(engine.StorageRequest{Action: "get", Key: "in", Origin: second.URL}); !r.Found || *r.Value != "frame" {
 		t.Fatalf("get in the frame = %+v", r)
 	}
-	_, err := s.Storage(ctx(t), engine.StorageRequest{Action: "get", Origin: "https://example.com"})
+	// The localStorage of an origin no frame shows is reached all the
+	// same (in a tab of the engine's own), and its page reads it; a tab's
+	// sessionStorage is not.
+	third := httptest.NewServer(testsite.Handler())
+	t.Cleanup(func() {
+		third.CloseClientConnections() // the browser may keep a connection open
+		third.Close()
+	})
+	if r := st(engine.StorageRequest{Action: "set", Key: "who", Value: "cy", Origin: third.URL}); r.Origin != third.URL || r.Found || r.Count != 1 {
+		t.Fatalf("set in an origin the page does not show = %+v", r)
+	}
+	if r := st(engine.StorageRequest{Action: "get", Origin: third.URL}); !slices.Equal(r.Items, []engine.NameValue{{Name: "who", Value: "cy"}}) {
+		t.Fatalf("get in an origin the page does not show = %+v", r)
+	}
+	_, err := s.Storage(ctx(t), engine.StorageRequest{Session: true, Action: "get", Origin: third.URL})
 	wantError(t, err, engine.InvalidParameters, map[string]any{"field": "origin"})
+	if got := title(t, s); !strings.HasPrefix(got, "storage ") {
+		t.Fatalf("the tab left its page for %q", got)
+	}
+	if _, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: third.URL + "/storage.html"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := title(t, s); !strings.Contains(got, `"local":"cy"`) {
+		t.Fatalf("the origin's page reads %q, want local cy", got)
+	}
+	if tabs, err := s.Tabs(ctx(t), engine.TabsRequest{Action: "list"}); err != nil || len(tabs.Tabs) != 1 {
+		t.Fatalf("tabs after reaching another origin = %+v, %v; want the one", tabs, err)
+	}
 	_, err = s.Storage(ctx(t), engine.StorageRequest{Action: "get", Origin: "file:///tmp"})
 	wantError(t, err, engine.InvalidParameters, map[string]any{"field": "origin"})
 	_, err = s.Storage(ctx(t), engine.StorageRequest{Action: "set", Value: "x"})
