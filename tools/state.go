@@ -156,19 +156,33 @@ var clears = hints{destructive: true, idempotent: true, openWorld: true}
 // StorageIn is the input of local_storage and session_storage.
 type StorageIn struct {
 	SessionArg
-	Action string `json:"action" jsonschema:"enum=get,enum=set,enum=remove,enum=clear"`
-	Key    string `json:"key,omitempty" jsonschema:"The item; get without it lists every item" size:"65536"`
-	Value  string `json:"value,omitempty" jsonschema:"For set" size:"1048576"`
-	Origin string `json:"origin,omitempty" jsonschema:"http(s) origin. Default: the page's" size:"65536"`
+	Action string  `json:"action" jsonschema:"enum=get,enum=set,enum=remove,enum=clear"`
+	Key    string  `json:"key,omitempty" jsonschema:"The item; get without it lists every item" size:"65536"`
+	Value  *string `json:"value,omitempty" jsonschema:"For set" size:"1048576"`
+	Origin string  `json:"origin,omitempty" jsonschema:"http(s) origin. Default: the page's" size:"65536"`
 }
 
 func (in StorageIn) request(session bool) engine.StorageRequest {
-	return engine.StorageRequest{Session: session, Action: in.Action, Key: in.Key, Value: in.Value, Origin: in.Origin}
+	r := engine.StorageRequest{Session: session, Action: in.Action, Key: in.Key, Origin: in.Origin}
+	if in.Value != nil {
+		r.Value = *in.Value
+	}
+	return r
 }
 
 func (in StorageIn) validate() error {
 	r := in.request(false)
-	return r.Validate()
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	// An empty string is a value: only its absence is refused.
+	switch {
+	case in.Action == "set" && in.Value == nil:
+		return invalid("value", "set needs a value (a string; \"\" stores an empty one)")
+	case in.Action != "set" && in.Value != nil:
+		return invalid("value", "only set takes a value")
+	}
+	return nil
 }
 
 // StorageOut is the result of local_storage and session_storage.

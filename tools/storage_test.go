@@ -62,6 +62,16 @@ func TestWebStorageTools(t *testing.T) {
 
 			e.fail(engine.InvalidParameters, tc.tool, map[string]any{"sessionId": id, "action": "set", "value": "no key"})
 			e.fail(engine.InvalidParameters, tc.tool, map[string]any{"sessionId": id, "action": "remove"})
+			if out := e.fail(engine.InvalidParameters, tc.tool, map[string]any{"sessionId": id, "action": "set", "key": "k"}); field(out) != "value" {
+				t.Fatalf("%s set without a value: %v", tc.tool, out)
+			}
+			if out := e.fail(engine.InvalidParameters, tc.tool, map[string]any{"sessionId": id, "action": "get", "value": ""}); field(out) != "value" {
+				t.Fatalf("%s get with a value: %v", tc.tool, out)
+			}
+			if out := call(map[string]any{"action": "set", "key": "empty", "value": ""}); out["value"] != "" || page("getItem('empty')") != "" {
+				t.Fatalf("%s set an empty value: %v", tc.tool, out)
+			}
+			call(map[string]any{"action": "remove", "key": "empty"})
 			if out := e.fail(engine.InvalidParameters, tc.tool, map[string]any{"sessionId": id, "action": "list"}); field(out) != "action" {
 				t.Fatalf("%s unknown action: %v", tc.tool, out)
 			}
