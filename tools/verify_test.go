@@ -315,3 +315,23 @@ func TestVerifyURLAndTitle(t *testing.T) {
 		e.fail(engine.InvalidParameters, "verify_title", at(map[string]any{"title": "Verify", "timeout": 60001}))
 	})
 }
+
+// TestVerifyKeepsTheView: an assertion reads the page without becoming the
+// agent's view of it, so that the next action still answers with all that
+// changed since the agent last looked, here a button that appeared while
+// verify_element waited for it.
+func TestVerifyKeepsTheView(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		id := e.open("/verify.html")
+		if view := e.snapshot(id); strings.Contains(view, `button "Done"`) {
+			t.Fatalf("the page shows Done before later():\n%s", view)
+		}
+		e.later(id)
+		e.passes("verify_element", map[string]any{"sessionId": id, "role": "button", "name": "Done"})
+		e.passes("verify_text", map[string]any{"sessionId": id, "text": "Saved!"})
+		_, lines := e.act("check", map[string]any{"sessionId": id, "selector": "#news"})
+		if !strings.Contains(lines, `button "Done"`) || !strings.Contains(lines, "Saved!") {
+			t.Errorf("check's changes do not hold what appeared since the snapshot:\n%s", lines)
+		}
+	})
+}
