@@ -73,6 +73,12 @@ func registry(d *Deps) []Tool {
 		find(d),
 		handleDialog(d),
 		tabs(d),
+		long(verifyElement(d)),
+		long(verifyText(d)),
+		long(verifyList(d)),
+		long(verifyValue(d)),
+		long(verifyURL(d)),
+		long(verifyTitle(d)),
 	}
 }
 
