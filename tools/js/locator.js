@@ -33,7 +33,7 @@
 //
 // (el, testIdAttribute) => {frames, kind, role, name, value, exact, nth, count}
 (el, testIdAttr) => {
-  const norm = (s) => String(s || "").replace(/\u200b/g, "").trim().replace(/\s+/g, " ");
+  const norm = (s) => String(s || "").replace(/[\u200b\u00ad]/g, "").trim().replace(/\s+/g, " ");
   const css = (s) => (window.CSS && CSS.escape ? CSS.escape(s) : String(s).replace(/[^\w-]/g, (c) => "\\" + c));
   const attrVal = (s) => '"' + String(s).replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
   const parentOf = (e) => e.parentElement || (e.parentNode && e.parentNode.host) || null;
@@ -57,30 +57,44 @@
   };
 
   // --- Visibility for the accessibility tree (isElementHiddenForAria).
-  const styleOf = (e) => e.ownerDocument.defaultView.getComputedStyle(e);
+  const styleOf = (e, pseudo) => e.ownerDocument.defaultView.getComputedStyle(e, pseudo);
   const hiddenCache = new Map();
+  // display:none or aria-hidden on e or above it, or a light child of a
+  // shadow host that no slot shows.
   const hiddenUp = (e) => {
-    // display:none or aria-hidden on e or above it.
     if (!e) return false;
     if (hiddenCache.has(e)) return hiddenCache.get(e);
-    const st = styleOf(e);
-    const h = st.display === "none" || e.getAttribute("aria-hidden") === "true" || hiddenUp(parentOf(e));
+    let h = !!(e.parentElement && e.parentElement.shadowRoot && !e.assignedSlot);
+    if (!h) h = styleOf(e).display === "none" || (e.getAttribute("aria-hidden") || "").toLowerCase() === "true";
+    if (!h) h = hiddenUp(parentOf(e));
     hiddenCache.set(e, h);
     return h;
   };
   const SKIPPED = new Set(["style", "script", "noscript", "template"]);
+  const styleVisible = (e, st) => {
+    // checkVisibility sees what a closed details or content-visibility
+    // hides, up the flat tree.
+    if (Element.prototype.checkVisibility) {
+      if (!e.checkVisibility()) return false;
+    } else {
+      const d = e.closest("details,summary");
+      if (d !== e && d && d.localName === "details" && !d.open) return false;
+    }
+    return st.visibility === "visible";
+  };
   const hiddenForAria = (e) => {
     if (SKIPPED.has(e.localName)) return true;
     const st = styleOf(e);
-    const opt = e.localName === "option" && e.closest("select");
-    if (st.display === "contents" && e.localName !== "slot") {
+    const slot = e.localName === "slot";
+    if (st.display === "contents" && !slot) {
       for (let c = e.firstChild; c; c = c.nextSibling) {
         if (c.nodeType === 1 && !hiddenForAria(c)) return false;
         if (c.nodeType === 3 && /\S/.test(c.nodeValue)) return false;
       }
       return true;
     }
-    if (!opt && e.localName !== "slot" && st.visibility !== "visible") return true;
+    const opt = e.localName === "option" && !!e.closest("select");
+    if (!opt && !slot && !styleVisible(e, st)) return true;
     return hiddenUp(e);
   };
 
@@ -92,23 +106,35 @@
     "presentation progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator " +
     "slider spinbutton status strong subscript superscript switch tab table tablist tabpanel term textbox time " +
     "timer toolbar tooltip tree treegrid treeitem").split(" "));
-  const GLOBAL_ARIA = ["aria-atomic", "aria-busy", "aria-controls", "aria-current", "aria-describedby", "aria-details",
-    "aria-dropeffect", "aria-flowto", "aria-grabbed", "aria-hidden", "aria-keyshortcuts", "aria-label",
-    "aria-labelledby", "aria-live", "aria-owns", "aria-relevant", "aria-roledescription"];
+  // Global ARIA attributes, with the roles each is prohibited on.
+  const NO_NAMING = ["caption", "code", "deletion", "emphasis", "generic", "insertion", "paragraph", "presentation", "strong", "subscript", "superscript"];
+  const GLOBAL_ARIA = [["aria-atomic"], ["aria-busy"], ["aria-controls"], ["aria-current"], ["aria-describedby"], ["aria-details"],
+    ["aria-dropeffect"], ["aria-flowto"], ["aria-grabbed"], ["aria-hidden"], ["aria-keyshortcuts"], ["aria-label", NO_NAMING],
+    ["aria-labelledby", NO_NAMING], ["aria-live"], ["aria-owns"], ["aria-relevant"], ["aria-roledescription", ["generic"]]];
+  const hasGlobalAria = (e, role) => GLOBAL_ARIA.some(([a, no]) => !(no && no.includes(role || "")) && e.hasAttribute(a));
+  const hasTabIndex = (e) => !Number.isNaN(Number(String(e.getAttribute("tabindex"))));
+  const nativelyFocusable = (e) => {
+    const t = e.localName;
+    if (["button", "details", "select", "textarea"].includes(t)) return true;
+    if (t === "a" || t === "area") return e.hasAttribute("href");
+    if (t === "input") return !e.hidden;
+    return false;
+  };
+  const DISABLEABLE = ["button", "input", "select", "textarea", "option", "optgroup"];
+  const nativelyDisabled = (e) => DISABLEABLE.includes(e.localName) && (e.hasAttribute("disabled") || !!e.closest("fieldset[disabled]") && e.matches(":disabled"));
+  const focusable = (e) => !nativelyDisabled(e) && (nativelyFocusable(e) || hasTabIndex(e));
+  const explicitRole = (e) => (e.getAttribute("role") || "").split(" ").map((r) => r.trim()).find((r) => ROLES.has(r)) || null;
   // A form or section is a landmark when its author named it
   // (hasExplicitAccessibleName).
-  const explicitName = (e) => !!(e.getAttribute("aria-label") || "").trim() || !!e.getAttribute("aria-labelledby");
-  const hasGlobalAria = (e) => GLOBAL_ARIA.some((a) => e.hasAttribute(a));
-  const focusable = (e) => {
-    const t = e.localName;
-    if (["button", "input", "select", "textarea"].includes(t)) return !e.disabled;
-    if ((t === "a" || t === "area") && e.hasAttribute("href")) return true;
-    if (t === "iframe" || t === "summary") return true;
-    return e.hasAttribute("tabindex") || e.isContentEditable;
-  };
+  const explicitName = (e) => e.hasAttribute("aria-label") || e.hasAttribute("aria-labelledby");
   const LANDMARK_BLOCKERS = "article, aside, main, nav, section";
+  const closestUp = (e, sel) => {
+    for (let x = e; x; x = parentOf(x)) if (x.matches(sel)) return x;
+    return null;
+  };
   const INPUT_ROLE = { button: "button", checkbox: "checkbox", image: "button", number: "spinbutton", radio: "radio",
-    range: "slider", reset: "button", submit: "button", file: "button" };
+    range: "slider", reset: "button", submit: "button" };
+  const gridOf = (e) => { const t = closestUp(e, "table"), r = t ? explicitRole(t) : ""; return r === "grid" || r === "treegrid"; };
   const IMPLICIT = {
     a: (e) => e.hasAttribute("href") ? "link" : null,
     area: (e) => e.hasAttribute("href") ? "link" : null,
@@ -116,132 +142,263 @@
     caption: () => "caption", code: () => "code", datalist: () => "listbox", dd: () => "definition",
     del: () => "deletion", details: () => "group", dfn: () => "term", dialog: () => "dialog", dt: () => "term",
     em: () => "emphasis", fieldset: () => "group", figure: () => "figure",
-    footer: (e) => e.parentElement && e.parentElement.closest(LANDMARK_BLOCKERS) ? null : "contentinfo",
-    header: (e) => e.parentElement && e.parentElement.closest(LANDMARK_BLOCKERS) ? null : "banner",
+    footer: (e) => closestUp(e, LANDMARK_BLOCKERS) ? null : "contentinfo",
+    header: (e) => closestUp(e, LANDMARK_BLOCKERS) ? null : "banner",
     form: (e) => explicitName(e) ? "form" : null,
     h1: () => "heading", h2: () => "heading", h3: () => "heading", h4: () => "heading", h5: () => "heading", h6: () => "heading",
     hr: () => "separator", html: () => "document",
-    img: (e) => e.getAttribute("alt") === "" && !e.getAttribute("title") && !hasGlobalAria(e) && !focusable(e) ? "presentation" : "img",
+    img: (e) => e.getAttribute("alt") === "" && !e.getAttribute("title") && !hasGlobalAria(e) && !hasTabIndex(e) ? "presentation" : "img",
     input: (e) => {
       const type = (e.type || "").toLowerCase();
       if (type === "search") return e.hasAttribute("list") ? "combobox" : "searchbox";
       if (["email", "tel", "text", "url", ""].includes(type)) {
-        const id = e.getAttribute("list"), list = id && e.ownerDocument.getElementById(id);
+        const list = idrefs(e, "list")[0];
         return list && list.localName === "datalist" ? "combobox" : "textbox";
       }
       if (type === "hidden") return null;
+      if (type === "file") return "button";
       return INPUT_ROLE[type] || "textbox";
     },
     ins: () => "insertion", li: () => "listitem", main: () => "main", mark: () => "mark", math: () => "math",
     menu: () => "list", meter: () => "meter", nav: () => "navigation", ol: () => "list", optgroup: () => "group",
     option: () => "option", output: () => "status", p: () => "paragraph", progress: () => "progressbar",
-    search: () => "search", section: (e) => explicitName(e) ? "region" : null,
-    select: (e) => e.multiple || e.size > 1 ? "listbox" : "combobox",
+    section: (e) => explicitName(e) ? "region" : null,
+    select: (e) => e.hasAttribute("multiple") || e.size > 1 ? "listbox" : "combobox",
     strong: () => "strong", sub: () => "subscript", sup: () => "superscript", svg: () => "img", table: () => "table",
     tbody: () => "rowgroup", thead: () => "rowgroup", tfoot: () => "rowgroup",
-    td: (e) => { const t = e.closest("table"), r = t && t.getAttribute("role"); return r === "grid" || r === "treegrid" ? "gridcell" : "cell"; },
-    th: (e) => e.getAttribute("scope") === "row" ? "rowheader" : "columnheader",
+    td: (e) => gridOf(e) ? "gridcell" : "cell",
+    th: (e) => {
+      const scope = e.getAttribute("scope");
+      if (scope === "col") return "columnheader";
+      if (scope === "row") return "rowheader";
+      return gridOf(e) ? "gridcell" : "cell";
+    },
     textarea: () => "textbox", time: () => "time", tr: () => "row", ul: () => "list",
+  };
+  // Table and list parts whose parent is role=none are none too.
+  const INHERITS = { dd: ["dl", "div"], div: ["dl"], dt: ["dl", "div"], li: ["ol", "ul"], tbody: ["table"], td: ["tr"],
+    tfoot: ["table"], th: ["tr"], thead: ["table"], tr: ["thead", "tbody", "tfoot", "table"] };
+  const conflict = (e, role) => hasGlobalAria(e, role) || focusable(e);
+  const implicitRole = (e) => {
+    const f = IMPLICIT[e.localName];
+    const role = (f && f(e)) || "";
+    if (!role) return null;
+    for (let x = e; x;) {
+      const p = parentOf(x), ps = INHERITS[x.localName];
+      if (!ps || !p || !ps.includes(p.localName)) break;
+      const pr = explicitRole(p);
+      if ((pr === "none" || pr === "presentation") && !conflict(p, pr)) return pr;
+      x = p;
+    }
+    return role;
   };
   const roleCache = new Map();
   const roleOf = (e) => {
     if (roleCache.has(e)) return roleCache.get(e);
-    let role = null;
-    const explicit = (e.getAttribute("role") || "").split(/\s+/).map((r) => r.trim().toLowerCase()).find((r) => ROLES.has(r));
-    if (explicit && !((explicit === "none" || explicit === "presentation") && (focusable(e) || hasGlobalAria(e)))) role = explicit;
-    else {
-      const f = IMPLICIT[e.localName];
-      role = f ? f(e) : null;
+    let role = explicitRole(e);
+    if (!role) role = implicitRole(e);
+    else if (role === "none" || role === "presentation") {
+      const imp = implicitRole(e);
+      if (conflict(e, imp)) role = imp;
     }
     roleCache.set(e, role);
     return role;
   };
 
-  // --- Accessible names (roleUtils.ts: getElementAccessibleName, compact).
-  const FROM_CONTENT = new Set(["button", "cell", "checkbox", "columnheader", "gridcell", "heading", "link", "menuitem",
-    "menuitemcheckbox", "menuitemradio", "option", "radio", "row", "rowheader", "switch", "tab", "tooltip", "treeitem"]);
+  // --- Accessible names (roleUtils.ts: getElementAccessibleName and
+  // getTextAlternativeInternal).
+  const FROM_CONTENT = ["button", "cell", "checkbox", "columnheader", "gridcell", "heading", "link", "menuitem",
+    "menuitemcheckbox", "menuitemradio", "option", "radio", "row", "rowheader", "switch", "tab", "tooltip", "treeitem"];
+  const FROM_CONTENT_BELOW = ["", "caption", "code", "contentinfo", "definition", "deletion", "emphasis", "insertion", "list",
+    "listitem", "mark", "none", "paragraph", "presentation", "region", "row", "rowgroup", "section", "strong", "subscript",
+    "superscript", "table", "term", "time"];
+  const PROHIBITS_NAMING = ["caption", "code", "definition", "deletion", "emphasis", "generic", "insertion", "mark",
+    "paragraph", "presentation", "strong", "subscript", "suggestion", "superscript", "term", "time"];
   const idrefs = (e, attr) => {
     const v = e.getAttribute(attr);
     if (!v) return [];
-    const root = e.getRootNode();
-    return v.split(/\s+/).filter(Boolean).map((id) => root.getElementById ? root.getElementById(id) : root.querySelector("#" + css(id))).filter(Boolean);
+    const root = e.getRootNode(), out = [];
+    for (const id of v.split(" ").filter(Boolean)) {
+      let x = null;
+      try { x = root.querySelector("#" + css(id)); } catch (err) { /* not an id */ }
+      if (x && !out.includes(x)) out.push(x);
+    }
+    return out;
   };
+  const flat = (s) => s.split("\u00a0").map((c) => c.replace(/\r\n/g, "\n").replace(/[\u200b\u00ad]/g, "").replace(/\s\s*/g, " ")).join("\u00a0").trim();
+  const pseudo = (e, which) => {
+    const ps = styleOf(e, which);
+    if (!ps || ps.display === "none" || ps.visibility === "hidden") return "";
+    const c = ps.content;
+    let r;
+    if (c[0] === "'" && c[c.length - 1] === "'" || c[0] === '"' && c[c.length - 1] === '"') r = c.substring(1, c.length - 1);
+    else if (c.startsWith("attr(") && c.endsWith(")")) r = e.getAttribute(c.substring(5, c.length - 1).trim()) || "";
+    if (r === undefined) return "";
+    return (ps.display || "inline") !== "inline" ? " " + r + " " : r;
+  };
+  const fromLabels = (labels, o) => [...labels].map((l) => textAlt(l, { ...o, inLabel: { hidden: hiddenForAria(l) },
+    inNative: undefined, inLabelledBy: undefined, target: undefined })).filter(Boolean).join(" ");
+  const firstChild = (e, tag) => {
+    for (let c = e.firstElementChild; c; c = c.nextElementSibling) if (c.localName === tag) return c;
+    return null;
+  };
+  const contentText = (e, o) => {
+    const tokens = [pseudo(e, "::before")];
+    const visit = (n, skipSlotted) => {
+      if (skipSlotted && n.assignedSlot) return;
+      if (n.nodeType === 1) {
+        const d = styleOf(n).display || "inline";
+        let t = textAlt(n, o);
+        if (d !== "inline" || n.localName === "br") t = " " + t + " ";
+        tokens.push(t);
+      } else if (n.nodeType === 3) tokens.push(n.textContent || "");
+    };
+    const assigned = e.localName === "slot" ? e.assignedNodes() : [];
+    if (assigned.length) for (const c of assigned) visit(c, false);
+    else {
+      for (let c = e.firstChild; c; c = c.nextSibling) visit(c, true);
+      if (e.shadowRoot) for (let c = e.shadowRoot.firstChild; c; c = c.nextSibling) visit(c, true);
+      for (const c of idrefs(e, "aria-owns")) visit(c, true);
+    }
+    tokens.push(pseudo(e, "::after"));
+    return tokens.join("");
+  };
+  // o: {visited, target: "self" | "descendant", inLabelledBy, inLabel,
+  // inNative: {hidden}}.
   const textAlt = (e, o) => {
     if (o.visited.has(e)) return "";
-    if (!o.embedded && !o.labelledBy && hiddenForAria(e)) return "";
-    if (o.embedded && !o.labelledBy && hiddenForAria(e) && !o.includeHidden) return "";
-    const t = e.localName;
-    if (!o.labelledBy) {
-      const refs = idrefs(e, "aria-labelledby");
-      if (refs.length) {
-        o.visited.add(e);
-        return refs.map((r) => textAlt(r, { visited: o.visited, labelledBy: true, embedded: true, includeHidden: true })).join(" ");
-      }
+    const co = { ...o, target: o.target === "self" ? "descendant" : o.target };
+    const inHiddenRef = !!(o.inLabelledBy && o.inLabelledBy.hidden || o.inNative && o.inNative.hidden || o.inLabel && o.inLabel.hidden);
+    if (SKIPPED.has(e.localName) || !inHiddenRef && hiddenForAria(e)) {
+      o.visited.add(e);
+      return "";
+    }
+    const lb = e.hasAttribute("aria-labelledby") ? idrefs(e, "aria-labelledby") : [];
+    const labelledBy = lb.length ? lb : null;
+    if (!o.inLabelledBy) {
+      const n = (labelledBy || []).map((r) => textAlt(r, { ...o, inLabelledBy: { hidden: hiddenForAria(r) },
+        target: undefined, inLabel: undefined, inNative: undefined })).join(" ");
+      if (n) return n;
     }
     const role = roleOf(e) || "";
-    // A control inside a label or labelledby text gives its value.
-    if (o.embedded && (role === "textbox" || role === "searchbox") && (t === "input" || t === "textarea")) return e.value;
-    if (o.embedded && (role === "combobox" || role === "listbox") && t === "select") {
-      return [...e.selectedOptions].map((x) => textAlt(x, { ...o, embedded: true })).join(" ");
+    const t = e.localName;
+    if (o.inLabel || o.inLabelledBy || o.target === "descendant") {
+      const ownLabel = [...(e.labels || [])].includes(e), ownLb = (labelledBy || []).includes(e);
+      if (!ownLabel && !ownLb) {
+        if (role === "textbox") {
+          o.visited.add(e);
+          return t === "input" || t === "textarea" ? e.value : e.textContent || "";
+        }
+        if (role === "combobox" || role === "listbox") {
+          o.visited.add(e);
+          let sel;
+          if (t === "select") {
+            sel = [...e.selectedOptions];
+            if (!sel.length && e.options.length) sel.push(e.options[0]);
+          } else {
+            const owned = (x, q) => { const r = [...x.querySelectorAll(q)]; for (const w of idrefs(x, "aria-owns")) { if (w.matches(q)) r.push(w); r.push(...w.querySelectorAll(q)); } return r; };
+            const lbx = role === "combobox" ? owned(e, "*").find((x) => roleOf(x) === "listbox") : e;
+            sel = lbx ? owned(lbx, '[aria-selected="true"]').filter((x) => roleOf(x) === "option") : [];
+          }
+          if (!sel.length && t === "input") return e.value;
+          return sel.map((x) => textAlt(x, co)).join(" ");
+        }
+        if (["progressbar", "scrollbar", "slider", "spinbutton", "meter"].includes(role)) {
+          o.visited.add(e);
+          if (e.hasAttribute("aria-valuetext")) return e.getAttribute("aria-valuetext") || "";
+          if (e.hasAttribute("aria-valuenow")) return e.getAttribute("aria-valuenow") || "";
+          return e.getAttribute("value") || "";
+        }
+        if (role === "menu") { o.visited.add(e); return ""; }
+      }
     }
-    const label = (e.getAttribute("aria-label") || "").trim();
-    if (label) { o.visited.add(e); return label; }
-    o.visited.add(e);
-    if (t === "input" && ["button", "submit", "reset"].includes(e.type)) {
-      const v = e.value || "";
-      if (v.trim()) return v;
-      return e.type === "submit" ? "Submit" : e.type === "reset" ? "Reset" : e.getAttribute("title") || "";
-    }
-    if (t === "input" && e.type === "image") return e.getAttribute("alt") || e.getAttribute("title") || "Submit";
-    if (t === "input" || t === "textarea" || t === "select") {
-      const labels = e.labels ? [...e.labels] : [];
-      if (labels.length && !o.embedded) return labels.map((l) => textAlt(l, { visited: o.visited, embedded: true, includeHidden: o.includeHidden })).join(" ");
-      const usePh = t === "textarea" || t === "input" && ["text", "password", "search", "tel", "email", "url"].includes(e.type);
-      const title = e.getAttribute("title") || "";
-      if (!usePh || title) return title;
-      return e.getAttribute("placeholder") || "";
-    }
-    if (t === "fieldset" || t === "figure" || t === "table") {
-      const cap = [...e.children].find((c) => c.localName === { fieldset: "legend", figure: "figcaption", table: "caption" }[t]);
-      if (cap) return textAlt(cap, { visited: o.visited, embedded: true });
-    }
-    if (t === "img" || t === "area") {
-      const alt = e.getAttribute("alt") || "";
-      if (alt.trim()) return alt;
-      return e.getAttribute("title") || "";
-    }
-    if (t === "svg") {
-      const ti = [...e.children].find((c) => c.localName === "title");
-      if (ti) return ti.textContent || "";
-    }
-    if (FROM_CONTENT.has(role) || o.embedded || o.child) {
-      const parts = [];
-      const pseudo = (which) => {
-        const c = e.ownerDocument.defaultView.getComputedStyle(e, which).content;
-        return c && /^["']/.test(c) ? c.slice(1, -1) : "";
-      };
-      parts.push(pseudo("::before"));
-      const kids = e.localName === "slot" && e.assignedNodes().length ? e.assignedNodes() : (e.shadowRoot || e).childNodes;
-      for (const c of kids) {
-        if (c.nodeType === 3) parts.push(c.nodeValue);
-        else if (c.nodeType === 1) {
-          const s = textAlt(c, { visited: o.visited, embedded: o.embedded, labelledBy: false, child: true, includeHidden: o.includeHidden });
-          const d = styleOf(c).display;
-          parts.push(d !== "inline" && d !== "contents" || c.localName === "br" ? " " + s + " " : s);
+    const al = e.getAttribute("aria-label") || "";
+    if (al.trim()) { o.visited.add(e); return al; }
+    if (role !== "presentation" && role !== "none") {
+      const native = (c) => c ? textAlt(c, { ...co, inNative: { hidden: hiddenForAria(c) } }) : null;
+      if (t === "input" && ["button", "submit", "reset"].includes(e.type)) {
+        o.visited.add(e);
+        const v = e.value || "";
+        if (v.trim()) return v;
+        return e.type === "submit" ? "Submit" : e.type === "reset" ? "Reset" : e.getAttribute("title") || "";
+      }
+      if (t === "input" && e.type === "file") {
+        o.visited.add(e);
+        const ls = e.labels || [];
+        return ls.length && !o.inLabelledBy ? fromLabels(ls, o) : "Choose File";
+      }
+      if (t === "input" && e.type === "image") {
+        o.visited.add(e);
+        const ls = e.labels || [];
+        if (ls.length && !o.inLabelledBy) return fromLabels(ls, o);
+        const alt = e.getAttribute("alt") || "", title = e.getAttribute("title") || "";
+        return alt.trim() ? alt : title.trim() ? title : "Submit";
+      }
+      if (!labelledBy && t === "button") {
+        o.visited.add(e);
+        const ls = e.labels || [];
+        if (ls.length) return fromLabels(ls, o);
+      }
+      if (!labelledBy && t === "output") {
+        o.visited.add(e);
+        const ls = e.labels || [];
+        return ls.length ? fromLabels(ls, o) : e.getAttribute("title") || "";
+      }
+      if (!labelledBy && (t === "textarea" || t === "select" || t === "input")) {
+        o.visited.add(e);
+        const ls = e.labels || [];
+        if (ls.length) return fromLabels(ls, o);
+        const usePh = t === "input" && ["text", "password", "search", "tel", "email", "url"].includes(e.type) || t === "textarea";
+        const title = e.getAttribute("title") || "";
+        return !usePh || title ? title : e.getAttribute("placeholder") || "";
+      }
+      if (!labelledBy && (t === "fieldset" || t === "figure")) {
+        o.visited.add(e);
+        const c = firstChild(e, t === "fieldset" ? "legend" : "figcaption");
+        return c ? native(c) : e.getAttribute("title") || "";
+      }
+      if (t === "img" || t === "area") {
+        o.visited.add(e);
+        const alt = e.getAttribute("alt") || "";
+        return alt.trim() ? alt : e.getAttribute("title") || "";
+      }
+      if (t === "table") {
+        o.visited.add(e);
+        const c = firstChild(e, "caption");
+        if (c) return native(c);
+        const summary = e.getAttribute("summary") || "";
+        if (summary) return summary;
+      }
+      if (t === "svg" || e.ownerSVGElement) {
+        o.visited.add(e);
+        for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
+          if (c.localName === "title" && c.ownerSVGElement) return textAlt(c, { ...co, inLabelledBy: { hidden: hiddenForAria(c) } });
         }
       }
-      parts.push(pseudo("::after"));
-      const s = parts.join("");
-      if (s.trim()) return s;
+      if (e.ownerSVGElement && t === "a") {
+        const title = e.getAttribute("xlink:title") || "";
+        if (title.trim()) { o.visited.add(e); return title; }
+      }
     }
-    if (!["presentation", "none"].includes(role) || t === "a") return e.getAttribute("title") || "";
+    const summary = t === "summary" && role !== "presentation" && role !== "none";
+    if (FROM_CONTENT.includes(role) || o.target === "descendant" && FROM_CONTENT_BELOW.includes(role) || summary ||
+      o.inLabelledBy || o.inLabel || o.inNative) {
+      o.visited.add(e);
+      const n = contentText(e, co);
+      if (o.target === "self" ? n.trim() : n) return n;
+    }
+    if (role !== "presentation" && role !== "none" || t === "iframe") {
+      o.visited.add(e);
+      const title = e.getAttribute("title") || "";
+      if (title.trim()) return title;
+    }
+    o.visited.add(e);
     return "";
   };
   const nameCache = new Map();
   const nameOf = (e) => {
     if (nameCache.has(e)) return nameCache.get(e);
-    nameCache.set(e, "");
-    const n = norm(textAlt(e, { visited: new Set() }));
+    const n = PROHIBITS_NAMING.includes(roleOf(e) || "") ? "" : norm(flat(textAlt(e, { visited: new Set(), target: "self" })));
     nameCache.set(e, n);
     return n;
   };
@@ -251,7 +408,8 @@
   const textOf = (n) => {
     if (textCache.has(n)) return textCache.get(n);
     let s = "";
-    if (n.nodeType === 1 && n.localName === "input" && (n.type === "submit" || n.type === "button")) s = n.value;
+    if (n.nodeType === 1 && skipText(n)) s = "";
+    else if (n.nodeType === 1 && n.localName === "input" && (n.type === "submit" || n.type === "button")) s = n.value;
     else {
       for (let c = n.firstChild; c; c = c.nextSibling) {
         if (c.nodeType === 3) s += c.nodeValue;
@@ -277,7 +435,7 @@
   // getByLabel's texts of an element (getElementLabels).
   const labelsOf = (e) => {
     const refs = idrefs(e, "aria-labelledby");
-    if (e.hasAttribute("aria-labelledby")) return refs.map(textOf);
+    if (refs.length) return refs.map(textOf);
     const al = e.getAttribute("aria-label");
     if (al !== null && al.trim()) return [al];
     const t = e.localName;
@@ -304,7 +462,13 @@
     if (role && role !== "none" && role !== "presentation" && role !== "generic" && !hiddenForAria(el)) {
       const name = nameOf(el);
       if (name) {
-        const r = pick("role", { role, name }, testMatchers(name, (e, m) => roleOf(e) === role && !hiddenForAria(e) && m(nameOf(e))));
+        // Names compare in upper case (matchesAttributePart), texts in
+        // lower case.
+        const up = name.toUpperCase();
+        const r = pick("role", { role, name }, [
+          { exact: false, match: (e) => roleOf(e) === role && !hiddenForAria(e) && nameOf(e).toUpperCase().includes(up) },
+          { exact: true, match: (e) => roleOf(e) === role && !hiddenForAria(e) && nameOf(e) === name },
+        ]);
         if (r) return r;
       }
     }
