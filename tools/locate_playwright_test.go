@@ -2,12 +2,12 @@ package tools_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine/browserpath"
-	"github.com/seed4af8c199/browsermcp/internal/sessions"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
 )
 
@@ -15,7 +15,7 @@ import (
 // Playwright itself: for every element of a few test pages, the locator
 // it generates (on Chromium, through the tools) is given to Playwright's
 // own engines on another Chromium, which must find that element and
-// nothing else. The page-side checks follow Playwright's rules; this is
+// nothing else; the locators generated on Firefox (engine/pw) too. The page-side checks follow Playwright's rules; this is
 // where a difference between them shows.
 func TestGeneratedLocatorsMatchInPlaywright(t *testing.T) {
 	exe, err := browserpath.FindChromium("", true)
@@ -38,8 +38,22 @@ func TestGeneratedLocatorsMatchInPlaywright(t *testing.T) {
 	}
 	page.SetDefaultTimeout(10000)
 
-	e := newEnv(t, sessions.Config{})
-	for _, path := range []string{"/locators.html", "/form.html", "/roles.html", "/snapshot.html", "/find.html"} {
+	eachEngine(t, func(t *testing.T, e *env) {
+		pages := []string{"/locators.html", "/form.html", "/roles.html", "/snapshot.html", "/find.html", "/hostile.html",
+			"/unseen.html", "/actions.html", "/shadow.html", "/catalog.html"}
+		if strings.HasSuffix(t.Name(), "/pw") {
+			// Firefox answers more slowly: the pages with the most
+			// varied markup.
+			pages = []string{"/locators.html", "/roles.html", "/hostile.html"}
+		}
+		matchInPlaywright(t, e, page, pages)
+	})
+}
+
+// matchInPlaywright generates the locator of every element of the test
+// pages with e and checks each in Playwright's page.
+func matchInPlaywright(t *testing.T, e *env, page playwright.Page, pages []string) {
+	for _, path := range pages {
 		id := e.open(path)
 		if _, err := page.Goto(site.URL + path); err != nil {
 			t.Fatalf("Playwright goto %s: %v", path, err)
