@@ -30,4 +30,5 @@
 //	mouse.go        mouse_click mouse_move mouse_drag
 //	network.go      block_resource mock_response unroute set_offline set_throttling get_request_log
 //	console.go      get_console_messages
+//	locate.go       generate_locator
 package tools
