@@ -30,7 +30,8 @@ type pageLocator struct {
 }
 
 func (p pageLocator) locator() codegen.Locator {
-	l := codegen.Locator{Kind: p.Kind, Role: p.Role, Name: p.Name, Value: p.Value, Exact: p.Exact, Nth: p.Nth}
+	l := codegen.Locator{Kind: p.Kind, Role: p.Role, Name: p.Name, Value: p.Value, Exact: p.Exact, Nth: p.Nth,
+		First: p.Nth == 0 && p.Count > 1}
 	for _, f := range p.Frames {
 		l.Frames = append(l.Frames, codegen.Locator{Kind: codegen.ByCSS, Value: f.Value})
 	}
@@ -45,10 +46,9 @@ func (p pageLocator) locator() codegen.Locator {
 // Evaluate.
 //
 // The locator matches exactly this element in its document (and its
-// frames' chain leads to that document), except in the rare case where not
-// even a CSS path is unique and the element is the first of its matches
-// (in shadow roots): then it matches more than one, and locateIn's count
-// says how many.
+// frames' chain leads to that document): when not even a CSS path is
+// unique (in shadow roots), it picks the element among its matches with
+// .nth(i), or .first() for the first.
 func locate(ctx context.Context, s engine.Session, t engine.Target) (codegen.Locator, error) {
 	l, _, err := locateIn(ctx, s, t, engine.TimeoutsOf(s).Action)
 	return l, err
@@ -95,7 +95,7 @@ type GenerateLocatorOut struct {
 	// Frames are the CSS selectors of the iframes above the element,
 	// outermost first.
 	Frames []string `json:"frames,omitempty"`
-	Unique bool     `json:"unique" jsonschema:"It matches this element only, checked in the page"`
+	Unique bool     `json:"unique" jsonschema:"It (with its .nth or .first) matches this element only, checked in the page"`
 	SessionMeta
 }
 
@@ -108,7 +108,7 @@ func generateLocator(d *Deps) Tool {
 				return GenerateLocatorOut{}, err
 			}
 			out := GenerateLocatorOut{Locator: l.TypeScript(), Python: l.Python(), Kind: l.Kind, Role: l.Role, Name: l.Name,
-				Value: l.Value, Exact: l.Exact, Nth: l.Nth, Unique: n == 1 || l.Nth > 0}
+				Value: l.Value, Exact: l.Exact, Nth: l.Nth, Unique: n == 1 || l.Nth > 0 || l.First}
 			for _, f := range l.Frames {
 				out.Frames = append(out.Frames, f.Value)
 			}
