@@ -144,6 +144,34 @@ func (h *harness) testFileChooser(t *testing.T) {
 		_, err := s.Upload(ctx(t), engine.UploadRequest{Files: []string{a}})
 		wantError(t, err, engine.InvalidParameters, map[string]any{"field": "selector"})
 	})
+	t.Run("Tabs", func(t *testing.T) {
+		// A chooser in a tab the session opened: the session's tab calls
+		// still work, the other tab is free, and closing the chooser's tab
+		// drops it.
+		s := h.open(t, "/chooser.html")
+		tabs(t, s, engine.TabsRequest{Action: "new", URL: h.site.url("/chooser.html")})
+		if !opens(t, s, "#one", false) {
+			return
+		}
+		if res := tabs(t, s, engine.TabsRequest{Action: "list"}); len(res.Tabs) != 2 || res.Current != 1 {
+			t.Fatalf("tabs while the chooser waits: %+v", res)
+		}
+		first := 0
+		tabs(t, s, engine.TabsRequest{Action: "select", Index: &first})
+		if _, err := s.Snapshot(ctx(t), engine.SnapshotRequest{}); err != nil {
+			t.Fatalf("snapshot of the other tab: %v", err)
+		}
+		second := 1
+		tabs(t, s, engine.TabsRequest{Action: "select", Index: &second})
+		_, err := s.Snapshot(ctx(t), engine.SnapshotRequest{})
+		wantError(t, err, engine.FileChooserOpen, nil)
+		tabs(t, s, engine.TabsRequest{Action: "close"})
+		if _, err := s.Snapshot(ctx(t), engine.SnapshotRequest{}); err != nil {
+			t.Fatalf("snapshot after closing the chooser's tab: %v", err)
+		}
+		_, err = s.Upload(ctx(t), engine.UploadRequest{Files: []string{a}})
+		wantError(t, err, engine.InvalidParameters, map[string]any{"field": "selector"})
+	})
 	t.Run("NoChooser", func(t *testing.T) {
 		s := h.open(t, "/chooser.html")
 		_, err := s.Upload(ctx(t), engine.UploadRequest{Files: []string{a}})
