@@ -2,7 +2,9 @@ package cdp
 
 import (
 	"context"
+	"errors"
 
+	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
@@ -111,8 +113,10 @@ func (s *session) answerChooser(ctx context.Context, req engine.UploadRequest) (
 			return callOn(ctx, t, obj.Object.ObjectID, `function() { this.dispatchEvent(new Event("cancel", {bubbles: true})); }`, nil, nil)
 		})
 		if err != nil {
-			if s.st.pendingChooser() == fc && ctx.Err() == nil {
-				// The input left the document: nothing can fill it.
+			var ce *cdproto.Error
+			if errors.As(err, &ce) && s.st.pendingChooser() == fc {
+				// The browser no longer knows the input (it was
+				// collected, or its document went): nothing can fill it.
 				s.st.dropChooser()
 				return engine.Wrap(engine.ElementNotFound, err, "the file chooser's input is gone from the page: "+err.Error()).With("reason", "stale_ref")
 			}
