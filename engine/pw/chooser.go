@@ -2,6 +2,7 @@ package pw
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/playwright-community/playwright-go"
@@ -16,8 +17,10 @@ import (
 // every other page call answers FILE_CHOOSER_OPEN (alive), and Upload
 // without a target fills it (FileChooser.SetFiles, which fires input and
 // change) or cancels it. Navigating the tab drops it. Playwright 1.52's
-// WebDriver BiDi backend for Firefox intercepts no chooser and reports
-// none, so on Firefox an Upload without a target answers UNSUPPORTED.
+// WebDriver BiDi backend for Firefox asks for no chooser; launch_server.js
+// subscribes to Firefox's input.fileDialogOpened and hands each to
+// Playwright as Chromium's are (minFirefoxChoosers). An older Firefox
+// reports none, and an Upload without a target there answers UNSUPPORTED.
 
 // Playwright reports a chooser only after a few round trips to the
 // browser of its own (it adopts the input, reads its multiple), so the
@@ -66,6 +69,13 @@ func (s *session) awaitChooser(ctx context.Context, m mark) {
 			return
 		}
 	}
+}
+
+// choosersReported tells whether the engine's browser reports its file
+// choosers: Chromium does, and a Firefox new enough for launch_server.js
+// to wire its input.fileDialogOpened into Playwright.
+func choosersReported(e *Engine, b *browserProc) bool {
+	return e.cfg.Browser != Firefox || firefoxMajor(b.browser.Version()) >= minFirefoxChoosers
 }
 
 // pendingChooser is a chooser waiting for Upload.
@@ -127,9 +137,9 @@ func (s *session) answerChooser(ctx context.Context, req engine.UploadRequest) (
 	pc := s.st.chooser
 	s.st.mu.Unlock()
 	if pc == nil {
-		if s.e.cfg.Browser == Firefox {
+		if !choosersReported(s.e, s.b) {
 			return engine.ActionResult{}, unsupported(Firefox, "answering a file chooser",
-				"Playwright's WebDriver BiDi backend does not intercept Firefox's file choosers, so no action reports one; name the <input type=file> with selector or ref instead")
+				fmt.Sprintf("this Firefox's WebDriver BiDi does not report them (Firefox %d or newer does), so no action reports one; name the <input type=file> with selector or ref instead", minFirefoxChoosers))
 		}
 		return engine.ActionResult{}, engine.NoFileChooser()
 	}

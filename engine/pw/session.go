@@ -85,7 +85,7 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 			_ = bctx.Close()
 			return made{}, err
 		}
-		if err := installSettle(bctx, e.cfg.Browser != Firefox); err != nil {
+		if err := installSettle(bctx, choosersReported(e, b)); err != nil {
 			_ = bctx.Close()
 			return made{}, err
 		}
