@@ -257,7 +257,11 @@ func (b *bounded) Upload(ctx context.Context, req UploadRequest) (ActionResult, 
 	}
 	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req = req.WithDefaults()
-	return b.navigated(ctx)(Within(ctx, "upload to "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Upload(ctx, req) })))
+	what := "upload to " + req.Target.String()
+	if req.Target.IsZero() {
+		what = "answer the file chooser"
+	}
+	return b.navigated(ctx)(Within(ctx, what, req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Upload(ctx, req) })))
 }
 
 func (b *bounded) Mouse(ctx context.Context, req MouseRequest) (ActionResult, error) {

@@ -103,6 +103,7 @@ func RunParts(t *testing.T, newEngine func(t *testing.T) engine.Engine, parts ..
 	run("ReportDownloads", h.testReportDownloads)
 	run("ReportConsole", h.testReportConsole)
 	run("Dialogs", h.testDialogs)
+	run("FileChooser", h.testFileChooser)
 	run("Routes", h.testRoutes)
 	run("Snapshot", h.testSnapshot)
 	run("SnapshotHostile", h.testSnapshotHostile)
