@@ -79,6 +79,8 @@ func registry(d *Deps) []Tool {
 		long(verifyValue(d)),
 		long(verifyURL(d)),
 		long(verifyTitle(d)),
+		startVideo(d),
+		long(stopVideo(d)),
 	}
 }
 
