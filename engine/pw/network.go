@@ -341,24 +341,3 @@ func (s *session) PDF(ctx context.Context, req engine.PDFRequest) ([]byte, error
 	}
 	return pdf, nil
 }
-
-// StartVideo answers UNSUPPORTED: Playwright records video only for a
-// browser context created with recordVideo, from its start, not from the
-// middle of a session; and Firefox, over BiDi, has no screencast. On
-// Chromium, engine/cdp records from the DevTools screencast.
-func (s *session) StartVideo(ctx context.Context, req engine.VideoRequest) error {
-	b := s.e.cfg.Browser
-	if b == Chromium {
-		return engine.Errorf(engine.Unsupported, "start_video is not supported by the playwright engine on %s: Playwright records video only from a browser context's start", b).
-			With("browser", b).Suggest("Start browsermcp with --engine cdp to record video on Chromium.")
-	}
-	return unsupported(b, "start_video", b+" (playwright) cannot record video mid-session: Playwright records video only from a browser context's start, and the browser sends no screencast over BiDi")
-}
-
-// StopVideo answers NO_RECORDING: no video ever starts here.
-func (s *session) StopVideo(context.Context) (engine.VideoResult, error) {
-	return engine.VideoResult{}, engine.Errorf(engine.NoRecording, "no video is recording on this session; call start_video first")
-}
-
-// VideoChapter does nothing: no video records here.
-func (s *session) VideoChapter(string) {}
