@@ -27,6 +27,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -57,7 +58,9 @@ const (
 	// MaxBytes.
 	sizeEvery = 250 * time.Millisecond
 	// maxHeadroom is what the size bound leaves at most for what finishing
-	// writes (the last frame, the cues, the chapters).
+	// writes (the frames ffmpeg still holds, the last frame, the cues, the
+	// chapters). It is an estimate: the file may pass the bound by a
+	// little, as the encoder's output is known only once written.
 	maxHeadroom = 1 << 20
 )
 
@@ -125,8 +128,12 @@ func Start(first []byte, opts Options) (*Recording, error) {
 	fit := fmt.Sprintf("scale=%d:%d:force_original_aspect_ratio=decrease:force_divisible_by=2,pad=%d:%d:(ow-iw)/2:(oh-ih)/2,format=yuv420p", w, h, w, h)
 	cmd := exec.Command(ff, "-hide_banner", "-loglevel", "error", "-nostdin", "-filter_threads", "1",
 		"-probesize", "32", "-analyzeduration", "0", "-threads", "1", "-f", "ivf", "-i", "pipe:0",
-		"-an", "-vf", fit, "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-threads", "1",
-		"-b:v", "1M", "-fps_mode", "passthrough", "-f", "webm", "-y", part)
+		"-an", "-vf", fit, "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-threads", "1", "-lag-in-frames", "0", "-auto-alt-ref", "0",
+		"-b:v", "1M", "-fps_mode", "passthrough",
+		// Clusters of at most a second, and a sixteenth of the size
+		// bound, reach the file as the recording goes, for the bound to
+		// see in steps smaller than its headroom.
+		"-cluster_time_limit", "1000", "-cluster_size_limit", strconv.FormatInt(clusterBytes(opts.Req.Limits), 10), "-f", "webm", "-y", part)
 	r := &Recording{opts: opts, cmd: cmd, part: part, exited: make(chan struct{}), stderr: &tail{},
 		wake: make(chan struct{}, 1), stop: make(chan string), done: make(chan struct{})}
 	cmd.Stderr = r.stderr
@@ -150,6 +157,12 @@ func Start(first []byte, opts Options) (*Recording, error) {
 	}
 	go r.run()
 	return r, nil
+}
+
+// clusterBytes is the most one cluster of the file holds: between 16 and
+// 256 KiB, a sixteenth of the size bound.
+func clusterBytes(l engine.RecordingLimits) int64 {
+	return min(max(l.WithDefaults().MaxBytes/16, 16<<10), 256<<10)
 }
 
 // header writes the IVF stream's header: MJPEG frames, timestamps in ms.

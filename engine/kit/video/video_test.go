@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"image/jpeg"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -132,6 +133,55 @@ func TestVideoMaxDuration(t *testing.T) {
 	if _, err := stop(t, r); engine.CodeOf(err) != engine.NoRecording {
 		t.Errorf("stop after the bound: %v, want NO_RECORDING", err)
 	}
+}
+
+// TestVideoMaxBytes stops a recording whose file reaches its size bound:
+// the file is finished, and Stopped says so. What ffmpeg still held when
+// it stopped may pass the bound by a little (the headroom is an
+// estimate), never by a quarter.
+func TestVideoMaxBytes(t *testing.T) {
+	const maxBytes = 1 << 20
+	got := make(chan engine.Recorded, 1)
+	r := start(t, Options{Req: engine.RecordingRequest{Limits: engine.RecordingLimits{MaxBytes: maxBytes},
+		Stopped: func(rec engine.Recorded) { got <- rec }}})
+	rnd := rand.New(rand.NewPCG(1, 2))
+	deadline := time.After(2 * time.Minute)
+	var rec engine.Recorded
+feed:
+	for i := int64(0); ; i++ {
+		select {
+		case rec = <-got:
+			break feed
+		case <-deadline:
+			t.Fatal("the recording did not stop at its size bound")
+		case <-time.After(20 * time.Millisecond):
+			r.Frame(noise(t, rnd, 160, 120), i) // noise does not compress
+		}
+	}
+	if rec.StoppedBy != engine.StoppedByMaxBytes || rec.Path == "" {
+		t.Fatalf("Stopped got %+v", rec)
+	}
+	fi, err := os.Stat(rec.Path)
+	if err != nil || fi.Size() != rec.Bytes || fi.Size() > maxBytes*5/4 {
+		t.Errorf("the file: %v, %d bytes (said %d), bound %d", err, fi.Size(), rec.Bytes, maxBytes)
+	}
+	if v := testenv.Probe(t, rec.Path); v.Format != "matroska,webm" {
+		t.Errorf("ffprobe reads %+v", v)
+	}
+}
+
+// noise is a JPEG of random pixels.
+func noise(t *testing.T, rnd *rand.Rand, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := range img.Pix {
+		img.Pix[i] = byte(rnd.UintN(256))
+	}
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 90}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 // TestVideoEncoderDies kills ffmpeg mid-way: the next Stop answers
