@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -223,4 +224,37 @@ func TestVideoFirefox(t *testing.T) {
 		t.Errorf("UNSUPPORTED does not name the browser: %v", out)
 	}
 	e.fail(engine.NoRecording, "stop_video", map[string]any{"sessionId": id})
+}
+
+// TestVideoEncoderDies: an ffmpeg killed during the recording leaves no
+// file, and the next stop_video says what happened; a new recording can
+// start after it.
+func TestVideoEncoderDies(t *testing.T) {
+	e := videoEnv(t, engine.RecordingLimits{})
+	ffmpeg, err := exec.LookPath("ffmpeg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An ffmpeg on PATH that the kernel kills after a second.
+	bin := t.TempDir()
+	script := "#!/bin/sh\nexec timeout -s KILL 1 " + ffmpeg + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "ffmpeg"), []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	id := e.open("/animation.html")
+	e.ok("start_video", map[string]any{"sessionId": id})
+	time.Sleep(2 * time.Second)
+	out := e.fail(engine.BrowserError, "stop_video", map[string]any{"sessionId": id})
+	if msg := out["message"].(string); !strings.Contains(msg, "ffmpeg") || !strings.Contains(msg, "removed") {
+		t.Errorf("stop_video after ffmpeg died: %q", msg)
+	}
+	if files, _ := filepath.Glob(filepath.Join(e.out, id, "video", "*")); len(files) != 0 {
+		t.Errorf("files left: %v", files)
+	}
+	os.Setenv("PATH", strings.TrimPrefix(os.Getenv("PATH"), bin+string(os.PathListSeparator)))
+	e.ok("start_video", map[string]any{"sessionId": id})
+	if res := e.ok("stop_video", map[string]any{"sessionId": id}); res["bytes"].(float64) <= 0 {
+		t.Errorf("the next recording: %v", res)
+	}
 }
