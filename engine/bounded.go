@@ -448,3 +448,19 @@ func (b *bounded) Scroll(ctx context.Context, req ScrollRequest) (ScrollResult, 
 	out.ActionResult = res
 	return out, err
 }
+
+// StartVideo waits for the tab's first frame and the encoder's start.
+func (b *bounded) StartVideo(ctx context.Context, req VideoRequest) error {
+	if req.MaxWidth < 0 || req.MaxHeight < 0 {
+		return Errorf(InvalidParameters, "maxWidth and maxHeight must not be negative")
+	}
+	req.Limits = req.Limits.WithDefaults()
+	return withinErr(ctx, "start_video", DefaultCallTimeout, func(ctx context.Context) error { return b.s.StartVideo(ctx, req) })
+}
+
+func (b *bounded) StopVideo(ctx context.Context) (VideoResult, error) {
+	return Within(ctx, "stop_video", StopVideoTimeout, b.s.StopVideo)
+}
+
+// VideoChapter only notes the time: it needs no deadline.
+func (b *bounded) VideoChapter(title string) { b.s.VideoChapter(title) }

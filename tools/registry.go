@@ -80,6 +80,8 @@ func registry(d *Deps) []Tool {
 		long(verifyURL(d)),
 		long(verifyTitle(d)),
 		generateLocator(d),
+		startVideo(d),
+		long(stopVideo(d)),
 	}
 }
 

@@ -111,6 +111,7 @@ func RunParts(t *testing.T, newEngine func(t *testing.T) engine.Engine, parts ..
 	run("RefsAcrossTabs", h.testRefsAcrossTabs)
 	run("Shadow", h.testShadow)
 	run("InfoWhileBusy", h.testInfoWhileBusy)
+	run("Video", h.testVideo)
 	run("SessionClose", h.testSessionClose)
 	run("EngineClose", func(t *testing.T) {
 		closed = true
