@@ -104,11 +104,10 @@ type Recording struct {
 	lastMs int64
 	frames int
 
-	stop     chan string // a stop's reason: "" for Stop
-	done     chan struct{}
-	res      engine.VideoResult
-	err      error
-	stopOnce sync.Once
+	stop chan string // a stop's reason: "" for Stop
+	done chan struct{}
+	res  engine.VideoResult
+	err  error
 }
 
 // Start starts ffmpeg and writes first, the tab's first frame, at the
@@ -148,7 +147,8 @@ func Start(first []byte, opts Options) (*Recording, error) {
 		close(r.exited)
 	}()
 	r.start = time.Now()
-	if err := r.header(w, h); err == nil {
+	err = r.header(w, h)
+	if err == nil {
 		err = r.write(first, 0)
 	}
 	if err != nil {
