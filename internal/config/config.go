@@ -25,6 +25,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/browserpath"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/internal/devices"
 	"github.com/seed4af8c199/browsermcp/internal/engines"
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
 	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
@@ -563,8 +564,8 @@ func Load(args []string, getenv func(string) string, stdout io.Writer, version s
 			source[maxOpt] = source[optionByKey("pool.minBrowsers")]
 		}
 		// A device brings its page size, unless one was given.
-		if d, ok := lookupDevice(cfg.Browser.Device); ok && source[optionByKey("browser.viewport")] == "" {
-			cfg.Browser.Viewport = fmt.Sprintf("%dx%d", d.viewport.Width, d.viewport.Height)
+		if d, ok := devices.Lookup(cfg.Browser.Device); ok && source[optionByKey("browser.viewport")] == "" {
+			cfg.Browser.Viewport = fmt.Sprintf("%dx%d", d.Viewport.Width, d.Viewport.Height)
 		}
 		for i := range options {
 			o := &options[i]
@@ -1038,8 +1039,8 @@ func StateDirDefault(getenv func(string) string) string {
 func (c Config) sessionDefaults(vp engine.Viewport) engine.SessionOptions {
 	b := c.Browser
 	d := engine.SessionOptions{Viewport: vp, IgnoreHTTPSErrors: b.IgnoreHTTPSErrors}
-	if dev, ok := lookupDevice(b.Device); ok {
-		d.DeviceScaleFactor, d.IsMobile, d.HasTouch, d.UserAgent = dev.scale, dev.mobile, dev.touch, dev.userAgent
+	if dev, ok := devices.Lookup(b.Device); ok {
+		d.DeviceScaleFactor, d.IsMobile, d.HasTouch, d.UserAgent = dev.DeviceScaleFactor, dev.IsMobile, dev.HasTouch, dev.UserAgent
 	}
 	if b.Mobile {
 		d.IsMobile, d.HasTouch = true, true
