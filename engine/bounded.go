@@ -444,3 +444,10 @@ func (b *bounded) Scroll(ctx context.Context, req ScrollRequest) (ScrollResult, 
 	out.ActionResult = res
 	return out, err
 }
+
+func (b *bounded) Emulate(ctx context.Context, req EmulateRequest) (Emulation, error) {
+	if err := req.Validate(); err != nil {
+		return Emulation{}, err
+	}
+	return Within(ctx, "emulate", DefaultCallTimeout, func(ctx context.Context) (Emulation, error) { return b.s.Emulate(ctx, req) })
+}
