@@ -73,6 +73,7 @@ func registry(d *Deps) []Tool {
 		find(d),
 		handleDialog(d),
 		tabs(d),
+		emulate(d),
 	}
 }
 
