@@ -104,6 +104,7 @@ func RunParts(t *testing.T, newEngine func(t *testing.T) engine.Engine, parts ..
 	run("ReportConsole", h.testReportConsole)
 	run("Dialogs", h.testDialogs)
 	run("Routes", h.testRoutes)
+	run("Emulation", h.testEmulation)
 	run("Snapshot", h.testSnapshot)
 	run("SnapshotHostile", h.testSnapshotHostile)
 	run("Changes", h.testChanges)

@@ -106,14 +106,6 @@ func (s *session) emulate(ctx context.Context, from, to engine.Emulation) error 
 	if err := s.aliveBrowser(); err != nil {
 		return err
 	}
-	if from.ColorScheme != to.ColorScheme || from.ReducedMotion != to.ReducedMotion || from.Media != to.Media {
-		cs, rm, m := playwright.ColorScheme(orNoOverride(to.ColorScheme)), playwright.ReducedMotion(orNoOverride(to.ReducedMotion)), playwright.Media(orNoOverride(to.Media))
-		if err := do(ctx, func() error {
-			return s.page.EmulateMedia(playwright.PageEmulateMediaOptions{ColorScheme: &cs, ReducedMotion: &rm, Media: &m})
-		}); err != nil {
-			return s.classify(err, "emulate media")
-		}
-	}
 	if from.CPUThrottling != to.CPUThrottling {
 		cs, err := s.sh.devtoolsFor(ctx, s.bctx, s.page)
 		if err == nil {
@@ -124,6 +116,33 @@ func (s *session) emulate(ctx context.Context, from, to engine.Emulation) error 
 		}
 		if err != nil {
 			return s.classify(err, "throttle the CPU")
+		}
+	}
+	if from.ColorScheme != to.ColorScheme || from.ReducedMotion != to.ReducedMotion || from.Media != to.Media {
+		cs, rm, m := playwright.ColorScheme(orNoOverride(to.ColorScheme)), playwright.ReducedMotion(orNoOverride(to.ReducedMotion)), playwright.Media(orNoOverride(to.Media))
+		if err := do(ctx, func() error {
+			return s.page.EmulateMedia(playwright.PageEmulateMediaOptions{ColorScheme: &cs, ReducedMotion: &rm, Media: &m})
+		}); err != nil {
+			return s.classify(err, "emulate media")
+		}
+		if s.e.cfg.Browser == Chromium {
+			// The page's DevTools session (CPU throttling's) has its own
+			// emulation, which Chromium restores on each navigation: its
+			// media type must be Playwright's too, or a navigation would
+			// end Playwright's.
+			cs, err := s.sh.devtoolsFor(ctx, s.bctx, s.page)
+			if err == nil {
+				err = do(ctx, func() error {
+					_, err := cs.Send("Emulation.setEmulatedMedia", map[string]any{"media": to.Media, "features": []any{
+						map[string]any{"name": "prefers-color-scheme", "value": to.ColorScheme},
+						map[string]any{"name": "prefers-reduced-motion", "value": to.ReducedMotion},
+					}})
+					return err
+				})
+			}
+			if err != nil {
+				return s.classify(err, "emulate media")
+			}
 		}
 	}
 	if (from.Width != to.Width || from.Height != to.Height) && to.Width > 0 && to.Height > 0 {
