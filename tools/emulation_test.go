@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"html"
 	"slices"
 	"strings"
 	"testing"
@@ -76,6 +77,10 @@ func TestEmulateChromium(t *testing.T) {
 		}
 		if p["touch"].(float64) < 1 {
 			t.Errorf("%s: navigator.maxTouchPoints = %v, want touch", where, p["touch"])
+		}
+		sent := e.ok("evaluate", map[string]any{"sessionId": id, "script": "Promise.all(['Accept-Language', 'User-Agent'].map(h => fetch('/headers?h=' + h).then(r => r.text())))"})["result"]
+		if l, _ := sent.([]any); len(l) != 2 || !strings.Contains(l[0].(string), "<title>de-DE</title>") || !strings.Contains(l[1].(string), "<title>"+html.EscapeString(phone.UserAgent)+"</title>") {
+			t.Errorf("%s: the server got the headers %v", where, sent)
 		}
 		if pos := position(e, id); pos["latitude"] != 48.8584 || pos["longitude"] != 2.2945 || pos["accuracy"] != 10.0 {
 			t.Errorf("%s: navigator.geolocation gives %v", where, pos)
@@ -162,50 +167,48 @@ func TestEmulateBadInput(t *testing.T) {
 // the rest of the call.
 func TestEmulateFirefox(t *testing.T) {
 	e := newEnvOnWith(t, firefoxEngine(t), sessions.Config{}, tools.Options{Version: "test", Caps: []tools.Group{tools.Emulation}})
-	{
-		id := e.open("/emulation.html")
-		for _, args := range []map[string]any{
-			{"colorScheme": "dark"}, {"reducedMotion": "reduce"}, {"media": "print"}, {"cpuThrottling": 4},
-			{"geolocation": map[string]any{"latitude": 1, "longitude": 2}}, {"timezone": "Asia/Tokyo"}, {"locale": "de-DE"}, {"device": "Pixel 7"},
-		} {
-			var name string
-			for k := range args {
-				name = k
-			}
-			args["sessionId"] = id
-			out := e.fail(engine.Unsupported, "emulate", args)
-			d, _ := out["details"].(map[string]any)
-			if d["field"] != name || d["browser"] != "firefox" || !strings.Contains(out["message"].(string), "firefox") {
-				t.Errorf("emulate %s on Firefox: %v", name, out)
-			}
+	id := e.open("/emulation.html")
+	for _, args := range []map[string]any{
+		{"colorScheme": "dark"}, {"reducedMotion": "reduce"}, {"media": "print"}, {"cpuThrottling": 4},
+		{"geolocation": map[string]any{"latitude": 1, "longitude": 2}}, {"timezone": "Asia/Tokyo"}, {"locale": "de-DE"}, {"device": "Pixel 7"},
+	} {
+		var name string
+		for k := range args {
+			name = k
 		}
-		out := e.fail(engine.Unsupported, "emulate", map[string]any{"sessionId": id, "viewport": map[string]any{"width": 600, "height": 400}, "colorScheme": "dark", "locale": "fr-FR"})
-		if d, _ := out["details"].(map[string]any); !slices.Equal(anyStrings(d["fields"]), []string{"colorScheme", "locale"}) {
-			t.Fatalf("the refusal names %v, want colorScheme and locale: %v", d["fields"], out)
+		args["sessionId"] = id
+		out := e.fail(engine.Unsupported, "emulate", args)
+		d, _ := out["details"].(map[string]any)
+		if d["field"] != name || d["browser"] != "firefox" || !strings.Contains(out["message"].(string), "firefox") {
+			t.Errorf("emulate %s on Firefox: %v", name, out)
 		}
-		if p := probe(e, id); p["width"] != 1280.0 {
-			t.Fatalf("a refused call resized the page: %v", p)
-		}
+	}
+	out := e.fail(engine.Unsupported, "emulate", map[string]any{"sessionId": id, "viewport": map[string]any{"width": 600, "height": 400}, "colorScheme": "dark", "locale": "fr-FR"})
+	if d, _ := out["details"].(map[string]any); !slices.Equal(anyStrings(d["fields"]), []string{"colorScheme", "locale"}) {
+		t.Fatalf("the refusal names %v, want colorScheme and locale: %v", d["fields"], out)
+	}
+	if p := probe(e, id); p["width"] != 1280.0 {
+		t.Fatalf("a refused call resized the page: %v", p)
+	}
 
-		out = e.ok("emulate", map[string]any{"sessionId": id, "viewport": map[string]any{"width": 600, "height": 400}})
-		if em, _ := out["emulation"].(map[string]any); em["width"] != 600.0 || em["height"] != 400.0 {
-			t.Fatalf("resize: %v", out)
-		}
-		if p := probe(e, id); p["width"] != 600.0 || p["height"] != 400.0 {
-			t.Fatalf("after a resize the page sees %v", p)
-		}
-		e.ok("reload", map[string]any{"sessionId": id})
-		if p := probe(e, id); p["width"] != 600.0 {
-			t.Fatalf("after a reload the page sees %v", p)
-		}
-		e.ok("tabs", map[string]any{"sessionId": id, "action": "new", "url": site.URL + "/emulation.html"})
-		if p := probe(e, id); p["width"] != 600.0 || p["height"] != 400.0 {
-			t.Fatalf("a tab opened after emulate sees %v", p)
-		}
-		e.ok("emulate", map[string]any{"sessionId": id, "reset": true})
-		if p := probe(e, id); p["width"] != 1280.0 || p["height"] != 720.0 {
-			t.Fatalf("after reset the page sees %v", p)
-		}
+	out = e.ok("emulate", map[string]any{"sessionId": id, "viewport": map[string]any{"width": 600, "height": 400}})
+	if em, _ := out["emulation"].(map[string]any); em["width"] != 600.0 || em["height"] != 400.0 {
+		t.Fatalf("resize: %v", out)
+	}
+	if p := probe(e, id); p["width"] != 600.0 || p["height"] != 400.0 {
+		t.Fatalf("after a resize the page sees %v", p)
+	}
+	e.ok("reload", map[string]any{"sessionId": id})
+	if p := probe(e, id); p["width"] != 600.0 {
+		t.Fatalf("after a reload the page sees %v", p)
+	}
+	e.ok("tabs", map[string]any{"sessionId": id, "action": "new", "url": site.URL + "/emulation.html"})
+	if p := probe(e, id); p["width"] != 600.0 || p["height"] != 400.0 {
+		t.Fatalf("a tab opened after emulate sees %v", p)
+	}
+	e.ok("emulate", map[string]any{"sessionId": id, "reset": true})
+	if p := probe(e, id); p["width"] != 1280.0 || p["height"] != 720.0 {
+		t.Fatalf("after reset the page sees %v", p)
 	}
 }
 
