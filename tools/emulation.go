@@ -45,7 +45,7 @@ func (in EmulateIn) validate() error {
 				e.Message += fmt.Sprintf("; did you mean %q? Close names: %s", near[0], strings.Join(near, ", "))
 				e.With("didYouMean", near[0]).With("closest", near)
 			}
-			return e.Suggest(fmt.Sprintf("Give one of Playwright %s's %d device names, exactly as spelled (README lists how to see them).", devices.Version, devices.Count()))
+			return e.Suggest(fmt.Sprintf("Give one of Playwright %s's %d device names, spelled exactly (as --device takes them; README's --device row names some), e.g. \"iPhone 13\", \"Pixel 7\", \"iPad Mini\".", devices.Version, devices.Count()))
 		}
 	}
 	return in.request().Validate()

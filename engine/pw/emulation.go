@@ -61,7 +61,7 @@ func (t *tabbed) Emulate(ctx context.Context, req engine.EmulateRequest) (engine
 	em := t.sh.emu
 	from, base := em.get()
 	to := from.Apply(req, base)
-	if (from.Geolocation == nil) != (to.Geolocation == nil) || !samePosition(from.Geolocation, to.Geolocation) {
+	if !samePosition(from.Geolocation, to.Geolocation) {
 		if err := do(ctx, func() error { return t.setPosition(to.Geolocation, em.perms) }); err != nil {
 			return from, t.classify(err, "emulate a position")
 		}
