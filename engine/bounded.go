@@ -464,3 +464,9 @@ func (b *bounded) StopVideo(ctx context.Context) (VideoResult, error) {
 
 // VideoChapter only notes the time: it needs no deadline.
 func (b *bounded) VideoChapter(title string) { b.s.VideoChapter(title) }
+func (b *bounded) Emulate(ctx context.Context, req EmulateRequest) (Emulation, error) {
+	if err := req.Validate(); err != nil {
+		return Emulation{}, err
+	}
+	return Within(ctx, "emulate", DefaultCallTimeout, func(ctx context.Context) (Emulation, error) { return b.s.Emulate(ctx, req) })
+}

@@ -82,6 +82,7 @@ func registry(d *Deps) []Tool {
 		generateLocator(d),
 		startVideo(d),
 		long(stopVideo(d)),
+		emulate(d),
 	}
 }
 

@@ -429,6 +429,7 @@ func (e *Engine) finishTabs(ctx context.Context, b *browserProc, s *session, opt
 		tb.unregister = g.register(s.contextID(), s.guard)
 	}
 	tb.dl = dl
+	tb.emu = tabEmu{base: engine.BaseEmulation(opts), cur: engine.BaseEmulation(opts), perms: opts.Permissions}
 	return tb, nil
 }
 

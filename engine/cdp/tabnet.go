@@ -22,7 +22,7 @@ type tabNet struct {
 }
 
 // opener wraps open so that every new tab starts with the session's
-// network settings.
+// network settings and emulation.
 func (t *tabbed) opener(open func(context.Context, chromedp.ContextOption) (*session, error)) func(context.Context, chromedp.ContextOption) (*session, error) {
 	return func(ctx context.Context, how chromedp.ContextOption) (*session, error) {
 		s, err := open(ctx, how)
@@ -31,6 +31,7 @@ func (t *tabbed) opener(open func(context.Context, chromedp.ContextOption) (*ses
 		}
 		t.mu.Lock()
 		n := tabNet{routes: slices.Clone(t.net.routes), offline: t.net.offline, throttle: t.net.throttle}
+		emu := t.emu
 		t.mu.Unlock()
 		for _, rt := range n.routes {
 			if _, err = s.AddRoute(ctx, rt); err != nil {
@@ -42,6 +43,11 @@ func (t *tabbed) opener(open func(context.Context, chromedp.ContextOption) (*ses
 		}
 		if err == nil && !n.throttle.Off() {
 			err = s.SetThrottling(ctx, n.throttle)
+		}
+		if err == nil && emu.cur != emu.base {
+			// openTab gave the tab the session's options: what emulate
+			// changed since follows.
+			err = s.emulate(ctx, emu.base, emu.cur)
 		}
 		if err != nil {
 			s.Close(ctx)

@@ -32,6 +32,7 @@ type tabbed struct {
 	// gets (tabnet.go).
 	mu  sync.Mutex
 	net tabNet
+	emu tabEmu // the session's emulation, which every tab gets too (emulation.go)
 	// dl are the session's downloads (downloads.go).
 	dl *downloads
 	// release takes the session off its browser in the engine's pool

@@ -122,6 +122,7 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 	m.bctx.OnClose(func(playwright.BrowserContext) { stopAuth() })
 	sh := newShared()
 	sh.report = rep
+	sh.emu.base, sh.emu.cur, sh.emu.perms = engine.BaseEmulation(opts), engine.BaseEmulation(opts), opts.Permissions
 	s := newTab(e, b, m.bctx, m.page, console, sh)
 	s.owner = true
 	if opts.StorageState != nil {

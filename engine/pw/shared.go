@@ -14,14 +14,15 @@ type shared struct {
 	refs   *refState
 	cond   *netConds
 	routes *router
-	report *report // new pages and downloads, see report.go
+	report *report   // new pages and downloads, see report.go
+	emu    *emuState // the session's emulation (emulation.go)
 
 	dtMu     sync.Mutex
 	devtools map[playwright.Page]*devtools
 }
 
 func newShared() *shared {
-	return &shared{refs: newRefState(), cond: &netConds{}, routes: newRouter(), devtools: map[playwright.Page]*devtools{}}
+	return &shared{refs: newRefState(), cond: &netConds{}, routes: newRouter(), emu: &emuState{}, devtools: map[playwright.Page]*devtools{}}
 }
 
 // devtoolsFor returns the DevTools session of page (Chromium only),

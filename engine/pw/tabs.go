@@ -117,7 +117,7 @@ func (t *tabbed) openTab(ctx context.Context) (*session, error) {
 }
 
 // adopt follows a page of the session's browser context as a tab, with the
-// session's network conditions on Chromium. On
+// session's emulation, and its network conditions on Chromium. On
 // Firefox a page the site opened has already run its first document
 // without pageErrorJS, so that document's uncaught exceptions are missed.
 func (t *tabbed) adopt(ctx context.Context, page playwright.Page) (*session, error) {
@@ -135,6 +135,13 @@ func (t *tabbed) adopt(ctx context.Context, page playwright.Page) (*session, err
 	s := newTab(t.e, t.b, t.bctx, page, console, t.sh)
 	if err := t.sh.routes.routeTabs(ctx, []*session{s}); err != nil {
 		return nil, err
+	}
+	// The page has the context's options: what emulate changed since
+	// follows.
+	if cur, base := t.sh.emu.get(); cur != base {
+		if err := s.emulate(ctx, base, cur); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/browserpath"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/internal/devices"
 	"github.com/seed4af8c199/browsermcp/internal/engines"
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
 	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
@@ -422,7 +423,7 @@ var options = []option{
 			}
 			return nil
 		}},
-	{flags: []string{"caps"}, env: "BROWSERMCP_CAPS", key: "capabilities", usage: "opt-in tool `groups`, comma-separated or repeated: network, console, pdf, state, vision, testing, devtools or all",
+	{flags: []string{"caps"}, env: "BROWSERMCP_CAPS", key: "capabilities", usage: "opt-in tool `groups`, comma-separated or repeated: network, console, pdf, state, vision, testing, devtools, emulation or all",
 		field: func(c *Config) any { return &c.Capabilities }, check: func(c *Config) error { _, err := tools.ParseCaps(strings.Join(c.Capabilities, ",")); return err }},
 	{flags: []string{"log-level"}, env: "BROWSERMCP_LOG_LEVEL", key: "logging.level", usage: "debug, info, warn or error",
 		field: func(c *Config) any { return &c.Logging.Level }, check: func(c *Config) error { return oneOf(c.Logging.Level, "debug", "info", "warn", "error") }},
@@ -563,8 +564,8 @@ func Load(args []string, getenv func(string) string, stdout io.Writer, version s
 			source[maxOpt] = source[optionByKey("pool.minBrowsers")]
 		}
 		// A device brings its page size, unless one was given.
-		if d, ok := lookupDevice(cfg.Browser.Device); ok && source[optionByKey("browser.viewport")] == "" {
-			cfg.Browser.Viewport = fmt.Sprintf("%dx%d", d.viewport.Width, d.viewport.Height)
+		if d, ok := devices.Lookup(cfg.Browser.Device); ok && source[optionByKey("browser.viewport")] == "" {
+			cfg.Browser.Viewport = fmt.Sprintf("%dx%d", d.Viewport.Width, d.Viewport.Height)
 		}
 		for i := range options {
 			o := &options[i]
@@ -1038,8 +1039,8 @@ func StateDirDefault(getenv func(string) string) string {
 func (c Config) sessionDefaults(vp engine.Viewport) engine.SessionOptions {
 	b := c.Browser
 	d := engine.SessionOptions{Viewport: vp, IgnoreHTTPSErrors: b.IgnoreHTTPSErrors}
-	if dev, ok := lookupDevice(b.Device); ok {
-		d.DeviceScaleFactor, d.IsMobile, d.HasTouch, d.UserAgent = dev.scale, dev.mobile, dev.touch, dev.userAgent
+	if dev, ok := devices.Lookup(b.Device); ok {
+		d.DeviceScaleFactor, d.IsMobile, d.HasTouch, d.UserAgent = dev.DeviceScaleFactor, dev.IsMobile, dev.HasTouch, dev.UserAgent
 	}
 	if b.Mobile {
 		d.IsMobile, d.HasTouch = true, true

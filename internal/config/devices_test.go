@@ -1,62 +1,20 @@
 package config
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/devices"
 )
-
-// TestDevicesMatchPinnedDriver checks that the embedded table is the one
-// of the Playwright driver engine/pw pins, when that driver is present.
-func TestDevicesMatchPinnedDriver(t *testing.T) {
-	dir := os.Getenv("PLAYWRIGHT_DRIVER_PATH")
-	if dir == "" {
-		dir = testenv.PlaywrightDriverDir()
-	}
-	pkg, err := os.ReadFile(filepath.Join(dir, "package", "package.json"))
-	if err != nil {
-		t.Skipf("no Playwright driver to compare with: %v", err)
-	}
-	var meta struct{ Version string }
-	if err := json.Unmarshal(pkg, &meta); err != nil {
-		t.Fatal(err)
-	}
-	if meta.Version != DevicesVersion {
-		t.Fatalf("the driver in %s is playwright-core %s; devices.json is from %s: refresh it", dir, meta.Version, DevicesVersion)
-	}
-	theirs, err := os.ReadFile(filepath.Join(dir, "package", "lib", "server", "deviceDescriptorsSource.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(theirs, devicesJSON) {
-		t.Fatalf("devices.json differs from %s's lib/server/deviceDescriptorsSource.json: copy it again", dir)
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(theirs, &raw); err != nil {
-		t.Fatal(err)
-	}
-	if len(raw) != len(allDevices()) || len(raw) < 100 {
-		t.Fatalf("%d devices parsed, the file has %d", len(allDevices()), len(raw))
-	}
-}
 
 // TestDeviceNamesArePlaywrights loads --device with names playwright-mcp
 // users pass, and checks the settings each brings against the embedded
 // descriptor.
 func TestDeviceNamesArePlaywrights(t *testing.T) {
-	var raw map[string]descriptor
-	if err := json.Unmarshal(devicesJSON, &raw); err != nil {
-		t.Fatal(err)
-	}
 	for _, name := range []string{"iPhone 13", "iPhone 15 Pro Max", "Pixel 7", "Galaxy S9+", "iPad Mini", "Desktop Safari", "Kindle Fire HDX landscape"} {
-		want, ok := raw[name]
+		want, ok := devices.Lookup(name)
 		if !ok {
 			t.Fatalf("%q is not in devices.json", name)
 		}

@@ -8,6 +8,7 @@ package testsite
 
 import (
 	"bytes"
+	"html"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -64,6 +65,11 @@ func Handler() http.Handler {
 	})
 	mux.HandleFunc("/headers", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if h := r.URL.Query().Get("h"); h != "" {
+			// One request header, as the server got it (Accept-Language).
+			w.Write([]byte(`<!doctype html><title>` + html.EscapeString(r.Header.Get(h)) + `</title>`))
+			return
+		}
 		w.Write([]byte(`<!doctype html><title>` + r.Header.Get("X-Test") + "|" + r.UserAgent() + `</title>`))
 	})
 	mux.HandleFunc("/api/data", func(w http.ResponseWriter, r *http.Request) {

@@ -46,6 +46,7 @@ const failing = {
   evaluate: { sessionId: s, script: "(() => { throw new Error('boom') })()" },
   handle_dialog: { sessionId: s, accept: true },
   tabs: { sessionId: s, action: "select", index: 99 },
+  emulate: { sessionId: s, device: "iPhone 99x" },
   close_session: { sessionId: "no-such-session" },
   create_session: { viewport: { width: -5, height: 10 } },
   list_sessions: { unknownArgument: 1 },
