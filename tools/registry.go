@@ -70,6 +70,7 @@ func registry(d *Deps) []Tool {
 		find(d),
 		handleDialog(d),
 		tabs(d),
+		exportTest(d),
 	}
 }
 

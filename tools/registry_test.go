@@ -36,8 +36,8 @@ func TestEveryToolIsComplete(t *testing.T) {
 var readOnlyName = regexp.MustCompile(`^(get_|is_|find_|find$|extract_|element_exists$|snapshot$|screenshot|list_sessions$|browser_context_list$|wait_for(_|$)|pdf$)`)
 
 // destructiveTools may destroy state the agent cannot get back.
-// save_state may overwrite a file of the same name.
-var destructiveTools = map[string]bool{"close_session": true, "browser_context_close": true, "save_state": true}
+// save_state and export_test may overwrite a file of the same name.
+var destructiveTools = map[string]bool{"close_session": true, "browser_context_close": true, "save_state": true, "export_test": true}
 
 // effectiveHints reads annotations the way the MCP specification tells a
 // client to: an absent hint takes its default.

@@ -25,6 +25,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/browserpath"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/internal/codegen"
 	"github.com/seed4af8c199/browsermcp/internal/engines"
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
 	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
@@ -63,6 +64,10 @@ type Config struct {
 	// tokens.
 	ActionResult    string `json:"actionResult"`
 	ActionResultCap int    `json:"actionResultCap"`
+	// Codegen is the language of the Playwright code each action's result
+	// carries: typescript, python or none; empty is typescript with the
+	// testing capability and none without.
+	Codegen string `json:"codegen"`
 
 	Browser  BrowserConfig  `json:"browser"`
 	Pool     PoolConfig     `json:"pool"`
@@ -376,6 +381,8 @@ var options = []option{
 		field: func(c *Config) any { return &c.ActionResult }, check: func(c *Config) error {
 			return oneOf(c.ActionResult, tools.ActionResultChanges, tools.ActionResultNone, tools.ActionResultFull)
 		}},
+	{flags: []string{"codegen"}, env: "BROWSERMCP_CODEGEN", key: "codegen", usage: "`language` of the Playwright code each action's result carries: typescript, python or none (default none; typescript with --caps testing)",
+		field: func(c *Config) any { return &c.Codegen }, check: func(c *Config) error { _, err := codegen.ParseLanguage(c.Codegen); return err }},
 	{flags: []string{"action-result-cap"}, env: "BROWSERMCP_ACTION_RESULT_CAP", key: "actionResultCap", usage: "most o200k `tokens` an action's changes or new outline may take",
 		field: func(c *Config) any { return &c.ActionResultCap }, check: func(c *Config) error {
 			if c.ActionResultCap < 100 || c.ActionResultCap > 1000000 {
@@ -413,7 +420,7 @@ var options = []option{
 			}
 			return nil
 		}},
-	{flags: []string{"caps"}, env: "BROWSERMCP_CAPS", key: "capabilities", usage: "opt-in tool `groups`, comma-separated or repeated: network, console, pdf, state, vision or all",
+	{flags: []string{"caps"}, env: "BROWSERMCP_CAPS", key: "capabilities", usage: "opt-in tool `groups`, comma-separated or repeated: network, console, pdf, state, vision, testing or all",
 		field: func(c *Config) any { return &c.Capabilities }, check: func(c *Config) error { _, err := tools.ParseCaps(strings.Join(c.Capabilities, ",")); return err }},
 	{flags: []string{"log-level"}, env: "BROWSERMCP_LOG_LEVEL", key: "logging.level", usage: "debug, info, warn or error",
 		field: func(c *Config) any { return &c.Logging.Level }, check: func(c *Config) error { return oneOf(c.Logging.Level, "debug", "info", "warn", "error") }},
@@ -1071,9 +1078,20 @@ func (c Config) ToolOptions(log *slog.Logger) tools.Options {
 		SnapshotMaxText:    snapshotMaxText(c.Snapshot.MaxTextLength),
 		ActionResult:       c.ActionResult,
 		ChangesCap:         c.ActionResultCap,
+		Codegen:            codegenLanguage(c.Codegen),
 		// Over HTTP the client's roots name its own machine's directories.
 		ClientRoots: c.Transport == "stdio",
 	}
+}
+
+// codegenLanguage is --codegen as tools.Options takes it: "" when unset,
+// so that --caps testing can turn typescript on.
+func codegenLanguage(s string) codegen.Language {
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	l, _ := codegen.ParseLanguage(s)
+	return l
 }
 
 // allowedPaths are the directories besides the output directory whose
