@@ -184,7 +184,7 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 		if sel == "" && ref == "" {
 			return nil
 		}
-		l, err := locate(ctx, s, engine.Target{Selector: sel, Ref: ref})
+		l, err := locateStep(ctx, s, engine.Target{Selector: sel, Ref: ref})
 		if err != nil {
 			locErr = err
 			return nil
@@ -357,6 +357,10 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 	}
 	return p
 }
+
+// locateStep is locate; the renderer's tests, which run without a page,
+// put a selector's CSS locator in its place.
+var locateStep = locate
 
 // listItemRole is the role of a list's items: a select's or listbox's are
 // options.
