@@ -41,6 +41,11 @@ const (
 	// InternalError is a bug of the server's own (a recovered panic): the
 	// one call failed, and the server runs on.
 	InternalError Code = "INTERNAL_ERROR"
+	// RecordingActive: a start_* call while that recording (a trace, a
+	// video, a HAR) already runs on the session; NoRecording: a stop_*
+	// call while none does.
+	RecordingActive Code = "RECORDING_ACTIVE"
+	NoRecording     Code = "NO_RECORDING"
 )
 
 type codeDefaults struct {
@@ -72,6 +77,8 @@ var codeInfo = map[Code]codeDefaults{
 	BrowserCrashed:      {true, "The browser or tab crashed; call create_session to start a fresh session."},
 	BrowserError:        {true, "Retry; if it persists, create a new session."},
 	InternalError:       {false, "The server hit a bug on this call and runs on; try another way, and report the call to its maintainers."},
+	RecordingActive:     {false, "Stop the running recording with its stop_ tool first, or keep using it."},
+	NoRecording:         {false, "Start a recording with its start_ tool first; one that reached its size or time bound has stopped already, and the result after it said so."},
 }
 
 // NavigationFailure classifies a navigation the browser refused or could

@@ -54,10 +54,12 @@ type Deps struct {
 	changesCap   int
 	// codegen is the language of the code an action's result carries
 	// (--codegen); record keeps each session's steps for export_test
-	// (--caps testing), in recorder (codegen.go).
-	codegen  codegen.Language
-	record   bool
-	recorder *recorder
+	// (--caps testing), in stepLog (codegen.go).
+	codegen codegen.Language
+	record  bool
+	stepLog *stepLog
+	// recs are the sessions' recordings (recordings.go).
+	recs *recordings
 }
 
 // Tool is one MCP tool: its definition, its handler and the capability group
@@ -126,6 +128,9 @@ type sessionRefer interface{ sessionRef() string }
 type SessionMeta struct {
 	SessionID string `json:"sessionId" jsonschema:"Session that ran the call"`
 	ExpiresAt int64  `json:"expiresAt" jsonschema:"Unix ms when the session expires unless used again"`
+	// Notices say what happened on the session outside the call: a
+	// recording that stopped at its bound (recordings.go).
+	Notices []string `json:"notices,omitempty" jsonschema:"What happened on the session outside this call, e.g. a recording stopped at its bound"`
 }
 
 func (m *SessionMeta) setMeta(i engine.SessionInfo) {
@@ -220,6 +225,9 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 			if out, err = fn(ctx, s, in); err == nil {
 				sc.restoreMessage(&out)
 				d.addChanges(ctx, name, s, &out)
+				if n, ok := any(&out).(noticer); ok && d.recs != nil {
+					n.setNotices(d.recs.drain(engine.SessionIDFrom(ctx)))
+				}
 				code = d.finishStep(call.SessionID, step, out)
 			}
 			return err

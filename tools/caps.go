@@ -14,6 +14,13 @@ var OptIn = []Group{Network, State, PDF, Console, Vision, Testing}
 // Testing holds the assertion tools, generate_locator and export_test.
 const Testing Group = "testing"
 
+// Devtools holds tracing, video, HAR, get_request and performance;
+// Emulation holds emulate.
+const (
+	Devtools  Group = "devtools"
+	Emulation Group = "emulation"
+)
+
 // All is the --caps value that turns on every group.
 const All Group = "all"
 

@@ -29,26 +29,26 @@ import (
 // maxSteps bounds a session's recording.
 const maxSteps = 10000
 
-// recorder holds each session's steps and the names given to the secret
+// stepLog holds each session's steps and the names given to the secret
 // placeholders it typed.
-type recorder struct {
+type stepLog struct {
 	mu       sync.Mutex
-	sessions map[string]*recording
+	sessions map[string]*sessionSteps
 }
 
-type recording struct {
+type sessionSteps struct {
 	steps   []codegen.Step
 	secrets map[string]string // placeholder -> environment variable
 	dropped int
 }
 
-func (r *recorder) get(id string) *recording {
+func (r *stepLog) get(id string) *sessionSteps {
 	if r.sessions == nil {
-		r.sessions = map[string]*recording{}
+		r.sessions = map[string]*sessionSteps{}
 	}
 	rec := r.sessions[id]
 	if rec == nil {
-		rec = &recording{secrets: map[string]string{}}
+		rec = &sessionSteps{secrets: map[string]string{}}
 		r.sessions[id] = rec
 	}
 	return rec
@@ -56,7 +56,7 @@ func (r *recorder) get(id string) *recording {
 
 // envFor names the environment variable that holds the secret behind a
 // placeholder, the same name for the same placeholder in a session.
-func (r *recorder) envFor(id, placeholder string) string {
+func (r *stepLog) envFor(id, placeholder string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rec := r.get(id)
@@ -68,7 +68,7 @@ func (r *recorder) envFor(id, placeholder string) string {
 	return n
 }
 
-func (r *recorder) add(id string, s codegen.Step) {
+func (r *stepLog) add(id string, s codegen.Step) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rec := r.get(id)
@@ -80,7 +80,7 @@ func (r *recorder) add(id string, s codegen.Step) {
 }
 
 // steps returns a copy of a session's recording.
-func (r *recorder) steps(id string) ([]codegen.Step, int) {
+func (r *stepLog) steps(id string) ([]codegen.Step, int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rec := r.sessions[id]
@@ -90,7 +90,7 @@ func (r *recorder) steps(id string) ([]codegen.Step, int) {
 	return append([]codegen.Step(nil), rec.steps...), rec.dropped
 }
 
-func (r *recorder) end(id string) {
+func (r *stepLog) end(id string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.sessions, id)
@@ -145,7 +145,7 @@ var stepTools = map[string]bool{
 
 // codegenOn reports whether calls of tool make steps on this server.
 func (d *Deps) codegenOn(tool string) bool {
-	return (d.codegen != codegen.None && d.codegen != "" || d.record) && d.recorder != nil && stepTools[tool]
+	return (d.codegen != codegen.None && d.codegen != "" || d.record) && d.stepLog != nil && stepTools[tool]
 }
 
 // pendingStep is a step prepared before its call, finished after it.
@@ -174,7 +174,7 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 	}
 	str := func(v string) codegen.Str {
 		if strings.HasPrefix(v, "{{secret:") && strings.HasSuffix(v, "}}") {
-			return codegen.Str{Env: d.recorder.envFor(sessionID, v)}
+			return codegen.Str{Env: d.stepLog.envFor(sessionID, v)}
 		}
 		return codegen.Str{Lit: v}
 	}
@@ -411,7 +411,7 @@ func (d *Deps) finishStep(sessionID string, p *pendingStep, out any) string {
 		}
 	}
 	if d.record {
-		d.recorder.add(sessionID, st)
+		d.stepLog.add(sessionID, st)
 	}
 	if d.codegen == codegen.None || d.codegen == "" {
 		return ""

@@ -30,7 +30,7 @@ func (s listSession) Evaluate(ctx context.Context, req engine.EvalRequest) (json
 func TestAssertionSteps(t *testing.T) {
 	withCSSLocators(t)
 	out := t.TempDir()
-	d := &Deps{codegen: codegen.TypeScript, record: true, recorder: &recorder{}, files: newFileAccess(true, out, nil)}
+	d := &Deps{codegen: codegen.TypeScript, record: true, stepLog: &stepLog{}, files: newFileAccess(true, out, nil)}
 	ctx := context.Background()
 	cases := []struct {
 		tool   string
@@ -84,7 +84,7 @@ func TestAssertionSteps(t *testing.T) {
 			t.Errorf("%s %v:\n got %s\nwant %s", c.tool, c.args, got, c.want)
 		}
 	}
-	if steps, _ := d.recorder.steps("s1"); len(steps) != len(cases) {
+	if steps, _ := d.stepLog.steps("s1"); len(steps) != len(cases) {
 		t.Errorf("recorded %d steps, want %d", len(steps), len(cases))
 	}
 	// list is not a step.
@@ -100,7 +100,7 @@ func TestUploadSteps(t *testing.T) {
 	out, other := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(out, "a.txt"), []byte("a"), 0o600)
 	os.WriteFile(filepath.Join(other, "b.txt"), []byte("b"), 0o600)
-	d := &Deps{codegen: codegen.TypeScript, record: true, recorder: &recorder{}, files: newFileAccess(true, out, []string{other})}
+	d := &Deps{codegen: codegen.TypeScript, record: true, stepLog: &stepLog{}, files: newFileAccess(true, out, []string{other})}
 	ctx := context.Background()
 	p := d.prepareStep(ctx, nil, "upload_file", "s1", map[string]any{"selector": "#f", "files": []string{"a.txt"}}, nil)
 	if got, want := d.finishStep("s1", p, nil), "await page.locator('#f').setInputFiles([path.join(path.dirname(test.info().file), 'a.txt')]);"; got != want {

@@ -46,8 +46,8 @@ func exportTest(d *Deps) Tool {
 			}
 			var steps []codegen.Step
 			dropped := 0
-			if d.recorder != nil {
-				steps, dropped = d.recorder.steps(id)
+			if d.stepLog != nil {
+				steps, dropped = d.stepLog.steps(id)
 			}
 			stem := notFileName.ReplaceAllString(id, "_")
 			rel := filepath.Join("tests", stem+".spec.ts")

@@ -142,7 +142,7 @@ func outputSchema[Out any]() json.RawMessage {
 func compactOutput(m map[string]any, withMeta bool) {
 	envelope := []string{"success"}
 	if withMeta {
-		envelope = append(envelope, "sessionId", "expiresAt")
+		envelope = append(envelope, "sessionId", "expiresAt", "notices")
 	}
 	if props, ok := m["properties"].(map[string]any); ok {
 		for _, k := range envelope {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/codegen"
 	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
@@ -72,6 +73,10 @@ type Options struct {
 	// roots too, when it offers them (server_roots.go). Set it over stdio
 	// only, where the client runs on the server's machine.
 	ClientRoots bool
+	// RecordingLimits bound each recording of the devtools tools
+	// (--recording-max-size, --recording-max-duration); zero: the
+	// defaults.
+	RecordingLimits engine.RecordingLimits
 	// Observers see every tool call, before and after it (observe.go),
 	// after the server's own (the resource subscriptions).
 	Observers []Observer
@@ -129,7 +134,8 @@ func NewServer(m *sessions.Manager, o Options) *server.MCPServer {
 	observe := &observers{list: append([]Observer{subs}, o.Observers...), log: log, secrets: secrets}
 	*d = Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets, observe: observe,
 		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths), noScript: o.NoScriptEvaluation, OmitImages: o.OmitImages,
-		SnapshotMaxText: o.SnapshotMaxText, actionResult: o.ActionResult, changesCap: o.ChangesCap}
+		SnapshotMaxText: o.SnapshotMaxText, actionResult: o.ActionResult, changesCap: o.ChangesCap,
+		recs: &recordings{out: out, limits: o.RecordingLimits}}
 	d.codegen, d.record = o.Codegen, enabled(o.Caps, Testing)
 	switch {
 	case d.codegen == "" && slices.Contains(o.Caps, Testing):
@@ -140,8 +146,8 @@ func NewServer(m *sessions.Manager, o Options) *server.MCPServer {
 		d.codegen = codegen.None
 	}
 	if d.codegen != codegen.None || d.record {
-		d.recorder = &recorder{}
-		m.OnEnd(d.recorder.end)
+		d.stepLog = &stepLog{}
+		m.OnEnd(d.stepLog.end)
 	}
 	if d.actionResult == "" {
 		d.actionResult = ActionResultChanges
@@ -171,6 +177,8 @@ func NewServer(m *sessions.Manager, o Options) *server.MCPServer {
 	}
 	// A session's kept screenshots go with it.
 	m.OnEnd(d.shots.end)
+	// Its recordings were finished by the engine's Close.
+	m.OnEnd(d.recs.forget)
 	addResources(s, hooks, d)
 	addPrompts(s, secrets)
 	return s

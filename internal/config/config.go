@@ -68,6 +68,10 @@ type Config struct {
 	// carries: typescript, python or none; empty is typescript with the
 	// testing capability and none without.
 	Codegen string `json:"codegen"`
+	// RecordingMaxSize (MiB) and RecordingMaxDuration (seconds) bound
+	// each trace, video or HAR recording.
+	RecordingMaxSize     int `json:"recordingMaxSize"`
+	RecordingMaxDuration int `json:"recordingMaxDuration"`
 
 	Browser  BrowserConfig  `json:"browser"`
 	Pool     PoolConfig     `json:"pool"`
@@ -208,6 +212,7 @@ func defaultConfig() Config {
 		Name: "browsermcp", Transport: "stdio", Host: "127.0.0.1", Port: -1,
 		APIKeys: []string{}, AllowedHosts: []string{}, ImageResponses: "allow",
 		ActionResult: tools.ActionResultChanges, ActionResultCap: tools.DefaultChangesCap,
+		RecordingMaxSize: engine.DefaultRecordingMaxBytes >> 20, RecordingMaxDuration: int(engine.DefaultRecordingMaxDuration.Seconds()),
 		Browser: BrowserConfig{Type: "chromium", Viewport: "1280x720", Dialogs: "manual", GridQueueTimeout: 60000, Args: []string{}, InitScripts: []string{}, GrantPermissions: []string{},
 			TestIDAttribute: engine.DefaultTestIDAttribute},
 		Pool: PoolConfig{MinBrowsers: cdp.DefaultPool.MinBrowsers, MaxBrowsers: cdp.DefaultPool.MaxBrowsers, IdleTimeout: 300000},
@@ -390,6 +395,10 @@ var options = []option{
 			}
 			return nil
 		}},
+	{flags: []string{"recording-max-size"}, env: "BROWSERMCP_RECORDING_MAX_SIZE", key: "recordingMaxSize", usage: "largest trace, video or HAR file in `MiB`: a recording stops there and says so",
+		field: func(c *Config) any { return &c.RecordingMaxSize }, check: func(c *Config) error { return positive(c.RecordingMaxSize, "a positive number of MiB") }},
+	{flags: []string{"recording-max-duration"}, env: "BROWSERMCP_RECORDING_MAX_DURATION", key: "recordingMaxDuration", usage: "longest trace, video or HAR recording in `seconds`: it stops there and says so",
+		field: func(c *Config) any { return &c.RecordingMaxDuration }, check: func(c *Config) error { return positive(c.RecordingMaxDuration, "a positive number of seconds") }},
 	{flags: []string{"allowed-hosts"}, env: "BROWSERMCP_ALLOWED_HOSTS", key: "allowedHosts", usage: "extra `host` names accepted in Host and Origin headers (repeatable; * accepts any)",
 		field: func(c *Config) any { return &c.AllowedHosts }},
 	{flags: []string{"allowed-domains"}, env: "BROWSERMCP_ALLOWED_DOMAINS", key: "security.allowedDomains", usage: "only let pages load from these `hosts` (repeatable; *.example.com, host:port)",
@@ -1079,6 +1088,7 @@ func (c Config) ToolOptions(log *slog.Logger) tools.Options {
 		ActionResult:       c.ActionResult,
 		ChangesCap:         c.ActionResultCap,
 		Codegen:            codegenLanguage(c.Codegen),
+		RecordingLimits:    engine.RecordingLimits{MaxBytes: int64(c.RecordingMaxSize) << 20, MaxDuration: time.Duration(c.RecordingMaxDuration) * time.Second},
 		// Over HTTP the client's roots name its own machine's directories.
 		ClientRoots: c.Transport == "stdio",
 	}

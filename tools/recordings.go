@@ -1,0 +1,156 @@
+package tools
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+)
+
+// recordings tracks the recordings (a trace, a video, a HAR) each session
+// runs, at most one of each kind, and the ones that stopped by themselves
+// (a bound reached, the browser gone), so that the session's next result
+// says so (SessionMeta.Notices). The devtools tools use it around the
+// engine's start and stop calls:
+//
+//	req, err := d.recs.begin(session, engine.RecordTrace, "json", in.Keep)
+//	if err := s.StartTracing(ctx, req); err != nil { d.recs.abandon(session, engine.RecordTrace) }
+//	...
+//	if _, err := d.recs.end(session, engine.RecordTrace); err != nil { return err } // NO_RECORDING
+//	rec, err := s.StopTracing(ctx)
+type recordings struct {
+	mu      sync.Mutex
+	out     string // the server's output directory
+	limits  engine.RecordingLimits
+	running map[string]map[engine.RecordingKind]*recording
+	notices map[string][]string
+}
+
+// recording is one running recording.
+type recording struct {
+	path    string
+	keep    bool
+	started time.Time
+}
+
+// recordingNames are the kinds as results and errors name them, with the
+// tools that start and stop them.
+var recordingNames = map[engine.RecordingKind][3]string{
+	engine.RecordTrace: {"trace", "start_tracing", "stop_tracing"},
+	engine.RecordVideo: {"video", "start_video", "stop_video"},
+	engine.RecordHAR:   {"HAR", "start_har", "stop_har"},
+}
+
+// recordingDir is where session's files of kind go: under the session's
+// own output directory, which goes with the session, or with keep under
+// OutputDir/kept/<session>, which outlives it.
+func (r *recordings) recordingDir(session string, kind engine.RecordingKind, keep bool) string {
+	if keep {
+		return filepath.Join(r.out, "kept", session, string(kind))
+	}
+	return filepath.Join(r.out, session, string(kind))
+}
+
+// begin reserves kind on session and returns the engine's request: a new
+// file's path (its directory made) and the Stopped callback. It answers
+// RECORDING_ACTIVE when that recording runs already.
+func (r *recordings) begin(session string, kind engine.RecordingKind, ext string, keep bool) (engine.RecordingRequest, error) {
+	names := recordingNames[kind]
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if cur := r.running[session][kind]; cur != nil {
+		return engine.RecordingRequest{}, engine.Errorf(engine.RecordingActive, "a %s is already recording on this session since %s, into %s; call %s first",
+			names[0], cur.started.UTC().Format(time.RFC3339), cur.path, names[2]).With("path", cur.path)
+	}
+	dir := r.recordingDir(session, kind, keep)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return engine.RecordingRequest{}, engine.FileError(engine.BrowserError, err, "cannot make the directory for the "+names[0])
+	}
+	now := time.Now()
+	path := filepath.Join(dir, fmt.Sprintf("%s-%s.%s", kind, now.UTC().Format("20060102T150405.000"), ext))
+	if r.running == nil {
+		r.running = map[string]map[engine.RecordingKind]*recording{}
+	}
+	if r.running[session] == nil {
+		r.running[session] = map[engine.RecordingKind]*recording{}
+	}
+	rec := &recording{path: path, keep: keep, started: now}
+	r.running[session][kind] = rec
+	return engine.RecordingRequest{Path: path, Limits: r.limits.WithDefaults(), Stopped: func(done engine.Recorded) {
+		r.stopped(session, kind, rec, done)
+	}}, nil
+}
+
+// abandon releases kind on session after its start failed.
+func (r *recordings) abandon(session string, kind engine.RecordingKind) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.running[session], kind)
+}
+
+// end takes kind off session for its stop call and returns what was
+// running; NO_RECORDING when nothing is.
+func (r *recordings) end(session string, kind engine.RecordingKind) (recording, error) {
+	names := recordingNames[kind]
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	cur := r.running[session][kind]
+	if cur == nil {
+		return recording{}, engine.Errorf(engine.NoRecording, "no %s is recording on this session; call %s first", names[0], names[1])
+	}
+	delete(r.running[session], kind)
+	return *cur, nil
+}
+
+// stopped records a recording that stopped by itself, for the session's
+// next result; a recording stopped by its stop call already is ignored.
+func (r *recordings) stopped(session string, kind engine.RecordingKind, rec *recording, done engine.Recorded) {
+	names := recordingNames[kind]
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.running[session][kind] != rec {
+		return
+	}
+	delete(r.running[session], kind)
+	var msg string
+	switch {
+	case done.Path == "":
+		msg = fmt.Sprintf("the %s recording stopped (%s) and its file was removed, as it could not be finished", names[0], done.StoppedBy)
+	case done.StoppedBy == engine.StoppedByMaxBytes:
+		msg = fmt.Sprintf("the %s recording stopped at its size bound (%d bytes, --recording-max-size): %s, %d bytes", names[0], r.limits.WithDefaults().MaxBytes, done.Path, done.Bytes)
+	case done.StoppedBy == engine.StoppedByMaxDuration:
+		msg = fmt.Sprintf("the %s recording stopped at its time bound (%s, --recording-max-duration): %s, %d bytes", names[0], r.limits.WithDefaults().MaxDuration, done.Path, done.Bytes)
+	default:
+		msg = fmt.Sprintf("the %s recording stopped (%s): %s, %d bytes", names[0], done.StoppedBy, done.Path, done.Bytes)
+	}
+	if r.notices == nil {
+		r.notices = map[string][]string{}
+	}
+	r.notices[session] = append(r.notices[session], msg)
+}
+
+// drain returns and forgets session's notices.
+func (r *recordings) drain(session string) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := r.notices[session]
+	delete(r.notices, session)
+	return n
+}
+
+// forget drops what is kept for a session that has ended; the engine's
+// Close finished its recordings.
+func (r *recordings) forget(session string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.running, session)
+	delete(r.notices, session)
+}
+
+// noticer is a result that carries the session's notices (SessionMeta).
+type noticer interface{ setNotices([]string) }
+
+func (m *SessionMeta) setNotices(n []string) { m.Notices = n }
