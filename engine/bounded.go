@@ -309,6 +309,20 @@ func (b *bounded) SetStorage(ctx context.Context, origins []OriginStorage) error
 	return withinErr(ctx, "restore localStorage", d, func(ctx context.Context) error { return b.s.SetStorage(ctx, origins) })
 }
 
+func (b *bounded) DeleteCookies(ctx context.Context, f CookieFilter) ([]Cookie, error) {
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	return Within(ctx, "delete cookies", DefaultCallTimeout, func(ctx context.Context) ([]Cookie, error) { return b.s.DeleteCookies(ctx, f) })
+}
+
+func (b *bounded) Storage(ctx context.Context, req StorageRequest) (StorageResult, error) {
+	if err := req.Validate(); err != nil {
+		return StorageResult{}, err
+	}
+	return Within(ctx, req.Area()+" "+req.Action, DefaultCallTimeout, func(ctx context.Context) (StorageResult, error) { return b.s.Storage(ctx, req) })
+}
+
 func (b *bounded) Tabs(ctx context.Context, req TabsRequest) (TabsResult, error) {
 	if err := req.Validate(); err != nil {
 		return TabsResult{}, err

@@ -38,6 +38,10 @@ const (
 	Timeout           Code = "TIMEOUT"
 	BrowserCrashed    Code = "BROWSER_CRASHED"
 	BrowserError      Code = "BROWSER_ERROR"
+	// AssertionFailed is an assertion (verify_*) whose condition did not
+	// hold by its timeout; its details say what was expected and what the
+	// page showed.
+	AssertionFailed Code = "ASSERTION_FAILED"
 	// InternalError is a bug of the server's own (a recovered panic): the
 	// one call failed, and the server runs on.
 	InternalError Code = "INTERNAL_ERROR"
@@ -76,6 +80,7 @@ var codeInfo = map[Code]codeDefaults{
 	Timeout:             {true, "Raise timeout, or wait for the page to settle and retry."},
 	BrowserCrashed:      {true, "The browser or tab crashed; call create_session to start a fresh session."},
 	BrowserError:        {true, "Retry; if it persists, create a new session."},
+	AssertionFailed:     {false, "The page did not show what was expected: read expected and actual, take a snapshot to see the page, or raise timeout if it is still changing."},
 	InternalError:       {false, "The server hit a bug on this call and runs on; try another way, and report the call to its maintainers."},
 	RecordingActive:     {false, "Stop the running recording with its stop_ tool first, or keep using it."},
 	NoRecording:         {false, "Start a recording with its start_ tool first; one that reached its size or time bound has stopped already, and the result after it said so."},

@@ -55,6 +55,9 @@ func registry(d *Deps) []Tool {
 		setCookies(d),
 		saveState(d),
 		restoreState(d),
+		deleteCookies(d),
+		localStorage(d),
+		sessionStorage(d),
 		mouseClick(d),
 		mouseMove(d),
 		mouseDrag(d),
@@ -70,6 +73,12 @@ func registry(d *Deps) []Tool {
 		find(d),
 		handleDialog(d),
 		tabs(d),
+		long(verifyElement(d)),
+		long(verifyText(d)),
+		long(verifyList(d)),
+		long(verifyValue(d)),
+		long(verifyURL(d)),
+		long(verifyTitle(d)),
 		exportTest(d),
 	}
 }
