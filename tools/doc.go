@@ -33,5 +33,6 @@
 //	network.go      block_resource mock_response unroute set_offline set_throttling get_request_log
 //	console.go      get_console_messages
 //	verify.go       verify_element verify_text verify_list verify_value verify_url verify_title
+//	locate.go       generate_locator
 //	export.go       export_test
 package tools

@@ -79,6 +79,7 @@ func registry(d *Deps) []Tool {
 		long(verifyValue(d)),
 		long(verifyURL(d)),
 		long(verifyTitle(d)),
+		generateLocator(d),
 		exportTest(d),
 	}
 }

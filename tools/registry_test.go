@@ -33,7 +33,7 @@ func TestEveryToolIsComplete(t *testing.T) {
 }
 
 // readOnlyName matches the tools that only observe.
-var readOnlyName = regexp.MustCompile(`^(get_|is_|find_|find$|extract_|element_exists$|snapshot$|screenshot|list_sessions$|browser_context_list$|wait_for(_|$)|verify_|pdf$)`)
+var readOnlyName = regexp.MustCompile(`^(get_|is_|find_|find$|extract_|element_exists$|snapshot$|screenshot|list_sessions$|browser_context_list$|wait_for(_|$)|verify_|pdf$|generate_locator$)`)
 
 // destructiveTools may destroy state the agent cannot get back.
 // save_state and export_test may overwrite a file of the same name;
