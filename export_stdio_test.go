@@ -88,31 +88,29 @@ func TestExportedTestReplays(t *testing.T) {
 	code("type", map[string]any{"selector": "#task", "text": "eggs\n"})
 	code("wait_for", map[string]any{"text": "2 tasks"})
 
-	// LEAD: once the verify and locator branches are merged, the
-	// assertions and refs go here; they run as soon as their tools are
-	// listed (shapes as agreed in issue 27).
-	if listed["verify_text"] {
-		code("verify_element", map[string]any{"role": "heading", "name": "Todo"})
-		code("verify_text", map[string]any{"text": "2 tasks"})
-		code("verify_list", map[string]any{"selector": "#list", "items": []string{"milk (hi, urgent)", "eggs (hi, urgent)"}})
-		code("verify_value", map[string]any{"selector": "#prio", "value": "High"})
-		code("verify_value", map[string]any{"selector": "#urgent", "value": "checked"})
-		code("verify_url", map[string]any{"regex": `/todo\.html$`})
-		code("verify_title", map[string]any{"title": "Todo (2)"})
-	} else {
-		t.Log("no verify_* tools yet: the exported test checks the page through its wait_for steps only")
-	}
-	if listed["generate_locator"] {
-		snap, _ := s.ok("snapshot", map[string]any{"sessionId": id})["snapshot"].(string)
-		m := regexp.MustCompile(`checkbox "Urgent"[^\n]*\[ref=(\w+)\]`).FindStringSubmatch(snap)
-		if m == nil {
-			t.Fatalf("no ref for the Urgent checkbox in:\n%s", snap)
+	// The assertions, each an expect in the file, and an element by its
+	// ref from a snapshot, which the file names by its locator.
+	for _, tool := range []string{"verify_element", "generate_locator", "export_test"} {
+		if !listed[tool] {
+			t.Fatalf("--caps testing does not list %s", tool)
 		}
-		if c := code("uncheck", map[string]any{"ref": m[1]}); strings.HasPrefix(c, "//") {
-			t.Errorf("uncheck by ref has no locator: %s", c)
-		}
-		code("check", map[string]any{"ref": m[1]})
 	}
+	code("verify_element", map[string]any{"role": "heading", "name": "Todo"})
+	code("verify_text", map[string]any{"text": "2 tasks"})
+	code("verify_list", map[string]any{"selector": "#list", "items": []string{"milk (hi, urgent)", "eggs (hi, urgent)"}})
+	code("verify_value", map[string]any{"selector": "#prio", "value": "High"})
+	code("verify_value", map[string]any{"selector": "#urgent", "value": "checked"})
+	code("verify_url", map[string]any{"regex": `/todo\.html$`})
+	code("verify_title", map[string]any{"title": "Todo (2)"})
+	snap, _ := s.ok("snapshot", map[string]any{"sessionId": id})["snapshot"].(string)
+	m := regexp.MustCompile(`checkbox "Urgent"[^\n]*\[ref=(\w+)\]`).FindStringSubmatch(snap)
+	if m == nil {
+		t.Fatalf("no ref for the Urgent checkbox in:\n%s", snap)
+	}
+	if c := code("uncheck", map[string]any{"ref": m[1]}); strings.HasPrefix(c, "//") {
+		t.Errorf("uncheck by ref has no locator: %s", c)
+	}
+	code("check", map[string]any{"ref": m[1]})
 
 	exp := s.ok("export_test", map[string]any{"sessionId": id})
 	path, _ := exp["path"].(string)
@@ -123,7 +121,7 @@ func TestExportedTestReplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := exp["steps"].(float64); n < 8 || strings.Contains(string(file), "not replayed") {
+	if n, _ := exp["steps"].(float64); n < 17 || strings.Contains(string(file), "not replayed") {
 		t.Fatalf("export_test = %v:\n%s", exp, file)
 	}
 
