@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -128,6 +129,7 @@ type stepArgs struct {
 	ToX        float64  `json:"toX"`
 	ToY        float64  `json:"toY"`
 	Time       float64  `json:"time"`
+	Timeout    int      `json:"timeout"`
 }
 
 // stepTools are the tools a step is made of: prepare runs before the
@@ -178,13 +180,22 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 		}
 		return codegen.Str{Lit: v}
 	}
-	// loc is the element's locator; a failure becomes a comment step.
+	// loc is the element's locator, which waits for the element as the
+	// call will; a failure becomes a comment step. An element asserted
+	// hidden may well not be there: it is not waited for.
+	wait := ms(a.Timeout)
+	if wait == 0 {
+		wait = engine.TimeoutsOf(s).Action
+	}
+	if tool == "verify_element" && a.State == "hidden" {
+		wait = 0
+	}
 	var locErr error
 	loc := func(sel, ref string) *codegen.Locator {
 		if sel == "" && ref == "" {
 			return nil
 		}
-		l, err := locateStep(ctx, s, engine.Target{Selector: sel, Ref: ref})
+		l, err := locateStep(ctx, s, engine.Target{Selector: sel, Ref: ref}, wait)
 		if err != nil {
 			locErr = err
 			return nil
@@ -358,9 +369,13 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 	return p
 }
 
-// locateStep is locate; the renderer's tests, which run without a page,
-// put a selector's CSS locator in its place.
-var locateStep = locate
+// locateStep is locate, waiting up to wait for the element; the
+// renderer's tests, which run without a page, put a selector's CSS
+// locator in its place.
+var locateStep = func(ctx context.Context, s engine.Session, t engine.Target, wait time.Duration) (codegen.Locator, error) {
+	l, _, err := locateIn(ctx, s, t, wait)
+	return l, err
+}
 
 // listItemRole is the role of a list's items: a select's or listbox's are
 // options.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/codegen"
@@ -116,7 +117,7 @@ func TestUploadSteps(t *testing.T) {
 // ref none, for the duration of t.
 func withCSSLocators(t *testing.T) {
 	old := locateStep
-	locateStep = func(ctx context.Context, s engine.Session, tg engine.Target) (codegen.Locator, error) {
+	locateStep = func(ctx context.Context, s engine.Session, tg engine.Target, _ time.Duration) (codegen.Locator, error) {
 		if tg.Ref != "" {
 			return codegen.Locator{}, engine.Errorf(engine.ElementNotFound, "no element %s", tg.Ref)
 		}

@@ -63,6 +63,11 @@ func TestCodegenInActionResults(t *testing.T) {
 			{"reload", map[string]any{}, "await page.reload();"},
 			{"click", map[string]any{"selector": "xpath=//button[@id='clear']", "force": true}, "await LOC.click({ force: true });"},
 			{"mouse_click", map[string]any{"x": 5, "y": 5}, "await page.mouse.click(5, 5);"},
+			// An element asserted hidden that is not there has its selector
+			// as its locator.
+			{"verify_element", map[string]any{"selector": "#nothing", "state": "hidden"}, "await expect(page.locator('#nothing')).toBeHidden();"},
+			{"verify_element", map[string]any{"role": "heading", "name": "Todo"}, "await expect(page.getByRole('heading', { name: 'Todo', exact: true })).toBeVisible();"},
+			{"verify_list", map[string]any{"selector": "#prio", "items": []string{"Low", "High"}}, "await expect(LOC.getByRole('option')).toContainText(['Low', 'High']);"},
 		}
 		if strings.HasSuffix(t.Name(), "/cdp") {
 			// Firefox over BiDi has no double click (UNSUPPORTED).
