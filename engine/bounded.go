@@ -257,7 +257,11 @@ func (b *bounded) Upload(ctx context.Context, req UploadRequest) (ActionResult, 
 	}
 	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req = req.WithDefaults()
-	return b.navigated(ctx)(Within(ctx, "upload to "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Upload(ctx, req) })))
+	what := "upload to " + req.Target.String()
+	if req.Target.IsZero() {
+		what = "answer the file chooser"
+	}
+	return b.navigated(ctx)(Within(ctx, what, req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Upload(ctx, req) })))
 }
 
 func (b *bounded) Mouse(ctx context.Context, req MouseRequest) (ActionResult, error) {
@@ -444,3 +448,19 @@ func (b *bounded) Scroll(ctx context.Context, req ScrollRequest) (ScrollResult, 
 	out.ActionResult = res
 	return out, err
 }
+
+// StartVideo waits for the tab's first frame and the encoder's start.
+func (b *bounded) StartVideo(ctx context.Context, req VideoRequest) error {
+	if req.MaxWidth < 0 || req.MaxHeight < 0 {
+		return Errorf(InvalidParameters, "maxWidth and maxHeight must not be negative")
+	}
+	req.Limits = req.Limits.WithDefaults()
+	return withinErr(ctx, "start_video", DefaultCallTimeout, func(ctx context.Context) error { return b.s.StartVideo(ctx, req) })
+}
+
+func (b *bounded) StopVideo(ctx context.Context) (VideoResult, error) {
+	return Within(ctx, "stop_video", StopVideoTimeout, b.s.StopVideo)
+}
+
+// VideoChapter only notes the time: it needs no deadline.
+func (b *bounded) VideoChapter(title string) { b.s.VideoChapter(title) }

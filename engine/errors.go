@@ -50,6 +50,9 @@ const (
 	// call while none does.
 	RecordingActive Code = "RECORDING_ACTIVE"
 	NoRecording     Code = "NO_RECORDING"
+	// FileChooserOpen is a page call made while a native file chooser an
+	// action opened waits for upload_file.
+	FileChooserOpen Code = "FILE_CHOOSER_OPEN"
 )
 
 type codeDefaults struct {
@@ -74,6 +77,7 @@ var codeInfo = map[Code]codeDefaults{
 	NetworkError:        {true, "Check that the host name is right and the site is up and reachable from the server, then retry."},
 	ResourceExhausted:   {true, "Free space or memory on the server (close sessions, delete files in the output directory), or ask for less."},
 	DialogOpen:          {false, "Call handle_dialog to accept or dismiss the dialog first."},
+	FileChooserOpen:     {false, "Call upload_file with files and no selector or ref to choose them, or with files: [] to cancel the chooser; navigating away or closing the tab drops it too."},
 	ScriptError:         {false, "Fix the script: it threw, or returned something that is not JSON (a DOM node, a function, a cycle)."},
 	NoDialog:            {false, "No dialog is open; the page or the --dialogs policy may have closed it. Continue without handle_dialog."},
 	Unsupported:         {false, "This browser or engine does not offer this feature; use Chromium for it."},

@@ -222,6 +222,7 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 			if d.codegenOn(name) {
 				step = d.prepareStep(ctx, s, name, call.SessionID, in, callerArgs(ctx, req).GetArguments())
 			}
+			markChapter(ctx, def, s, req) // on a running video (video.go)
 			if out, err = fn(ctx, s, in); err == nil {
 				sc.restoreMessage(&out)
 				d.addChanges(ctx, name, s, &out)

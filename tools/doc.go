@@ -35,4 +35,5 @@
 //	verify.go       verify_element verify_text verify_list verify_value verify_url verify_title
 //	locate.go       generate_locator
 //	export.go       export_test
+//	video.go        start_video stop_video
 package tools

@@ -73,6 +73,7 @@ func matchInPlaywright(t *testing.T, e *env, page playwright.Page, pages []strin
 				continue
 			}
 			same := func(got playwright.ElementHandle) (bool, error) {
+				//lint:ignore SA1019 the test compares two elements by identity, which only handles can
 				want, err := page.Locator("xpath=" + xp).ElementHandle()
 				if err != nil {
 					return false, err
@@ -162,6 +163,7 @@ func matchesInPlaywright(page playwright.Page, out map[string]any, same func(pla
 	if n != 1 {
 		return fmt.Sprintf("Playwright finds %d elements", n)
 	}
+	//lint:ignore SA1019 the test compares two elements by identity, which only handles can
 	got, err := l.ElementHandle()
 	if err != nil {
 		return "its element: " + err.Error()

@@ -81,6 +81,8 @@ func registry(d *Deps) []Tool {
 		long(verifyTitle(d)),
 		generateLocator(d),
 		exportTest(d),
+		startVideo(d),
+		long(stopVideo(d)),
 	}
 }
 

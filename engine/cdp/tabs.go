@@ -37,6 +37,10 @@ type tabbed struct {
 	// release takes the session off its browser in the engine's pool
 	// (pool.go), once.
 	release func()
+	// video is the session's video recording (video.go), nil when none
+	// was started or it was stopped; vmu guards it.
+	vmu   sync.Mutex
+	video *tabVideo
 }
 
 func newTabbed(first *session, open func(context.Context, chromedp.ContextOption) (*session, error)) *tabbed {
@@ -63,6 +67,8 @@ func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 
 // Close closes every tab and the browser context.
 func (t *tabbed) Close(ctx context.Context) error {
+	// The video is finished first, while its tab still paints.
+	t.endVideo(ctx)
 	if t.unregister != nil {
 		t.unregister()
 	}

@@ -35,7 +35,7 @@ import (
 //	BROWSERMCP_GRID_CONFORMANCE=all go test -run TestConformance ./engine/grid/
 func TestConformance(t *testing.T) {
 	parts := []string{"Sessions", "Navigate", "Click", "Stable", "Type", "Console", "Tabs", "TabsNewThatFails",
-		"Forms", "ReportTabs", "ReportDownloads", "ReportConsole", "Dialogs", "SnapshotHostile", "Changes", "Storage", "SessionClose", "EngineClose"}
+		"Forms", "ReportTabs", "ReportDownloads", "ReportConsole", "Dialogs", "FileChooser", "SnapshotHostile", "Changes", "Storage", "SessionClose", "EngineClose"}
 	if os.Getenv("BROWSERMCP_GRID_CONFORMANCE") == "all" {
 		parts = nil
 	}

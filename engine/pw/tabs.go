@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"sync"
 
 	"github.com/playwright-community/playwright-go"
 
@@ -24,6 +25,10 @@ type tabbed struct {
 
 	tabs  kit.TabSet[*session]
 	first *session // owns the browser context
+	// video is the session's video recording (video.go), nil when none
+	// was started or it was stopped; vmu guards it.
+	vmu   sync.Mutex
+	video *pwVideo
 }
 
 func newTabbed(first *session) *tabbed {
@@ -51,6 +56,8 @@ func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 
 // Close closes the browser context and with it every tab.
 func (t *tabbed) Close(ctx context.Context) error {
+	// The video is finished first, while its tab still paints.
+	t.endVideo(ctx)
 	err := t.first.Close(ctx)
 	// The session's downloads go with it.
 	if dir := t.sh.report.dir; dir != "" {
