@@ -373,6 +373,10 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 // renderer's tests, which run without a page, put a selector's CSS
 // locator in its place.
 var locateStep = func(ctx context.Context, s engine.Session, t engine.Target, wait time.Duration) (codegen.Locator, error) {
+	if wait == engine.TimeoutsOf(s).Action {
+		return locate(ctx, s, t)
+	}
+	// A call's own timeout (or none, for an element asserted hidden).
 	l, _, err := locateIn(ctx, s, t, wait)
 	return l, err
 }
