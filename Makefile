@@ -11,7 +11,7 @@ PW_VERSION := 1.52.0
 PWDRIVER   ?= $(CURDIR)/.cache/pwdriver
 export PLAYWRIGHT_DRIVER_PATH ?= $(PWDRIVER)
 
-.PHONY: build run test browser pwdriver gridjar gridtools grid vet bench bench-deps bench-peers bench-peerbench clean tsclient fuzz npm bench-cli
+.PHONY: build run test browser pwdriver gridjar gridtools grid vet bench bench-deps bench-peers bench-peerbench clean tsclient pwtest fuzz npm bench-cli
 
 # build is silent on stdout: `make run` may be an MCP client's command, and
 # stdout is then the protocol channel.
@@ -107,7 +107,7 @@ vet:
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
-test: browser pwdriver gridjar vet
+test: browser pwdriver gridjar pwtest vet
 	$(GO) test -race -count=1 -timeout 45m ./...
 
 # fuzz runs every fuzz target (func FuzzXxx in a _test.go file) for
@@ -177,3 +177,12 @@ clean:
 # (the test also does it when node_modules is missing).
 tsclient:
 	cd internal/httpserve/testdata/tsclient && npm install --no-audit --no-fund
+
+# pwtest installs @playwright/test, pinned to PW_VERSION in
+# testdata/pwtest/package.json, for export_stdio_test.go, which runs the
+# tests export_test writes with the system Chromium: no browser is
+# downloaded (the test also installs it when node_modules is missing).
+pwtest:
+	@command -v npm >/dev/null 2>&1 || { echo "pwtest needs npm: apt-get install -y npm" >&2; exit 1; }
+	@grep -q '"@playwright/test": "$(PW_VERSION)"' testdata/pwtest/package.json || { echo "testdata/pwtest/package.json does not pin @playwright/test $(PW_VERSION)" >&2; exit 1; }
+	cd testdata/pwtest && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 timeout 600 npm install --no-audit --no-fund >&2

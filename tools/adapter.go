@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/codegen"
 	"github.com/seed4af8c199/browsermcp/internal/jsonrpc"
 	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
@@ -51,6 +52,12 @@ type Deps struct {
 	// o200k tokens its changes may take (changes.go).
 	actionResult string
 	changesCap   int
+	// codegen is the language of the code an action's result carries
+	// (--codegen); record keeps each session's steps for export_test
+	// (--caps testing), in stepLog (codegen.go).
+	codegen codegen.Language
+	record  bool
+	stepLog *stepLog
 	// recs are the sessions' recordings (recordings.go).
 	recs *recordings
 }
@@ -178,6 +185,14 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 			return d.observe.failed(ctx, call, withSessionID(err, req)), nil
 		}
 		var out R
+		// code is the Playwright code of the call (codegen.go), added to
+		// its result.
+		var code string
+		rendered := func(out R, info engine.SessionInfo) *mcp.CallToolResult {
+			res := render(out, info)
+			withCode(res, code)
+			return res
+		}
 		reached := false
 		info, err := d.Sessions.Run(sessions.WithOp(ctx, name), sc.session, func(ctx context.Context, s engine.Session) (err error) {
 			reached = true
@@ -196,13 +211,17 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 					}
 					// Run slides the expiry once the call has ended.
 					now, _ := d.Sessions.Find(ctx, call.SessionID)
-					return render(out, now)
+					return rendered(out, now)
 				}, err)
 			}()
 			// Recovered here, inside Run, so that the session is released
 			// and serves the next call.
 			defer recoverCall(ctx, d.Log, name, &err)
 			d.observe.before(ctx, call)
+			var step *pendingStep
+			if d.codegenOn(name) {
+				step = d.prepareStep(ctx, s, name, call.SessionID, in, callerArgs(ctx, req).GetArguments())
+			}
 			markChapter(ctx, def, s, req) // on a running video (video.go)
 			if out, err = fn(ctx, s, in); err == nil {
 				sc.restoreMessage(&out)
@@ -210,6 +229,7 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 				if n, ok := any(&out).(noticer); ok && d.recs != nil {
 					n.setNotices(d.recs.drain(engine.SessionIDFrom(ctx)))
 				}
+				code = d.finishStep(call.SessionID, step, out)
 			}
 			return err
 		})
@@ -221,7 +241,7 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 			// fn's errors are restored inside.
 			return errorResult(err), nil
 		}
-		return render(out, info), nil
+		return rendered(out, info), nil
 	}
 }
 

@@ -6,7 +6,9 @@
 // NewServer (server.go) serves them, with the MCP server's features beyond
 // tools in files named server_*.go: resources, prompts, completions, the
 // resource subscriptions, the client's roots, the secrets middleware and
-// the protocol checks. No tool is defined in a server_*.go file.
+// the protocol checks. No tool is defined in a server_*.go file. The code of
+// every action (--codegen) and the recording export_test writes out are in
+// codegen.go, which the adapter calls.
 //
 // Which file defines which tools (TestToolFiles holds this list to the
 // registry, so a moved or added tool must be listed here):
@@ -30,5 +32,9 @@
 //	mouse.go        mouse_click mouse_move mouse_drag
 //	network.go      block_resource mock_response unroute set_offline set_throttling get_request_log
 //	console.go      get_console_messages
+//	verify.go       verify_element verify_text verify_list verify_value verify_url verify_title
 //	locate.go       generate_locator
+//	export.go       export_test
+//	video.go        start_video stop_video
+//	emulation.go    emulate
 package tools

@@ -80,6 +80,7 @@ func registry(d *Deps) []Tool {
 		long(verifyURL(d)),
 		long(verifyTitle(d)),
 		generateLocator(d),
+		exportTest(d),
 		startVideo(d),
 		long(stopVideo(d)),
 		emulate(d),

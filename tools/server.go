@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/codegen"
 	"github.com/seed4af8c199/browsermcp/internal/sessions"
 )
 
@@ -85,6 +86,13 @@ type Options struct {
 	// results carry the same structuredContent (decision record
 	// docs/decisions/2026-11-27-lean-tools-list.md).
 	OutputSchemas bool
+	// Codegen is the language of the Playwright code every successful
+	// action's result carries (--codegen): typescript, python, or none
+	// (explicitly codegen.None), which adds nothing. Unset (""), it is
+	// typescript when Caps names Testing (not All) and none otherwise. With
+	// Testing, the server also records each session's actions and
+	// assertions for export_test.
+	Codegen codegen.Language
 }
 
 // NewServer returns an MCP server with the core tools and those of the
@@ -128,6 +136,19 @@ func NewServer(m *sessions.Manager, o Options) *server.MCPServer {
 		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths), noScript: o.NoScriptEvaluation, OmitImages: o.OmitImages,
 		SnapshotMaxText: o.SnapshotMaxText, actionResult: o.ActionResult, changesCap: o.ChangesCap,
 		recs: &recordings{out: out, limits: o.RecordingLimits}}
+	d.codegen, d.record = o.Codegen, enabled(o.Caps, Testing)
+	switch {
+	case d.codegen == "" && slices.Contains(o.Caps, Testing):
+		// --caps testing writes TypeScript unless --codegen says otherwise;
+		// --caps all does not: code costs tokens in every result.
+		d.codegen = codegen.TypeScript
+	case d.codegen == "":
+		d.codegen = codegen.None
+	}
+	if d.codegen != codegen.None || d.record {
+		d.stepLog = &stepLog{}
+		m.OnEnd(d.stepLog.end)
+	}
 	if d.actionResult == "" {
 		d.actionResult = ActionResultChanges
 	}
@@ -145,6 +166,8 @@ func NewServer(m *sessions.Manager, o Options) *server.MCPServer {
 		def := t.Def
 		if !o.OutputSchemas {
 			def.RawOutputSchema = nil
+		} else if d.codegen != codegen.None && stepTools[def.Name] {
+			def.RawOutputSchema = withCodeSchema(def.RawOutputSchema)
 		}
 		h := t.Handler
 		if t.Progress {

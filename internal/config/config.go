@@ -25,6 +25,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/browserpath"
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/internal/codegen"
 	"github.com/seed4af8c199/browsermcp/internal/devices"
 	"github.com/seed4af8c199/browsermcp/internal/engines"
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
@@ -64,6 +65,10 @@ type Config struct {
 	// tokens.
 	ActionResult    string `json:"actionResult"`
 	ActionResultCap int    `json:"actionResultCap"`
+	// Codegen is the language of the Playwright code each action's result
+	// carries: typescript, python or none; empty is typescript with the
+	// testing capability and none without.
+	Codegen string `json:"codegen"`
 	// RecordingMaxSize (MiB) and RecordingMaxDuration (seconds) bound
 	// each trace, video or HAR recording.
 	RecordingMaxSize     int `json:"recordingMaxSize"`
@@ -382,6 +387,8 @@ var options = []option{
 		field: func(c *Config) any { return &c.ActionResult }, check: func(c *Config) error {
 			return oneOf(c.ActionResult, tools.ActionResultChanges, tools.ActionResultNone, tools.ActionResultFull)
 		}},
+	{flags: []string{"codegen"}, env: "BROWSERMCP_CODEGEN", key: "codegen", usage: "`language` of the Playwright code each action's result carries: typescript, python or none (default none; typescript with --caps testing)",
+		field: func(c *Config) any { return &c.Codegen }, check: func(c *Config) error { _, err := codegen.ParseLanguage(c.Codegen); return err }},
 	{flags: []string{"action-result-cap"}, env: "BROWSERMCP_ACTION_RESULT_CAP", key: "actionResultCap", usage: "most o200k `tokens` an action's changes or new outline may take",
 		field: func(c *Config) any { return &c.ActionResultCap }, check: func(c *Config) error {
 			if c.ActionResultCap < 100 || c.ActionResultCap > 1000000 {
@@ -1081,10 +1088,21 @@ func (c Config) ToolOptions(log *slog.Logger) tools.Options {
 		SnapshotMaxText:    snapshotMaxText(c.Snapshot.MaxTextLength),
 		ActionResult:       c.ActionResult,
 		ChangesCap:         c.ActionResultCap,
+		Codegen:            codegenLanguage(c.Codegen),
 		RecordingLimits:    engine.RecordingLimits{MaxBytes: int64(c.RecordingMaxSize) << 20, MaxDuration: time.Duration(c.RecordingMaxDuration) * time.Second},
 		// Over HTTP the client's roots name its own machine's directories.
 		ClientRoots: c.Transport == "stdio",
 	}
+}
+
+// codegenLanguage is --codegen as tools.Options takes it: "" when unset,
+// so that --caps testing can turn typescript on.
+func codegenLanguage(s string) codegen.Language {
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	l, _ := codegen.ParseLanguage(s)
+	return l
 }
 
 // allowedPaths are the directories besides the output directory whose

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine/cdp"
+	"github.com/seed4af8c199/browsermcp/internal/codegen"
 	"github.com/seed4af8c199/browsermcp/internal/httpserve"
 )
 
@@ -341,5 +342,43 @@ func TestSnapshotMaxTextReachesTools(t *testing.T) {
 	_, err := Load([]string{"--snapshot-max-text", "-5"}, env(""), io.Discard, "test")
 	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "snapshot-max-text") {
 		t.Fatalf("--snapshot-max-text -5: %v, want a usage error naming the flag", err)
+	}
+}
+
+// TestCodegenReachesTools: --codegen, BROWSERMCP_CODEGEN and the codegen
+// key reach the tools; unset it is empty, so that --caps testing turns
+// typescript on, and an unknown language is a usage error naming it.
+func TestCodegenReachesTools(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.json")
+	os.WriteFile(file, []byte(`{"codegen": "python"}`), 0o600)
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "BROWSERMCP_CODEGEN" {
+				return v
+			}
+			return ""
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		env  string
+		want codegen.Language
+	}{
+		{nil, "", ""},
+		{[]string{"--config", file}, "", codegen.Python},
+		{[]string{"--config", file}, "none", codegen.None},
+		{[]string{"--config", file, "--codegen", "typescript"}, "none", codegen.TypeScript},
+	} {
+		cfg, err := Load(c.args, env(c.env), io.Discard, "test")
+		if err != nil {
+			t.Fatalf("%v %q: %v", c.args, c.env, err)
+		}
+		if got := cfg.ToolOptions(nil).Codegen; got != c.want {
+			t.Errorf("%v %q: Codegen %q, want %q", c.args, c.env, got, c.want)
+		}
+	}
+	_, err := Load([]string{"--codegen", "java"}, env(""), io.Discard, "test")
+	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "codegen") || !strings.Contains(err.Error(), "java") {
+		t.Fatalf("--codegen java: %v, want a usage error naming the flag and the value", err)
 	}
 }

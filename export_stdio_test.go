@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
+)
+
+// TestExportedTestReplays is the issue's proof that a session becomes a
+// test CI can run: a session recorded through the built binary with
+// --caps testing is exported with export_test, and the file runs with
+// @playwright/test from npm (pinned to the driver's version, make pwtest)
+// on the system Chromium. It passes against the page it was recorded on,
+// and fails once the page is broken.
+func TestExportedTestReplays(t *testing.T) {
+	node, modules := testenv.PlaywrightTest(t)
+	chromium, err := testenv.ChromiumPath()
+	if err != nil {
+		testenv.NoBrowser(t, err)
+	}
+	page, err := os.ReadFile(filepath.Join("testdata", "site", "todo.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The broken page adds every task at low priority.
+	broken := strings.ReplaceAll(string(page), "document.getElementById('prio').value", "'lo'")
+	if broken == string(page) {
+		t.Fatal("todo.html no longer reads the priority where the broken page changes it")
+	}
+	var isBroken atomic.Bool
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/todo.html" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if isBroken.Load() {
+			w.Write([]byte(broken))
+			return
+		}
+		w.Write(page)
+	}))
+	defer site.Close()
+
+	out := t.TempDir()
+	s := startBinary(t, "--caps", "testing", "--output-dir", out)
+	list, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, tl := range list.Tools {
+		listed[tl.Name] = true
+	}
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	url := site.URL + "/todo.html"
+	code := func(tool string, args map[string]any) string {
+		t.Helper()
+		args["sessionId"] = id
+		c, _ := s.ok(tool, args)["code"].(string)
+		if c == "" {
+			t.Fatalf("%s answered no code", tool)
+		}
+		return c
+	}
+	if c := code("navigate", map[string]any{"url": url}); c != "await page.goto('"+url+"');" {
+		t.Errorf("navigate code = %q", c)
+	}
+	code("fill", map[string]any{"selector": "#task", "value": "milk"})
+	code("select", map[string]any{"selector": "#prio", "values": []string{"High"}})
+	code("check", map[string]any{"selector": "#urgent"})
+	code("click", map[string]any{"selector": "#addbtn"})
+	code("wait_for", map[string]any{"text": "milk (hi, urgent)"})
+	code("type", map[string]any{"selector": "#task", "text": "eggs\n"})
+	code("wait_for", map[string]any{"text": "2 tasks"})
+
+	// The assertions, each an expect in the file, and an element by its
+	// ref from a snapshot, which the file names by its locator.
+	for _, tool := range []string{"verify_element", "generate_locator", "export_test"} {
+		if !listed[tool] {
+			t.Fatalf("--caps testing does not list %s", tool)
+		}
+	}
+	code("verify_element", map[string]any{"role": "heading", "name": "Todo"})
+	code("verify_text", map[string]any{"text": "2 tasks"})
+	code("verify_list", map[string]any{"selector": "#list", "items": []string{"milk (hi, urgent)", "eggs (hi, urgent)"}})
+	code("verify_value", map[string]any{"selector": "#prio", "value": "High"})
+	code("verify_value", map[string]any{"selector": "#urgent", "value": "checked"})
+	code("verify_url", map[string]any{"regex": `/todo\.html$`})
+	code("verify_title", map[string]any{"title": "Todo (2)"})
+	snap, _ := s.ok("snapshot", map[string]any{"sessionId": id})["snapshot"].(string)
+	m := regexp.MustCompile(`checkbox "Urgent"[^\n]*\[ref=(\w+)\]`).FindStringSubmatch(snap)
+	if m == nil {
+		t.Fatalf("no ref for the Urgent checkbox in:\n%s", snap)
+	}
+	if c := code("uncheck", map[string]any{"ref": m[1]}); strings.HasPrefix(c, "//") {
+		t.Errorf("uncheck by ref has no locator: %s", c)
+	}
+	code("check", map[string]any{"ref": m[1]})
+
+	exp := s.ok("export_test", map[string]any{"sessionId": id})
+	path, _ := exp["path"].(string)
+	if !strings.HasPrefix(path, out) && !strings.HasPrefix(path, mustEval(t, out)) {
+		t.Fatalf("exported to %s, outside the output directory %s", path, out)
+	}
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := exp["steps"].(float64); n < 17 || strings.Contains(string(file), "not replayed") {
+		t.Fatalf("export_test = %v:\n%s", exp, file)
+	}
+
+	run := func() (string, error) {
+		t.Helper()
+		return runPlaywrightTest(t, node, modules, chromium, path)
+	}
+	if log, err := run(); err != nil {
+		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
+	}
+	isBroken.Store(true)
+	log, err := run()
+	if err == nil {
+		t.Fatalf("the exported test passes against the broken page:\n%s\n%s", file, log)
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || !strings.Contains(log, "1 failed") || !strings.Contains(log, "milk (hi, urgent)") {
+		t.Fatalf("against the broken page: %v; want one test failing on its check of milk (hi, urgent):\n%s", err, log)
+	}
+	t.Logf("the exported test:\n%s\nits run against the broken page:\n%s", file, log)
+}
+
+// runPlaywrightTest runs one test file with @playwright/test's runner on
+// chromium, from a config of its own: the exported file stays as a user
+// would run it.
+func runPlaywrightTest(t *testing.T, node, modules, chromium, file string) (string, error) {
+	t.Helper()
+	dir := t.TempDir()
+	args := "[]"
+	if os.Getuid() == 0 {
+		// Chromium's sandbox refuses to run as root.
+		args = "['--no-sandbox']"
+	}
+	cfg := "module.exports = {\n" +
+		"  testDir: " + strconv.Quote(filepath.Dir(file)) + ",\n" +
+		"  outputDir: " + strconv.Quote(filepath.Join(dir, "results")) + ",\n" +
+		"  workers: 1, retries: 0, reporter: 'line',\n" +
+		"  timeout: 120000, expect: { timeout: 15000 },\n" +
+		"  use: { headless: true, actionTimeout: 30000, navigationTimeout: 60000,\n" +
+		"    launchOptions: { executablePath: " + strconv.Quote(chromium) + ", args: " + args + " } },\n" +
+		"};\n"
+	config := filepath.Join(dir, "playwright.config.js")
+	if err := os.WriteFile(config, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join(modules, "@playwright", "test", "cli.js"), "test", "--config", config, filepath.Base(file))
+	cmd.Dir = dir
+	// The exported file imports @playwright/test from where it lies, the
+	// output directory: NODE_PATH points it at the pinned one.
+	cmd.Env = append(os.Environ(), "NODE_PATH="+modules, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1", "CI=1", "FORCE_COLOR=0")
+	cmd.WaitDelay = 10 * time.Second
+	b, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("the Playwright test run did not end in time:\n%s", b)
+	}
+	return string(b), err
+}
+
+func mustEval(t *testing.T, p string) string {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
