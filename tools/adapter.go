@@ -53,6 +53,9 @@ type Deps struct {
 	changesCap   int
 	// recs are the sessions' recordings (recordings.go).
 	recs *recordings
+	// version is the server's, which the files it writes name (a HAR's
+	// creator).
+	version string
 }
 
 // Tool is one MCP tool: its definition, its handler and the capability group
