@@ -105,6 +105,7 @@ func RunParts(t *testing.T, newEngine func(t *testing.T) engine.Engine, parts ..
 	run("Dialogs", h.testDialogs)
 	run("FileChooser", h.testFileChooser)
 	run("Routes", h.testRoutes)
+	run("Inspect", h.testInspect)
 	run("Snapshot", h.testSnapshot)
 	run("SnapshotHostile", h.testSnapshotHostile)
 	run("Changes", h.testChanges)
