@@ -182,6 +182,7 @@ type harLog struct {
 
 type harEntry struct {
 	PageRef string `json:"pageref"`
+	Comment string `json:"comment"`
 	Request struct {
 		Method   string `json:"method"`
 		URL      string `json:"url"`
@@ -288,6 +289,9 @@ func TestHAR(t *testing.T) {
 			js := entryTo(t, h, "/api/data?n=1")
 			if js.Response.Status != 200 || js.Response.Content.Text != "" || !strings.Contains(js.Response.Content.Comment, "firefox") || js.PageRef == "" {
 				t.Fatalf("Firefox's JSON entry: %+v", js)
+			}
+			if post := entryTo(t, h, "/echo"); post.Request.Method != "POST" || post.Request.PostData != nil || !strings.Contains(post.Comment, "requestBody: firefox") {
+				t.Fatalf("Firefox's POST entry: %+v", post)
 			}
 			if p := entryTo(t, h, "/api/data?from=popup"); p.Response.Status != 200 || p.PageRef == "" {
 				t.Fatalf("popup entry: %+v", p)

@@ -36,7 +36,6 @@ type reqEntry struct {
 	// response says), respHeaders the response's.
 	reqHeaders, respHeaders []engine.Header
 	statusText, protocol    string
-	remoteIP                string
 	timing                  *network.ResourceTiming
 	cond                    engine.AppliedConditions // the emulation when it started
 	page                    string                   // its HAR page, while a HAR records
@@ -154,7 +153,7 @@ func (l *netLog) end(id network.RequestID, e *reqEntry, state string, at float64
 // response records what a response (or a redirect's) says.
 func (e *reqEntry) response(r *network.Response) {
 	e.Status, e.MimeType, e.statusText = int(r.Status), r.MimeType, r.StatusText
-	e.respHeaders, e.protocol, e.remoteIP, e.timing = headers(r.Headers), r.Protocol, r.RemoteIPAddress, r.Timing
+	e.respHeaders, e.protocol, e.timing = headers(r.Headers), r.Protocol, r.Timing
 	if len(r.RequestHeaders) > 0 {
 		e.reqHeaders = headers(r.RequestHeaders)
 	}

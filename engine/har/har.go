@@ -12,8 +12,10 @@ package har
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -173,6 +175,13 @@ func NewEntry(d engine.RequestDetail) Entry {
 	} else {
 		e.Timings = Timings{Blocked: -1, DNS: -1, Connect: -1, Send: 0, Wait: d.DurationMs, Receive: 0, SSL: -1}
 		e.Time = d.DurationMs
+	}
+	if len(d.Unavailable) > 0 {
+		var why []string
+		for _, k := range slices.Sorted(maps.Keys(d.Unavailable)) {
+			why = append(why, k+": "+d.Unavailable[k])
+		}
+		e.Comment = strings.TrimPrefix(e.Comment+"; unavailable: "+strings.Join(why, "; "), "; ")
 	}
 	if c := d.Conditions; c != nil {
 		if c.Offline {
