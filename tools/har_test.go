@@ -202,6 +202,7 @@ type harEntry struct {
 		} `json:"content"`
 	} `json:"response"`
 	Route     string             `json:"_route"`
+	Offline   bool               `json:"_offline"`
 	Throttled map[string]float64 `json:"_throttled"`
 }
 
@@ -268,6 +269,11 @@ func TestHAR(t *testing.T) {
 			e.ok("navigate", at(map[string]any{"url": site.URL + "/har.html?throttled"}))
 			e.press(id, "#fetch", "json server")
 			e.ok("set_throttling", at(map[string]any{"preset": "none"}))
+			e.ok("set_offline", at(map[string]any{"offline": true}))
+			if got := e.eval(id, `fetch("/api/data?offline").then(() => "loaded", () => "failed")`); got != "failed" {
+				t.Fatalf("a fetch while offline: %v", got)
+			}
+			e.ok("set_offline", at(map[string]any{"offline": false}))
 		}
 		// A popup becomes a tab of the session; what it loads is recorded.
 		e.ok("click", at(map[string]any{"selector": "#popup"}))
@@ -321,6 +327,9 @@ func TestHAR(t *testing.T) {
 			th := entryTo(t, h, "/har.html?throttled")
 			if th.Throttled["latencyMs"] != 20 || th.Throttled["downloadKbps"] != 50000 {
 				t.Fatalf("throttled entry: %+v", th)
+			}
+			if off := entryTo(t, h, "/api/data?offline"); !off.Offline || off.Throttled != nil || off.Response.Status != 0 {
+				t.Fatalf("offline entry: %+v", off)
 			}
 		}
 		if p := entryTo(t, h, "/api/data?from=popup"); p.Response.Content.Text == "" || p.PageRef == "" {
