@@ -54,7 +54,9 @@ func Start(req engine.HARRequest) *Recorder {
 		req.MaxBodyBytes = engine.DefaultHARBodyBytes
 	}
 	r := &Recorder{req: req, start: time.Now(), finished: make(chan struct{})}
+	r.mu.Lock() // the timer may fire before it is stored
 	r.timer = time.AfterFunc(req.Limits.MaxDuration, func() { r.Stop(context.Background(), engine.StoppedByMaxDuration) })
+	r.mu.Unlock()
 	return r
 }
 
@@ -146,8 +148,9 @@ func (r *Recorder) Stop(ctx context.Context, stoppedBy string) (engine.HARResult
 	}
 	r.done = true // the first Stop owns the finish; entries added until the wait ends still count
 	r.closing = true
+	timer := r.timer
 	r.mu.Unlock()
-	r.timer.Stop()
+	timer.Stop()
 
 	wait, cancel := context.WithTimeout(ctx, settleWait)
 	defer cancel()
@@ -179,8 +182,9 @@ func (r *Recorder) Abort(stoppedBy string) {
 		return
 	}
 	r.done, r.closing, r.written = true, true, true
+	timer := r.timer
 	r.mu.Unlock()
-	r.timer.Stop()
+	timer.Stop()
 	os.Remove(r.req.Path + ".part")
 	close(r.finished)
 	if r.req.Stopped != nil {
