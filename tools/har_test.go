@@ -203,6 +203,7 @@ type harEntry struct {
 	} `json:"response"`
 	Route     string             `json:"_route"`
 	Offline   bool               `json:"_offline"`
+	Source    string             `json:"_source"`
 	Throttled map[string]float64 `json:"_throttled"`
 }
 
@@ -289,6 +290,10 @@ func TestHAR(t *testing.T) {
 		h := readHAR(t, path)
 		if len(h.Log.Entries) != int(stop["entries"].(float64)) || len(h.Log.Pages) != int(stop["pages"].(float64)) || len(h.Log.Pages) < 2 {
 			t.Fatalf("stop_har says %v; the file has %d entries, %d pages", stop, len(h.Log.Entries), len(h.Log.Pages))
+		}
+		// The popup's own document, which it loaded before it became a tab.
+		if p := entryTo(t, h, "/har-popup.html"); p.Response.Status != 200 || p.PageRef == "" {
+			t.Fatalf("the popup's document: %+v", p)
 		}
 		if e.firefox() {
 			// Firefox over WebDriver BiDi gives no bodies: each entry says so.

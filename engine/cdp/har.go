@@ -25,6 +25,11 @@ type harTap struct {
 	rec  *har.Recorder
 	tab  *session
 	page string // the HAR page of the tab's current document
+	// late is set for a tab that joined while the recording ran (a popup,
+	// adopted once it had loaded), first its first page: what it loaded
+	// before is read back from its Performance timeline (backfill).
+	late  bool
+	first string
 }
 
 // ended records one request that ended. The log's mu is held.
@@ -156,7 +161,7 @@ func (t *tabbed) StartHAR(ctx context.Context, req engine.HARRequest) error {
 	rec := har.Start(req)
 	t.net.har = rec
 	for _, s := range t.tabs.All() {
-		s.tapHAR(rec)
+		s.tapHAR(rec, false)
 	}
 	gone := t.Gone()
 	go func() {
@@ -170,8 +175,9 @@ func (t *tabbed) StartHAR(ctx context.Context, req engine.HARRequest) error {
 }
 
 // tapHAR joins this tab's log to rec (nil: to none); its current document
-// becomes rec's first page of the tab.
-func (s *session) tapHAR(rec *har.Recorder) {
+// becomes rec's first page of the tab. late: the tab joins a running
+// recording.
+func (s *session) tapHAR(rec *har.Recorder, late bool) {
 	l := &s.obs.net
 	var page string
 	if rec != nil {
@@ -186,7 +192,7 @@ func (s *session) tapHAR(rec *har.Recorder) {
 		l.har = nil
 		return
 	}
-	l.har = &harTap{rec: rec, tab: s, page: page}
+	l.har = &harTap{rec: rec, tab: s, page: page, late: late, first: page}
 }
 
 // StopHAR finishes the recording and writes the file.
@@ -198,9 +204,10 @@ func (t *tabbed) StopHAR(ctx context.Context) (engine.HARResult, error) {
 	if rec == nil {
 		return engine.HARResult{}, engine.Errorf(engine.NoRecording, "no HAR is recording on this session; call start_har first")
 	}
+	t.backfill(ctx, rec)
 	res, err := rec.Stop(ctx, "")
 	for _, s := range t.tabs.All() {
-		s.tapHAR(nil)
+		s.tapHAR(nil, false)
 	}
 	return res, err
 }
@@ -212,6 +219,48 @@ func (t *tabbed) endHAR(ctx context.Context) {
 	t.net.har = nil
 	t.mu.Unlock()
 	if rec != nil {
+		t.backfill(ctx, rec)
 		rec.Stop(ctx, engine.StoppedBySessionEnd)
+	}
+}
+
+// backfillTimeout bounds reading one tab's Performance timeline.
+const backfillTimeout = 5 * time.Second
+
+// backfill adds, for every tab that joined the recording late, what it
+// loaded before (a popup's own document and what that loaded, before it
+// became a tab) from the page's Performance timeline: the browser sent no
+// Network events for those, as the tab was not attached yet. Such entries
+// have no headers or bodies, and say so (_source "performance").
+func (t *tabbed) backfill(ctx context.Context, rec *har.Recorder) {
+	for _, s := range t.tabs.All() {
+		l := &s.obs.net
+		l.mu.Lock()
+		tap := l.har
+		seen := map[string]bool{}
+		for e := range l.entries.Backward() {
+			seen[e.URL] = true
+		}
+		l.mu.Unlock()
+		if tap == nil || !tap.late || tap.rec != rec {
+			continue
+		}
+		c, cancel := context.WithTimeout(ctx, backfillTimeout)
+		var list []har.PerfEntry
+		err := s.runAny(c, "read the page's performance timeline", func(ctx context.Context, tg *chromedp.Target) error {
+			return evalJSON(ctx, tg, har.PerfScript, &list)
+		})
+		cancel()
+		if err != nil {
+			continue
+		}
+		for _, p := range list {
+			if seen[p.Name] || p.ResponseEnd <= 0 || !rec.Hold() {
+				continue
+			}
+			seen[p.Name] = true
+			rec.Add(p.Entry(tap.first, maxLoggedURL))
+			rec.Release()
+		}
 	}
 }

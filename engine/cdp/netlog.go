@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/har"
 	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
@@ -162,7 +163,7 @@ func (e *reqEntry) response(r *network.Response) {
 // detail is the entry in full, its bodies aside. Caller holds the log's
 // mu.
 func (e *reqEntry) detail() engine.RequestDetail {
-	d := engine.RequestDetail{RequestEntry: e.RequestEntry, StatusText: e.statusText, HTTPVersion: httpVersion(e.protocol),
+	d := engine.RequestDetail{RequestEntry: e.RequestEntry, StatusText: e.statusText, HTTPVersion: har.HTTPVersion(e.protocol),
 		RequestHeaders: e.reqHeaders, ResponseHeaders: e.respHeaders}
 	if t := e.timing; t != nil && t.RequestTime > 0 {
 		d.Timing = harTiming(t, e.ended)
@@ -187,19 +188,6 @@ func headers(h network.Headers) []engine.Header {
 	}
 	slices.SortFunc(out, func(a, b engine.Header) int { return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)) })
 	return out
-}
-
-// httpVersion is the protocol as HAR names it: "HTTP/1.1", "HTTP/2".
-func httpVersion(p string) string {
-	switch strings.ToLower(p) {
-	case "":
-		return ""
-	case "h2":
-		return "HTTP/2"
-	case "h3", "h3-q050":
-		return "HTTP/3"
-	}
-	return strings.ToUpper(p)
 }
 
 // harTiming turns Chromium's resource timing (ms since RequestTime, -1

@@ -50,7 +50,7 @@ func (t *tabbed) opener(open func(context.Context, chromedp.ContextOption) (*ses
 			return nil, err
 		}
 		if n.har != nil {
-			s.tapHAR(n.har)
+			s.tapHAR(n.har, true)
 		}
 		return s, nil
 	}

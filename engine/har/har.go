@@ -71,6 +71,9 @@ type Entry struct {
 	Offline   bool       `json:"_offline,omitempty"`
 	Resource  string     `json:"_resourceType,omitempty"`
 	Error     string     `json:"_error,omitempty"`
+	// Source is "performance" for an entry read from the page's
+	// Performance timeline rather than the browser's network events.
+	Source string `json:"_source,omitempty"`
 }
 
 // Throttled is the throttling that applied to a request.

@@ -2,6 +2,7 @@ package pw
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -165,6 +166,11 @@ type harTap struct {
 	rec  *har.Recorder
 	tab  *session
 	page string
+	// late is set for a tab that joined while the recording ran (a popup,
+	// whose first request may come before Playwright tells us of the page),
+	// first its first page: backfill reads what it missed.
+	late  bool
+	first string
 }
 
 // ended records one request that ended. The log's mu is held.
@@ -188,8 +194,9 @@ func (h *harTap) ended(e *reqEntry) {
 	}()
 }
 
-// tapHAR joins this tab's log to rec (nil: to none).
-func (s *session) tapHAR(rec *har.Recorder) {
+// tapHAR joins this tab's log to rec (nil: to none); late: the tab joins
+// a running recording.
+func (s *session) tapHAR(rec *har.Recorder, late bool) {
 	l := s.net
 	var page string
 	if rec != nil {
@@ -201,7 +208,7 @@ func (s *session) tapHAR(rec *har.Recorder) {
 		l.har = nil
 		return
 	}
-	l.har = &harTap{rec: rec, tab: s, page: page}
+	l.har = &harTap{rec: rec, tab: s, page: page, late: late, first: page}
 }
 
 // StartHAR records the requests of every tab of the session, and of those
@@ -221,7 +228,7 @@ func (t *tabbed) StartHAR(ctx context.Context, req engine.HARRequest) error {
 	sh.har = rec
 	sh.harMu.Unlock()
 	for _, s := range t.tabs.All() {
-		s.tapHAR(rec)
+		s.tapHAR(rec, false)
 	}
 	gone := t.Gone()
 	go func() {
@@ -244,9 +251,10 @@ func (t *tabbed) StopHAR(ctx context.Context) (engine.HARResult, error) {
 	if rec == nil {
 		return engine.HARResult{}, engine.Errorf(engine.NoRecording, "no HAR is recording on this session; call start_har first")
 	}
+	t.backfill(ctx, rec)
 	res, err := rec.Stop(ctx, "")
 	for _, s := range t.tabs.All() {
-		s.tapHAR(nil)
+		s.tapHAR(nil, false)
 	}
 	return res, err
 }
@@ -259,7 +267,49 @@ func (t *tabbed) endHAR(ctx context.Context) {
 	sh.har = nil
 	sh.harMu.Unlock()
 	if rec != nil {
+		t.backfill(ctx, rec)
 		rec.Stop(ctx, engine.StoppedBySessionEnd)
+	}
+}
+
+// backfillTimeout bounds reading one tab's Performance timeline.
+const backfillTimeout = 5 * time.Second
+
+// backfill adds, for every tab that joined the recording late, the
+// requests its log missed (a popup's own document), from the page's
+// Performance timeline, as engine/cdp does.
+func (t *tabbed) backfill(ctx context.Context, rec *har.Recorder) {
+	for _, s := range t.tabs.All() {
+		l := s.net
+		l.mu.Lock()
+		tap := l.har
+		seen := map[string]bool{}
+		for e := range l.entries.Backward() {
+			seen[e.URL] = true
+		}
+		l.mu.Unlock()
+		if tap == nil || !tap.late || tap.rec != rec {
+			continue
+		}
+		c, cancel := context.WithTimeout(ctx, backfillTimeout)
+		v, err := call(c, func() (any, error) { return s.page.Evaluate(har.PerfScript) }, nil)
+		cancel()
+		if err != nil {
+			continue
+		}
+		raw, _ := json.Marshal(v)
+		var list []har.PerfEntry
+		if json.Unmarshal(raw, &list) != nil {
+			continue
+		}
+		for _, p := range list {
+			if seen[p.Name] || p.ResponseEnd <= 0 || !rec.Hold() {
+				continue
+			}
+			seen[p.Name] = true
+			rec.Add(p.Entry(tap.first, maxLoggedURL))
+			rec.Release()
+		}
 	}
 }
 

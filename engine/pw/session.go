@@ -221,7 +221,7 @@ func newTab(e *Engine, b *browserProc, bctx playwright.BrowserContext, page play
 	s.net.watch(page)
 	sh.report.watchPage(page)
 	if rec := sh.harFor(); rec != nil {
-		s.tapHAR(rec)
+		s.tapHAR(rec, true)
 	}
 	return s
 }
