@@ -124,6 +124,13 @@ func TestGetRequest(t *testing.T) {
 		if dir := filepath.Join(e.out, id, "bodies"); filepath.Dir(path) != dir {
 			t.Fatalf("image saved to %s, want under %s", path, dir)
 		}
+
+		// A redirect has no body, and says so; it is no error.
+		e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/redirect?to=/har.html"})
+		hop := e.ok("get_request", map[string]any{"sessionId": id, "id": e.requestTo(id, "/redirect?to=")["id"]})
+		if note, _ := hop["responseBody"].(map[string]any)["note"].(string); hop["status"] != float64(302) || !strings.Contains(note, "redirect (302)") {
+			t.Fatalf("a redirect: %v", hop)
+		}
 	})
 }
 
