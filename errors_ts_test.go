@@ -93,8 +93,10 @@ func everyToolErrorReachesTheSDK(t *testing.T, node, dir, bin, page string, sche
 			t.Errorf("%s: the error result carries structuredContent", name)
 		}
 	}
-	// The three the issue reproduced, with the code each must name.
-	for name, code := range map[string]string{"navigate": "NAVIGATION_FAILED", "get_text": "ELEMENT_NOT_FOUND", "snapshot": "SESSION_NOT_FOUND"} {
+	// The three the issue reproduced, and get_request and stop_har, with the
+	// code each must name.
+	for name, code := range map[string]string{"navigate": "NAVIGATION_FAILED", "get_text": "ELEMENT_NOT_FOUND", "snapshot": "SESSION_NOT_FOUND",
+		"get_request": "INVALID_PARAMETERS", "stop_har": "NO_RECORDING"} {
 		if r := got.Results[name]; r.ErrorCode != code {
 			t.Errorf("%s: %+v, want errorCode %s", name, r, code)
 		}

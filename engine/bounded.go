@@ -372,6 +372,20 @@ func (b *bounded) ConsoleMessages(ctx context.Context, q ConsoleQuery) (ConsoleL
 	return Within(ctx, "console messages", DefaultCallTimeout, func(ctx context.Context) (ConsoleLog, error) { return b.s.ConsoleMessages(ctx, q) })
 }
 
+func (b *bounded) Request(ctx context.Context, q RequestQuery) (RequestDetail, error) {
+	return Within(ctx, "get request", DefaultCallTimeout, func(ctx context.Context) (RequestDetail, error) { return b.s.Request(ctx, q) })
+}
+
+func (b *bounded) StartHAR(ctx context.Context, req HARRequest) error {
+	return withinErr(ctx, "start HAR", DefaultCallTimeout, func(ctx context.Context) error { return b.s.StartHAR(ctx, req) })
+}
+
+// StopHAR has longer: it waits for the bodies still being read and writes
+// a file of up to --recording-max-size.
+func (b *bounded) StopHAR(ctx context.Context) (HARResult, error) {
+	return Within(ctx, "stop HAR", 2*DefaultCallTimeout, func(ctx context.Context) (HARResult, error) { return b.s.StopHAR(ctx) })
+}
+
 func (b *bounded) PDF(ctx context.Context, req PDFRequest) ([]byte, error) {
 	return Within(ctx, "pdf", DefaultCallTimeout, func(ctx context.Context) ([]byte, error) { return b.s.PDF(ctx, req) })
 }

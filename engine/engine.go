@@ -68,8 +68,9 @@ type Session interface {
 	Networker
 	Consoler
 	PDFer
-	Videoer  // start_video, stop_video
-	Emulator // media features, CPU, position, timezone, locale, device, viewport
+	Videoer   // start_video, stop_video
+	Emulator  // media features, CPU, position, timezone, locale, device, viewport
+	Inspector // one request in full, HAR recording
 	// Evaluate runs a function in the page and returns its JSON result.
 	Evaluate(ctx context.Context, req EvalRequest) (json.RawMessage, error)
 	// Screenshot returns a PNG or JPEG image.

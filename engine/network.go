@@ -191,6 +191,9 @@ type RequestLog struct {
 // RequestEntry is one request of the log. A redirect ends one entry (with
 // the redirect's status) and starts another.
 type RequestEntry struct {
+	// ID names the request in its session for get_request ("r12"); it
+	// stays the same while the log keeps the request.
+	ID           string `json:"id"`
 	Method       string `json:"method"`
 	URL          string `json:"url"`
 	ResourceType string `json:"resourceType"`

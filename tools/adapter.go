@@ -60,6 +60,9 @@ type Deps struct {
 	stepLog *stepLog
 	// recs are the sessions' recordings (recordings.go).
 	recs *recordings
+	// version is the server's, which the files it writes name (a HAR's
+	// creator).
+	version string
 }
 
 // Tool is one MCP tool: its definition, its handler and the capability group

@@ -37,4 +37,5 @@
 //	export.go       export_test
 //	video.go        start_video stop_video
 //	emulation.go    emulate
+//	har.go          get_request start_har stop_har
 package tools

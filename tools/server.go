@@ -135,7 +135,7 @@ func NewServer(m *sessions.Manager, o Options) *server.MCPServer {
 	*d = Deps{Sessions: m, Log: log, MaxScreenshotBytes: o.MaxScreenshotBytes, OutputDir: out, secrets: secrets, observe: observe,
 		files: newFileAccess(!o.NoFileAccess, out, o.AllowedPaths), noScript: o.NoScriptEvaluation, OmitImages: o.OmitImages,
 		SnapshotMaxText: o.SnapshotMaxText, actionResult: o.ActionResult, changesCap: o.ChangesCap,
-		recs: &recordings{out: out, limits: o.RecordingLimits}}
+		recs: &recordings{out: out, limits: o.RecordingLimits}, version: o.Version}
 	d.codegen, d.record = o.Codegen, enabled(o.Caps, Testing)
 	switch {
 	case d.codegen == "" && slices.Contains(o.Caps, Testing):

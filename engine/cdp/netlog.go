@@ -2,12 +2,19 @@ package cdp
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/chromedp/cdproto/network"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/har"
 	"github.com/seed4af8c199/browsermcp/engine/kit"
 )
 
@@ -17,10 +24,22 @@ const requestLogSize = 1000
 // maxLoggedURL bounds a logged URL; data: URLs can be megabytes.
 const maxLoggedURL = 2048
 
-// reqEntry is a log entry while it can still change.
+// reqEntry is a log entry while it can still change, with what
+// get_request and the HAR show of it beyond the log's line.
 type reqEntry struct {
 	engine.RequestEntry
-	started float64 // monotonic seconds, for the duration
+	started  float64 // monotonic seconds, for the duration
+	ended    float64 // monotonic seconds when it finished or failed
+	cdpID    network.RequestID
+	redirect bool // it ended in a redirect: its body is the next hop's
+	hasPost  bool
+	// reqHeaders are the headers sent (the refined ones once the
+	// response says), respHeaders the response's.
+	reqHeaders, respHeaders []engine.Header
+	statusText, protocol    string
+	timing                  *network.ResourceTiming
+	cond                    engine.AppliedConditions // the emulation when it started
+	page                    string                   // its HAR page, while a HAR records
 }
 
 // reqMarks are facts about a request learnt before its entry exists:
@@ -37,12 +56,23 @@ type netLog struct {
 	entries kit.RecentLog[*reqEntry]
 	live    map[network.RequestID]*reqEntry // entries that can still change
 	early   map[network.RequestID]reqMarks
+	// ids numbers the session's requests (r1, r2, ...): shared by its
+	// tabs, as refs are (refSpace).
+	ids *atomic.Int64
+	// cond is the tab's emulated network, read as each request starts.
+	cond *conditions
+	// tab is the tab's target id, which is its main frame's id: a
+	// document request there starts a HAR page.
+	tab string
+	// har is the recording this tab's requests go to, if one runs.
+	har *harTap
 }
 
 func (l *netLog) init() {
 	l.entries = kit.NewRecentLog[*reqEntry](requestLogSize)
 	l.live = map[network.RequestID]*reqEntry{}
 	l.early = map[network.RequestID]reqMarks{}
+	l.ids = new(atomic.Int64) // openTab gives it the session's
 }
 
 func (l *netLog) onEvent(ev any) {
@@ -52,14 +82,27 @@ func (l *netLog) onEvent(ev any) {
 	case *network.EventRequestWillBeSent:
 		if prev := l.live[ev.RequestID]; prev != nil && ev.RedirectResponse != nil {
 			// The same id continues at the redirect's target.
-			prev.Status = int(ev.RedirectResponse.Status)
-			prev.MimeType = ev.RedirectResponse.MimeType
+			prev.redirect = true
+			prev.response(ev.RedirectResponse)
 			l.end(ev.RequestID, prev, "finished", float64(ev.Timestamp))
 		}
-		e := &reqEntry{started: float64(ev.Timestamp)}
+		e := &reqEntry{started: float64(ev.Timestamp), cdpID: ev.RequestID, hasPost: ev.Request.HasPostData}
+		e.ID = "r" + strconv.FormatInt(l.ids.Add(1), 10)
 		e.Method, e.URL = ev.Request.Method, engine.Clip(ev.Request.URL+ev.Request.URLFragment, maxLoggedURL)
 		e.ResourceType, e.State = strings.ToLower(string(ev.Type)), "pending"
 		e.StartedAt = int64(float64(ev.WallTime) * 1000)
+		e.reqHeaders = headers(ev.Request.Headers)
+		if l.cond != nil {
+			l.cond.mu.Lock()
+			e.cond = engine.AppliedConditions{Offline: l.cond.offline, Throttling: l.cond.throttle}
+			l.cond.mu.Unlock()
+		}
+		if l.har != nil {
+			if ev.Type == network.ResourceTypeDocument && string(ev.FrameID) == l.tab && ev.RedirectResponse == nil {
+				l.har.page = l.har.rec.AddPage(e.URL, time.UnixMilli(e.StartedAt))
+			}
+			e.page = l.har.page
+		}
 		if m, ok := l.early[ev.RequestID]; ok {
 			e.Route, e.Throttled = m.route, m.throttled
 			delete(l.early, ev.RequestID)
@@ -79,7 +122,7 @@ func (l *netLog) onEvent(ev any) {
 		}
 	case *network.EventResponseReceived:
 		if e := l.live[ev.RequestID]; e != nil {
-			e.Status, e.MimeType = int(ev.Response.Status), ev.Response.MimeType
+			e.response(ev.Response)
 		}
 	case *network.EventLoadingFinished:
 		if e := l.live[ev.RequestID]; e != nil {
@@ -98,12 +141,80 @@ func (l *netLog) onEvent(ev any) {
 }
 
 func (l *netLog) end(id network.RequestID, e *reqEntry, state string, at float64) {
-	e.State = state
+	e.State, e.ended = state, at
 	if d := (at - e.started) * 1000; d > 0 {
 		e.DurationMs = float64(int64(d*10)) / 10
 	}
 	delete(l.live, id)
+	if l.har != nil {
+		l.har.ended(e)
+	}
 }
+
+// response records what a response (or a redirect's) says.
+func (e *reqEntry) response(r *network.Response) {
+	e.Status, e.MimeType, e.statusText = int(r.Status), r.MimeType, r.StatusText
+	e.respHeaders, e.protocol, e.timing = headers(r.Headers), r.Protocol, r.Timing
+	if len(r.RequestHeaders) > 0 {
+		e.reqHeaders = headers(r.RequestHeaders)
+	}
+}
+
+// detail is the entry in full, its bodies aside. Caller holds the log's
+// mu.
+func (e *reqEntry) detail() engine.RequestDetail {
+	d := engine.RequestDetail{RequestEntry: e.RequestEntry, StatusText: e.statusText, HTTPVersion: har.HTTPVersion(e.protocol),
+		RequestHeaders: e.reqHeaders, ResponseHeaders: e.respHeaders}
+	if t := e.timing; t != nil && t.RequestTime > 0 {
+		d.Timing = harTiming(t, e.ended)
+	}
+	if e.Throttled || e.cond.Offline && e.State == "failed" {
+		c := e.cond
+		d.Conditions = &c
+	}
+	return d
+}
+
+// headers are a CDP header map as a list, sorted by name: the protocol
+// does not keep their order.
+func headers(h network.Headers) []engine.Header {
+	out := make([]engine.Header, 0, len(h))
+	for k, v := range h {
+		s, ok := v.(string)
+		if !ok {
+			s = fmt.Sprint(v)
+		}
+		out = append(out, engine.Header{Name: k, Value: s})
+	}
+	slices.SortFunc(out, func(a, b engine.Header) int { return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)) })
+	return out
+}
+
+// harTiming turns Chromium's resource timing (ms since RequestTime, -1
+// where a phase did not happen) into HAR's phases; ended is when the body
+// finished, in the same clock's seconds.
+func harTiming(t *network.ResourceTiming, ended float64) *engine.RequestTiming {
+	span := func(a, b float64) float64 {
+		if a < 0 || b < 0 {
+			return -1
+		}
+		return round3(b - a)
+	}
+	rt := &engine.RequestTiming{Blocked: -1, DNS: span(t.DNSStart, t.DNSEnd), Connect: span(t.ConnectStart, t.ConnectEnd),
+		SSL: span(t.SslStart, t.SslEnd), Send: max(span(t.SendStart, t.SendEnd), 0), Wait: max(span(t.SendEnd, t.ReceiveHeadersEnd), 0)}
+	for _, start := range []float64{t.DNSStart, t.ConnectStart, t.SendStart} {
+		if start >= 0 {
+			rt.Blocked = round3(start)
+			break
+		}
+	}
+	if ended > 0 && t.ReceiveHeadersEnd >= 0 {
+		rt.Receive = max(round3((ended-t.RequestTime)*1000-t.ReceiveHeadersEnd), 0)
+	}
+	return rt
+}
+
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
 
 // mark records a fact about a request, on its entry if it exists yet.
 // Caller holds l.mu.

@@ -22,6 +22,7 @@ type observer struct {
 func newObserver() *observer {
 	o := &observer{}
 	o.net.init()
+	o.net.cond = &o.cond
 	o.console.init()
 	o.popups.init()
 	o.routes.init(&o.net)

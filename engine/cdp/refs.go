@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
@@ -31,6 +32,10 @@ type refSpace struct {
 	next       int // the number the next new ref gets
 	frameSeq   int // frame aliases given out
 	frameAlias map[cdp.FrameID]string
+	// requests numbers the session's requests for get_request (r1, r2,
+	// ...), as next numbers its refs; every tab's request log takes from
+	// it.
+	requests atomic.Int64
 }
 
 func newRefSpace() *refSpace {

@@ -105,6 +105,7 @@ func newSession(ctx context.Context, b *browserProc, opts engine.SessionOptions,
 // session's, so that its tabs never give out the same ref.
 func openTab(ctx context.Context, b *browserProc, parent context.Context, refs *refSpace, opts engine.SessionOptions, dialogs engine.DialogPolicy, how chromedp.ContextOption) (*session, error) {
 	st, obs := newPageState(), newObserver()
+	obs.net.ids = &refs.requests
 	copts := []chromedp.ContextOption{how, chromedp.WithListener(st.onEvent), chromedp.WithListener(obs.onEvent)}
 	if b.shared {
 		// The page and its browser context outlive this connection (and
@@ -169,6 +170,9 @@ func openTab(ctx context.Context, b *browserProc, parent context.Context, refs *
 	}
 	s.id = chromedp.FromContext(tab).Target.TargetID
 	obs.popups.setOwner(s.id)
+	obs.net.mu.Lock()
+	obs.net.tab = string(s.id)
+	obs.net.mu.Unlock()
 	b.attachedTab(s)
 	return s, nil
 }

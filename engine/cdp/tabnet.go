@@ -7,6 +7,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/har"
 )
 
 // Network settings belong to the session, not to one tab (engine.Networker
@@ -19,6 +20,7 @@ type tabNet struct {
 	routes   []engine.Route // oldest first, as each tab's router holds them
 	offline  bool
 	throttle engine.Throttling
+	har      *har.Recorder // the HAR recording, if one runs (har.go)
 }
 
 // opener wraps open so that every new tab starts with the session's
@@ -30,7 +32,7 @@ func (t *tabbed) opener(open func(context.Context, chromedp.ContextOption) (*ses
 			return nil, err
 		}
 		t.mu.Lock()
-		n := tabNet{routes: slices.Clone(t.net.routes), offline: t.net.offline, throttle: t.net.throttle}
+		n := tabNet{routes: slices.Clone(t.net.routes), offline: t.net.offline, throttle: t.net.throttle, har: t.net.har}
 		emu := t.emu
 		t.mu.Unlock()
 		for _, rt := range n.routes {
@@ -52,6 +54,9 @@ func (t *tabbed) opener(open func(context.Context, chromedp.ContextOption) (*ses
 		if err != nil {
 			s.Close(ctx)
 			return nil, err
+		}
+		if n.har != nil {
+			s.tapHAR(n.har, true)
 		}
 		return s, nil
 	}

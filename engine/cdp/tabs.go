@@ -73,6 +73,7 @@ func (t *tabbed) Close(ctx context.Context) error {
 	if t.unregister != nil {
 		t.unregister()
 	}
+	t.endHAR(ctx) // while the tabs still hold the bodies being read
 	for _, s := range t.tabs.All() {
 		if s != t.first {
 			s.Close(ctx)

@@ -106,6 +106,7 @@ func RunParts(t *testing.T, newEngine func(t *testing.T) engine.Engine, parts ..
 	run("FileChooser", h.testFileChooser)
 	run("Routes", h.testRoutes)
 	run("Emulation", h.testEmulation)
+	run("Inspect", h.testInspect)
 	run("Snapshot", h.testSnapshot)
 	run("SnapshotHostile", h.testSnapshotHostile)
 	run("Changes", h.testChanges)

@@ -3,8 +3,10 @@ package pw
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/playwright-community/playwright-go"
@@ -23,6 +25,11 @@ const maxLoggedURL = 2048
 type reqEntry struct {
 	engine.RequestEntry
 	started time.Time
+	// req is Playwright's request, for get_request's headers and bodies;
+	// the bounded log bounds how many are kept.
+	req  playwright.Request
+	cond engine.AppliedConditions // the emulation when it started
+	page string                   // its HAR page, while a HAR records
 }
 
 // netLog is a session's bounded request log, kept from Playwright's request
@@ -34,21 +41,34 @@ type netLog struct {
 	cond    *netConds // the session's network: new requests are marked throttled while it is emulated
 	// early holds route marks for requests the log has not seen yet.
 	early map[playwright.Request]string
+	// ids numbers the session's requests (r1, r2, ...), shared by its tabs.
+	ids *atomic.Int64
+	// har is the HAR recording this tab's requests go to, if one runs.
+	har *harTap
 }
 
-func newNetLog(cond *netConds) *netLog {
-	return &netLog{entries: kit.NewRecentLog[*reqEntry](requestLogSize), live: map[playwright.Request]*reqEntry{}, early: map[playwright.Request]string{}, cond: cond}
+func newNetLog(cond *netConds, ids *atomic.Int64) *netLog {
+	return &netLog{entries: kit.NewRecentLog[*reqEntry](requestLogSize), live: map[playwright.Request]*reqEntry{}, early: map[playwright.Request]string{}, cond: cond, ids: ids}
 }
 
 func (l *netLog) watch(p playwright.Page) {
 	p.OnRequest(func(r playwright.Request) {
 		now := time.Now()
-		e := &reqEntry{started: now}
+		e := &reqEntry{started: now, req: r}
+		e.ID = "r" + strconv.FormatInt(l.ids.Add(1), 10)
 		e.Method, e.URL, e.ResourceType, e.State = r.Method(), engine.Clip(r.URL(), maxLoggedURL), resourceType(r), "pending"
 		e.StartedAt = now.UnixMilli()
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		e.Throttled = l.cond.active()
+		off, th := l.cond.get()
+		e.cond = engine.AppliedConditions{Offline: off, Throttling: th}
+		if l.har != nil {
+			if r.IsNavigationRequest() && r.Frame() == p.MainFrame() && r.RedirectedFrom() == nil {
+				l.har.page = l.har.rec.AddPage(e.URL, now)
+			}
+			e.page = l.har.page
+		}
 		if how, ok := l.early[r]; ok {
 			e.Route = how
 			delete(l.early, r)
@@ -145,6 +165,9 @@ func (l *netLog) end(r playwright.Request, state, errText string) {
 	e.State, e.Error = state, errText
 	e.DurationMs = float64(time.Since(e.started).Microseconds()/100) / 10
 	delete(l.live, r)
+	if l.har != nil {
+		l.har.ended(e)
+	}
 }
 
 // RequestLog returns the newest recorded requests matching q.

@@ -214,13 +214,16 @@ func firefoxOptions(opts engine.SessionOptions) error {
 
 // newTab follows one page of a session's browser context.
 func newTab(e *Engine, b *browserProc, bctx playwright.BrowserContext, page playwright.Page, console *consoleLog, sh *shared) *session {
-	s := &session{e: e, b: b, bctx: bctx, page: page, st: newPageState(), console: console, net: newNetLog(sh.cond), routes: sh.routes, sh: sh}
+	s := &session{e: e, b: b, bctx: bctx, page: page, st: newPageState(), console: console, net: newNetLog(sh.cond, &sh.requests), routes: sh.routes, sh: sh}
 	s.st.watch(page)
 	s.st.watchDialogs(page, s.e.cfg.Dialogs)
 	s.st.watchChoosers(page)
 	s.console.watch(page)
 	s.net.watch(page)
 	sh.report.watchPage(page)
+	if rec := sh.harFor(); rec != nil {
+		s.tapHAR(rec, true)
+	}
 	return s
 }
 

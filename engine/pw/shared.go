@@ -3,8 +3,11 @@ package pw
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/seed4af8c199/browsermcp/engine/har"
 )
 
 // shared is what the tabs of one session have in common beyond the browser
@@ -16,6 +19,11 @@ type shared struct {
 	routes *router
 	report *report   // new pages and downloads, see report.go
 	emu    *emuState // the session's emulation (emulation.go)
+	// requests numbers the session's requests for get_request (r1, ...).
+	requests atomic.Int64
+	// har is the HAR recording, if one runs (inspect.go).
+	harMu sync.Mutex
+	har   *har.Recorder
 
 	dtMu     sync.Mutex
 	devtools map[playwright.Page]*devtools

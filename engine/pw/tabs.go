@@ -58,6 +58,7 @@ func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 func (t *tabbed) Close(ctx context.Context) error {
 	// The video is finished first, while its tab still paints.
 	t.endVideo(ctx)
+	t.endHAR(ctx) // while the pages still hold the bodies being read
 	err := t.first.Close(ctx)
 	// The session's downloads go with it.
 	if dir := t.sh.report.dir; dir != "" {

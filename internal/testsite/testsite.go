@@ -8,7 +8,9 @@ package testsite
 
 import (
 	"bytes"
+	"encoding/json"
 	"html"
+	"io"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -86,6 +88,12 @@ func Handler() http.Handler {
 		}
 		w.Header().Set("Content-Length", strconv.Itoa(n))
 		w.Write(bytes.Repeat([]byte("0123456789abcdef"), n/16+1)[:n])
+	})
+	// /echo answers a request's method, content type and body as JSON.
+	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]string{"method": r.Method, "contentType": r.Header.Get("Content-Type"), "body": string(body)})
 	})
 	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()

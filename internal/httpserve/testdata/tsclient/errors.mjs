@@ -47,6 +47,8 @@ const failing = {
   handle_dialog: { sessionId: s, accept: true },
   tabs: { sessionId: s, action: "select", index: 99 },
   emulate: { sessionId: s, device: "iPhone 99x" },
+  get_request: { sessionId: s, id: "r999999" },
+  stop_har: { sessionId: s },
   close_session: { sessionId: "no-such-session" },
   create_session: { viewport: { width: -5, height: 10 } },
   list_sessions: { unknownArgument: 1 },
