@@ -430,3 +430,15 @@ func (b *bounded) Scroll(ctx context.Context, req ScrollRequest) (ScrollResult, 
 	out.ActionResult = res
 	return out, err
 }
+
+func (b *bounded) StartTracing(ctx context.Context, req TraceRequest) error {
+	if req.Path == "" {
+		return Errorf(InvalidParameters, "a trace needs the path of its file")
+	}
+	req.Limits = req.Limits.WithDefaults()
+	return withinErr(ctx, "start_tracing", DefaultCallTimeout, func(ctx context.Context) error { return b.s.StartTracing(ctx, req) })
+}
+
+func (b *bounded) StopTracing(ctx context.Context) (Recorded, error) {
+	return Within(ctx, "stop_tracing", TraceStopTimeout, b.s.StopTracing)
+}

@@ -68,6 +68,7 @@ type Session interface {
 	Networker
 	Consoler
 	PDFer
+	Tracer // a Chrome performance trace of the current tab
 	// Evaluate runs a function in the page and returns its JSON result.
 	Evaluate(ctx context.Context, req EvalRequest) (json.RawMessage, error)
 	// Screenshot returns a PNG or JPEG image.

@@ -70,6 +70,9 @@ func registry(d *Deps) []Tool {
 		find(d),
 		handleDialog(d),
 		tabs(d),
+		startTracing(d),
+		long(stopTracing(d)),
+		long(performance(d)),
 	}
 }
 

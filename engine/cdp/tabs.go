@@ -37,6 +37,10 @@ type tabbed struct {
 	// release takes the session off its browser in the engine's pool
 	// (pool.go), once.
 	release func()
+	// trace is the trace running on one of the tabs, if any (tracing.go);
+	// traceMu guards it against the trace's own stop.
+	traceMu sync.Mutex
+	trace   *tracer
 }
 
 func newTabbed(first *session, open func(context.Context, chromedp.ContextOption) (*session, error)) *tabbed {
@@ -63,6 +67,8 @@ func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 
 // Close closes every tab and the browser context.
 func (t *tabbed) Close(ctx context.Context) error {
+	// A running trace is finished first, while its tab lives.
+	t.finishTrace(engine.StoppedBySessionEnd, nil)
 	if t.unregister != nil {
 		t.unregister()
 	}
@@ -116,6 +122,7 @@ func (t *tabbed) Navigate(ctx context.Context, req engine.NavigateRequest) (engi
 
 // closePage closes one tab's page.
 func (t *tabbed) closePage(ctx context.Context, s *session) error {
+	t.finishTrace(engine.StoppedByTabClosed, s)
 	if s == t.first {
 		// Close only the page: cancelling the first tab's context would
 		// dispose of the whole browser context.

@@ -1,0 +1,122 @@
+package tools_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/internal/sessions"
+	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/tools"
+)
+
+// tracingEnv is a server whose sessions' files and recordings share one
+// output directory, as the binary's do.
+func tracingEnv(t *testing.T, limits engine.RecordingLimits) *env {
+	out := t.TempDir()
+	return newEnvWith(t, sessions.Config{OutputDir: out}, tools.Options{Version: "test", Caps: []tools.Group{tools.All}, OutputDir: out, RecordingLimits: limits})
+}
+
+// readTrace checks that path is a trace DevTools loads: a JSON object
+// whose traceEvents each have a name, a phase and a category; it returns
+// the categories.
+func readTrace(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr struct {
+		TraceEvents []struct {
+			Name string  `json:"name"`
+			Ph   string  `json:"ph"`
+			Cat  string  `json:"cat"`
+			Ts   float64 `json:"ts"`
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(b, &tr); err != nil {
+		t.Fatalf("the trace %s is not valid JSON: %v", path, err)
+	}
+	if len(tr.TraceEvents) == 0 {
+		t.Fatalf("the trace %s has no traceEvents", path)
+	}
+	seen := map[string]bool{}
+	for _, ev := range tr.TraceEvents {
+		if ev.Name == "" || ev.Ph == "" {
+			t.Fatalf("a trace event without a name or phase: %+v", ev)
+		}
+		for c := range strings.SplitSeq(ev.Cat, ",") {
+			seen[c] = true
+		}
+	}
+	var cats []string
+	for c := range seen {
+		cats = append(cats, c)
+	}
+	slices.Sort(cats)
+	return cats
+}
+
+func TestTracingSummarizesTheClick(t *testing.T) {
+	e := tracingEnv(t, engine.RecordingLimits{})
+	id := e.open("/vitals.html")
+	e.waitTitle(id, "vitals: shifted")
+	e.fail(engine.NoRecording, "stop_tracing", map[string]any{"sessionId": id})
+
+	start := e.ok("start_tracing", map[string]any{"sessionId": id})
+	path := start["path"].(string)
+	if want := filepath.Join(e.out, id, "trace") + string(filepath.Separator); !strings.HasPrefix(path, want) {
+		t.Fatalf("trace path %s is not under %s", path, want)
+	}
+	again := e.fail(engine.RecordingActive, "start_tracing", map[string]any{"sessionId": id})
+	if !strings.Contains(again["message"].(string), path) {
+		t.Errorf("RECORDING_ACTIVE does not name the running trace %s: %v", path, again)
+	}
+	e.ok("click", map[string]any{"sessionId": id, "selector": "#slow"})
+	e.waitTitle(id, "vitals: clicked")
+	stop := e.ok("stop_tracing", map[string]any{"sessionId": id})
+	if stop["path"] != path {
+		t.Fatalf("stop_tracing path = %v, want %s", stop["path"], path)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := int64(stop["bytes"].(float64)); got != fi.Size() || got == 0 {
+		t.Errorf("bytes = %d, the file has %d", got, fi.Size())
+	}
+	cats := readTrace(t, path)
+	for _, want := range []string{"devtools.timeline", "disabled-by-default-devtools.timeline", "loading", "v8.execute", "toplevel"} {
+		if !slices.Contains(cats, want) {
+			t.Errorf("the trace lacks category %s; it has %v", want, cats)
+		}
+	}
+	sum := stop["summary"].(map[string]any)
+	t.Logf("summary: %v\nmessage: %s", sum, stop["message"])
+	if n := sum["longTasks"].(float64); n < 1 {
+		t.Fatalf("no long task in the summary: %v", sum)
+	}
+	longest := sum["longest"].([]any)[0].(map[string]any)
+	if d := longest["durationMs"].(float64); d < 550 {
+		t.Errorf("the longest task lasted %g ms, want the click's 600", d)
+	}
+	if ran := longest["ran"].(string); !strings.Contains(ran, "click") || !strings.Contains(ran, "blockMainThread") {
+		t.Errorf("the longest task ran %q, want the click event and blockMainThread", ran)
+	}
+	if msg := stop["message"].(string); !strings.Contains(msg, "blockMainThread") || !strings.Contains(msg, path) {
+		t.Errorf("the message does not name the long task's function and the file: %s", msg)
+	}
+	e.fail(engine.NoRecording, "stop_tracing", map[string]any{"sessionId": id})
+	e.ok("close_session", map[string]any{"sessionId": id})
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the trace of a closed session is still there (keep is false): %v", err)
+	}
+}
+
+var _ = testenv.Eventually
+var _ = time.Second
