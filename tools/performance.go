@@ -237,7 +237,7 @@ func (pv pageVitals) vitals() PerformanceOut {
 				map[string]string{"inputDelay": "input delay (the main thread was busy)", "processing": "processing (its event handlers)", "presentation": "presentation (rendering the next frame)"}[k], v)
 		}
 	}
-	out.Message = out.text()
+	out.Message = out.paragraph()
 	return out
 }
 
@@ -278,8 +278,8 @@ func nodeNames(nodes []VitalElement) string {
 	return strings.Join(names, ", ")
 }
 
-// text is the metrics in one paragraph.
-func (o PerformanceOut) text() string {
+// paragraph is the metrics in one paragraph.
+func (o PerformanceOut) paragraph() string {
 	var b strings.Builder
 	for _, m := range []struct {
 		name, unit string

@@ -385,8 +385,8 @@ func describeEvent(name string, a eventData) string {
 	return ""
 }
 
-// text is the summary in a few sentences.
-func (s TraceSummary) text() string {
+// paragraph is the summary in a few sentences.
+func (s TraceSummary) paragraph() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d events, %d main-thread tasks, %d long (over 50 ms)", s.Events, s.Tasks, s.LongTasks)
 	if len(s.Longest) > 0 {

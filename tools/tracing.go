@@ -82,7 +82,7 @@ func stopTracing(d *Deps) Tool {
 				return StopTracingOut{}, engine.Wrap(engine.BrowserError, err, "the trace was written to "+rec.Path+", but could not be read back: "+err.Error()).With("path", rec.Path)
 			}
 			out := StopTracingOut{Path: rec.Path, Bytes: rec.Bytes, DurationMs: rec.Duration.Milliseconds(), Kept: cur.keep, StoppedBy: rec.StoppedBy, Summary: sum}
-			out.Message = fmt.Sprintf("Trace of %s written to %s (%d bytes). %s", rec.Duration.Round(time.Millisecond), rec.Path, rec.Bytes, sum.text())
+			out.Message = fmt.Sprintf("Trace of %s written to %s (%d bytes). %s", rec.Duration.Round(time.Millisecond), rec.Path, rec.Bytes, sum.paragraph())
 			if rec.StoppedBy != "" {
 				out.Message += fmt.Sprintf(" The trace had stopped by itself (%s).", rec.StoppedBy)
 			}

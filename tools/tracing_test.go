@@ -120,3 +120,68 @@ func TestTracingSummarizesTheClick(t *testing.T) {
 
 var _ = testenv.Eventually
 var _ = time.Second
+
+func TestPerformanceVitals(t *testing.T) {
+	eachEngine(t, func(t *testing.T, e *env) {
+		id := e.session()
+		// Loaded by performance itself; the banner arrives 300 ms after load.
+		first := e.ok("performance", map[string]any{"sessionId": id, "url": site.URL + "/vitals.html"})
+		t.Logf("first: %v", first["message"])
+		e.waitTitle(id, "vitals: shifted")
+		e.ok("click", map[string]any{"sessionId": id, "selector": "#slow"})
+		e.waitTitle(id, "vitals: clicked")
+		out := e.ok("performance", map[string]any{"sessionId": id})
+		t.Logf("after the click: %v", out["message"])
+		firefox := strings.HasSuffix(t.Name(), "/pw")
+
+		for _, m := range []string{"ttfb", "fcp"} {
+			v := out[m].(map[string]any)
+			if n, _ := v["value"].(float64); n <= 0 || v["verdict"] == nil {
+				t.Errorf("%s = %v, want a positive value with a verdict", m, v)
+			}
+		}
+		lcp := out["lcp"].(map[string]any)
+		if lcp["value"] == nil || lcp["verdict"] == nil {
+			t.Errorf("lcp = %v, want a value and a verdict", lcp)
+		} else if el, _ := lcp["element"].(map[string]any); el["id"] != "hero" || el["selector"] != "#hero" || el["tag"] != "h1" {
+			t.Errorf("the LCP element is %v, want h1#hero", lcp["element"])
+		}
+
+		cls := out["cls"].(map[string]any)
+		if firefox {
+			if cls["value"] != nil || !strings.Contains(cls["reason"].(string), "firefox") {
+				t.Errorf("cls on Firefox = %v, want null with a reason naming firefox", cls)
+			}
+		} else {
+			if n, _ := cls["value"].(float64); n <= 0 || cls["verdict"] == nil {
+				t.Errorf("cls = %v, want the banner's shift", cls)
+			}
+			var names []string
+			for _, n := range cls["nodes"].([]any) {
+				names = append(names, n.(map[string]any)["selector"].(string))
+			}
+			if !slices.Contains(names, "#shifted") {
+				t.Errorf("the largest shift moved %v, want #shifted among them", names)
+			}
+		}
+
+		inp := out["inp"].(map[string]any)
+		if inp["value"] == nil {
+			t.Fatalf("inp = %v, want the click's 600 ms", inp)
+		}
+		if inp["verdict"] != "poor" {
+			t.Errorf("inp verdict = %v, want poor after a 600 ms handler: %v", inp["verdict"], inp)
+		}
+		if el, _ := inp["element"].(map[string]any); el["id"] != "slow" {
+			t.Errorf("the INP target is %v, want button#slow", inp["element"])
+		}
+		if c, _ := inp["cause"].(string); !strings.Contains(c, "#slow") || !strings.Contains(c, "processing") {
+			t.Errorf("the INP cause %q does not name #slow and its processing", c)
+		}
+		if msg := out["message"].(string); !strings.Contains(msg, "INP") || !strings.Contains(msg, "poor") || !strings.Contains(msg, "#hero") {
+			t.Errorf("the message lacks the verdicts or the LCP element: %s", msg)
+		}
+		// A URL navigate refuses, performance refuses.
+		e.fail(engine.InvalidURL, "performance", map[string]any{"sessionId": id, "url": "javascript:alert(1)"})
+	})
+}

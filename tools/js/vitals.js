@@ -47,18 +47,37 @@ async () => {
     o.disconnect();
     return list;
   };
+  // An interaction's entries (pointerdown, pointerup, click, ...) merge as
+  // web-vitals' attribution does: from the first input to the last frame,
+  // processing from the first handler's start to the last one's end.
+  const merge = (byId, e) => {
+    const g = byId.get(e.interactionId);
+    const end = e.startTime + e.duration;
+    if (!g) {
+      byId.set(e.interactionId, {start: e.startTime, pStart: e.processingStart, pEnd: e.processingEnd, end, duration: e.duration,
+        name: e.name, target: e.target, longest: e.processingEnd - e.processingStart});
+      if (byId.size > 500) byId.delete(byId.keys().next().value);
+      return;
+    }
+    g.start = Math.min(g.start, e.startTime);
+    g.pStart = Math.min(g.pStart, e.processingStart);
+    g.pEnd = Math.max(g.pEnd, e.processingEnd);
+    g.end = Math.max(g.end, end);
+    g.duration = Math.max(g.duration, e.duration);
+    if (e.processingEnd - e.processingStart > g.longest) {
+      g.longest = e.processingEnd - e.processingStart;
+      g.name = e.name;
+      g.target = e.target || g.target;
+    }
+    g.target = g.target || e.target;
+  };
   // The lasting observer of interactions.
   let keep = window.__bmcpVitals;
   if (!keep && has("event")) {
     keep = window.__bmcpVitals = {byId: new Map(), since: performance.now()};
     try {
       new PerformanceObserver(l => {
-        for (const e of l.getEntries()) {
-          if (!e.interactionId) continue;
-          const cur = keep.byId.get(e.interactionId);
-          if (!cur || e.duration > cur.duration) keep.byId.set(e.interactionId, e);
-          if (keep.byId.size > 500) keep.byId.delete(keep.byId.keys().next().value);
-        }
+        for (const e of l.getEntries()) if (e.interactionId) merge(keep.byId, e);
       }).observe({type: "event", buffered: true, durationThreshold: 16});
     } catch (e) { /* the buffered read below still answers */ }
   }
@@ -118,22 +137,24 @@ async () => {
   }
 
   if (events) {
-    const byId = new Map(keep ? keep.byId : []);
+    // The buffered entries are those the lasting observer saw too, if it
+    // was there: they merge into a copy of its groups idempotently.
+    const byId = new Map();
+    for (const [id, g] of (keep ? keep.byId : [])) byId.set(id, Object.assign({}, g));
     let withId = 0;
     for (const e of events) {
       if (!e.interactionId) continue;
       withId++;
-      const cur = byId.get(e.interactionId);
-      if (!cur || e.duration > cur.duration) byId.set(e.interactionId, e);
+      merge(byId, e);
     }
     const all = [...byId.values()].sort((a, b) => b.duration - a.duration);
     out.inp = {interactions: all.length, idSupported: withId > 0 || all.length > 0 || !events.length || "interactionId" in events[0]};
     if (all.length) {
       const e = all[Math.min(all.length - 1, Math.floor(all.length / 50))];
-      Object.assign(out.inp, {value: round(e.duration), type: e.name, atMs: round(e.startTime - act), target: describe(e.target),
-        parts: {inputDelay: round(Math.max(0, e.processingStart - e.startTime)),
-          processing: round(Math.max(0, e.processingEnd - e.processingStart)),
-          presentation: round(Math.max(0, e.startTime + e.duration - e.processingEnd))}});
+      Object.assign(out.inp, {value: round(e.duration), type: e.name, atMs: round(e.start - act), target: describe(e.target),
+        parts: {inputDelay: round(Math.max(0, e.pStart - e.start)),
+          processing: round(Math.max(0, e.pEnd - e.pStart)),
+          presentation: round(Math.max(0, e.end - e.pEnd))}});
     }
   }
   return out;
