@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -118,9 +119,6 @@ func TestTracingSummarizesTheClick(t *testing.T) {
 	}
 }
 
-var _ = testenv.Eventually
-var _ = time.Second
-
 func TestPerformanceVitals(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {
 		id := e.session()
@@ -184,4 +182,68 @@ func TestPerformanceVitals(t *testing.T) {
 		// A URL navigate refuses, performance refuses.
 		e.fail(engine.InvalidURL, "performance", map[string]any{"sessionId": id, "url": "javascript:alert(1)"})
 	})
+}
+
+// TestTracingKeepAndClose: a kept trace outlives its session, and a
+// trace the session's close stopped is finished, valid, not half-written.
+func TestTracingKeepAndClose(t *testing.T) {
+	e := tracingEnv(t, engine.RecordingLimits{})
+	id := e.open("/vitals.html")
+	start := e.ok("start_tracing", map[string]any{"sessionId": id, "keep": true, "screenshots": true})
+	path := start["path"].(string)
+	if want := filepath.Join(e.out, "kept", id, "trace") + string(filepath.Separator); !strings.HasPrefix(path, want) {
+		t.Fatalf("kept trace path %s is not under %s", path, want)
+	}
+	if cats := start["categories"].([]any); !slices.Contains(cats, any("disabled-by-default-devtools.screenshot")) {
+		t.Errorf("screenshots: true does not record the screenshot category: %v", cats)
+	}
+	e.ok("click", map[string]any{"sessionId": id, "selector": "#slow"})
+	e.ok("close_session", map[string]any{"sessionId": id})
+	cats := readTrace(t, path)
+	if !slices.Contains(cats, "devtools.timeline") {
+		t.Errorf("the trace the close finished lacks devtools.timeline: %v", cats)
+	}
+	if _, err := os.Stat(path + ".part"); !os.IsNotExist(err) {
+		t.Errorf("a part file is left beside the trace: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(e.out, id)); !os.IsNotExist(err) {
+		t.Errorf("the closed session's directory is still there: %v", err)
+	}
+}
+
+// TestTracingStopsAtItsBound: a trace that reaches --recording-max-duration
+// stops by itself, its file written, and the session's next result says so.
+func TestTracingStopsAtItsBound(t *testing.T) {
+	e := tracingEnv(t, engine.RecordingLimits{MaxDuration: time.Second})
+	id := e.open("/vitals.html")
+	path := e.ok("start_tracing", map[string]any{"sessionId": id})["path"].(string)
+	var notices []any
+	testenv.Eventually(t, "a notice that the trace stopped", func() (bool, error) {
+		out := e.ok("get_page_metadata", map[string]any{"sessionId": id})
+		notices, _ = out["notices"].([]any)
+		return len(notices) > 0, fmt.Errorf("no notices in %v", out)
+	})
+	if n := notices[0].(string); !strings.Contains(n, "time bound") || !strings.Contains(n, path) {
+		t.Errorf("the notice %q does not say the trace stopped at its time bound into %s", n, path)
+	}
+	readTrace(t, path)
+	e.fail(engine.NoRecording, "stop_tracing", map[string]any{"sessionId": id})
+	// Another one can start once it stopped.
+	e.ok("start_tracing", map[string]any{"sessionId": id})
+}
+
+// TestTracingUnsupportedOnFirefox: Firefox records no Chrome trace.
+func TestTracingUnsupportedOnFirefox(t *testing.T) {
+	out := t.TempDir()
+	e := newEnvOnWith(t, firefoxEngine(t), sessions.Config{OutputDir: out}, tools.Options{Version: "test", Caps: []tools.Group{tools.All}, OutputDir: out})
+	id := e.open("/vitals.html")
+	body := e.fail(engine.Unsupported, "start_tracing", map[string]any{"sessionId": id})
+	if !strings.Contains(body["message"].(string), "firefox") {
+		t.Errorf("UNSUPPORTED does not name the browser: %v", body)
+	}
+	// The refused start left nothing running, and no file.
+	e.fail(engine.NoRecording, "stop_tracing", map[string]any{"sessionId": id})
+	if entries, _ := os.ReadDir(filepath.Join(out, id, "trace")); len(entries) > 0 {
+		t.Errorf("a refused trace left files: %v", entries)
+	}
 }

@@ -110,6 +110,7 @@ func RunParts(t *testing.T, newEngine func(t *testing.T) engine.Engine, parts ..
 	run("RefsAcrossTabs", h.testRefsAcrossTabs)
 	run("Shadow", h.testShadow)
 	run("InfoWhileBusy", h.testInfoWhileBusy)
+	run("Tracing", h.testTracing)
 	run("SessionClose", h.testSessionClose)
 	run("EngineClose", func(t *testing.T) {
 		closed = true
