@@ -276,7 +276,7 @@ func summarizeThreads(sum *TraceSummary, kept []traceEvent, main func(traceEvent
 				continue
 			case "LayoutShift":
 				_ = json.Unmarshal(ev.Args, &a)
-				sum.LayoutShifts = append(sum.LayoutShifts, LayoutShift{AtMs: ms(ev.Ts - origin), Score: a.Data.Score, Nodes: len(a.Data.ImpactedNodes), RecentInput: a.Data.HadInput})
+				sum.LayoutShifts = append(sum.LayoutShifts, LayoutShift{AtMs: ms(ev.Ts - origin), Score: float64(int64(a.Data.Score*10000)) / 10000, Nodes: len(a.Data.ImpactedNodes), RecentInput: a.Data.HadInput})
 				if !a.Data.HadInput {
 					sum.ShiftScore += a.Data.Score
 				}
@@ -410,7 +410,7 @@ func (s TraceSummary) paragraph() string {
 		b.WriteString(".")
 	}
 	if n := s.Counts["layoutShifts"]; n > 0 {
-		fmt.Fprintf(&b, " %d layout shifts, score %g (the largest %g at %g ms).", n, s.ShiftScore, s.LayoutShifts[0].Score, s.LayoutShifts[0].AtMs)
+		fmt.Fprintf(&b, " %d layout shift(s), score %g (the largest %g at %g ms).", n, s.ShiftScore, s.LayoutShifts[0].Score, s.LayoutShifts[0].AtMs)
 	} else {
 		b.WriteString(" No layout shift.")
 	}

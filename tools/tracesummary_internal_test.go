@@ -42,7 +42,7 @@ func TestSummarizeTrace(t *testing.T) {
 	if s.Counts["layouts"] != 1 || s.Counts["layoutShifts"] != 1 {
 		t.Errorf("counts = %v", s.Counts)
 	}
-	if p := s.paragraph(); !strings.Contains(p, "1 long") || !strings.Contains(p, "slow (http://a/app.js:7)") || !strings.Contains(p, "1 layout shifts, score 0.12") {
+	if p := s.paragraph(); !strings.Contains(p, "1 long") || !strings.Contains(p, "slow (http://a/app.js:7)") || !strings.Contains(p, "1 layout shift(s), score 0.12") {
 		t.Errorf("paragraph = %s", p)
 	}
 	if _, err := summarize(context.Background(), strings.NewReader(`{"traceEvents":[{"name":`)); err == nil {

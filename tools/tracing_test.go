@@ -247,3 +247,19 @@ func TestTracingUnsupportedOnFirefox(t *testing.T) {
 		t.Errorf("a refused trace left files: %v", entries)
 	}
 }
+
+// TestTracingOnePerBrowser: Chrome records one trace at a time; another
+// session of the same browser is told so, and can trace once it stopped.
+func TestTracingOnePerBrowser(t *testing.T) {
+	e := tracingEnv(t, engine.RecordingLimits{})
+	a, b := e.open("/vitals.html"), e.open("/vitals.html")
+	e.ok("start_tracing", map[string]any{"sessionId": a})
+	busy := e.fail(engine.RecordingActive, "start_tracing", map[string]any{"sessionId": b})
+	if d, _ := busy["details"].(map[string]any); d["scope"] != "browser" || !strings.Contains(busy["message"].(string), "another session") {
+		t.Errorf("the second session's start does not say another session traces: %v", busy)
+	}
+	e.fail(engine.NoRecording, "stop_tracing", map[string]any{"sessionId": b})
+	e.ok("stop_tracing", map[string]any{"sessionId": a})
+	e.ok("start_tracing", map[string]any{"sessionId": b})
+	readTrace(t, e.ok("stop_tracing", map[string]any{"sessionId": b})["path"].(string))
+}

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	cdpio "github.com/chromedp/cdproto/io"
 	"github.com/chromedp/cdproto/tracing"
@@ -71,6 +73,12 @@ func (t *tabbed) StartTracing(ctx context.Context, req engine.TraceRequest) erro
 				IncludedCategories:  cats,
 			},
 		})
+		var ce *cdproto.Error
+		if errors.As(err, &ce) && strings.Contains(ce.Message, "already been started") {
+			// Chrome records one trace at a time, for the whole browser.
+			return engine.Wrap(engine.RecordingActive, err, "another session of this browser is recording a trace, and Chrome records one at a time").
+				With("scope", "browser").Suggest("Call start_tracing again once the other session's trace has stopped.")
+		}
 		return err
 	})
 	if err != nil {
