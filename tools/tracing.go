@@ -40,7 +40,7 @@ type StopTracingOut struct {
 }
 
 func startTracing(d *Deps) Tool {
-	t := sessionTool(d, "start_tracing", "Record a Chrome performance trace of the current tab until stop_tracing (Chromium, cdp engine).", local,
+	t := sessionTool(d, "start_tracing", "Record a Chrome performance trace of the current tab until stop_tracing (Chromium only).", local,
 		func(ctx context.Context, s engine.Session, in StartTracingIn) (StartTracingOut, error) {
 			id := engine.SessionIDFrom(ctx)
 			req, err := d.recs.begin(id, engine.RecordTrace, "json", in.Keep)

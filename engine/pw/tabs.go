@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"sync"
 
 	"github.com/playwright-community/playwright-go"
 
@@ -24,6 +25,10 @@ type tabbed struct {
 
 	tabs  kit.TabSet[*session]
 	first *session // owns the browser context
+	// trace is the trace running on one of the tabs, if any (tracing.go);
+	// traceMu guards it against the trace's own stop.
+	traceMu sync.Mutex
+	trace   *tracer
 }
 
 func newTabbed(first *session) *tabbed {
@@ -51,6 +56,8 @@ func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 
 // Close closes the browser context and with it every tab.
 func (t *tabbed) Close(ctx context.Context) error {
+	// A running trace is finished first, while its tab lives.
+	t.finishTrace(engine.StoppedBySessionEnd)
 	err := t.first.Close(ctx)
 	// The session's downloads go with it.
 	if dir := t.sh.report.dir; dir != "" {
