@@ -83,7 +83,11 @@ func stopTracing(d *Deps) Tool {
 			}
 			out := StopTracingOut{Path: rec.Path, Bytes: rec.Bytes, DurationMs: rec.Duration.Milliseconds(), Kept: cur.keep, StoppedBy: rec.StoppedBy, Summary: sum}
 			out.Message = fmt.Sprintf("Trace of %s written to %s (%d bytes). %s", rec.Duration.Round(time.Millisecond), rec.Path, rec.Bytes, sum.paragraph())
-			if rec.StoppedBy != "" {
+			switch rec.StoppedBy {
+			case "":
+			case engine.StoppedByMaxBytes:
+				out.Message += " The trace reached its size bound (--recording-max-size): the events after it are left out."
+			default:
 				out.Message += fmt.Sprintf(" The trace had stopped by itself (%s).", rec.StoppedBy)
 			}
 			return out, nil

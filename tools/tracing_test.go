@@ -263,3 +263,45 @@ func TestTracingOnePerBrowser(t *testing.T) {
 	e.ok("start_tracing", map[string]any{"sessionId": b})
 	readTrace(t, e.ok("stop_tracing", map[string]any{"sessionId": b})["path"].(string))
 }
+
+// TestTracingStopsAtItsSize: a trace stays within --recording-max-size,
+// and says that it was cut there, or stopped there by itself.
+func TestTracingStopsAtItsSize(t *testing.T) {
+	const max = 64 << 10
+	e := tracingEnv(t, engine.RecordingLimits{MaxBytes: max})
+	id := e.open("/ticking.html")
+	e.ok("start_tracing", map[string]any{"sessionId": id, "screenshots": true})
+	// Screenshots of a page that paints every 5 ms pass 64 KiB within a
+	// few frames; the bound is what stops it, however long that takes.
+	var path string
+	testenv.Eventually(t, "the trace to reach its size bound", func() (bool, error) {
+		out, isErr := e.call("stop_tracing", map[string]any{"sessionId": id})
+		switch {
+		case !isErr && out["stoppedBy"] == engine.StoppedByMaxBytes:
+			path = out["path"].(string)
+			if !strings.Contains(out["message"].(string), "size bound") {
+				t.Errorf("the message does not say the trace was cut at its size bound: %s", out["message"])
+			}
+			return true, nil
+		case !isErr:
+			// Not big enough yet: record a longer one.
+			e.ok("start_tracing", map[string]any{"sessionId": id, "screenshots": true})
+			return false, fmt.Errorf("stop_tracing answered %v bytes, under the bound", out["bytes"])
+		case out["errorCode"] == string(engine.NoRecording):
+			// It stopped by itself, when the browser's buffer filled.
+			notices, _ := e.ok("get_page_metadata", map[string]any{"sessionId": id})["notices"].([]any)
+			if len(notices) == 0 || !strings.Contains(notices[0].(string), "size bound") {
+				t.Fatalf("a trace that stopped by itself, without a notice of its size bound: %v", notices)
+			}
+			path = strings.Fields(strings.SplitAfter(notices[0].(string), "): ")[1])[0]
+			path = strings.TrimSuffix(path, ",")
+			return true, nil
+		}
+		t.Fatalf("stop_tracing failed: %v", out)
+		return false, nil
+	})
+	readTrace(t, path)
+	if fi, err := os.Stat(path); err != nil || fi.Size() > max {
+		t.Fatalf("the trace %s is over its bound of %d bytes: %v, %v", path, max, fi.Size(), err)
+	}
+}
