@@ -30,7 +30,6 @@ type TraceRequest struct {
 // TraceCategories are the categories a trace records: those Chrome
 // DevTools' Performance panel records.
 var TraceCategories = []string{
-	"-*",
 	"devtools.timeline",
 	"disabled-by-default-devtools.timeline",
 	"disabled-by-default-devtools.timeline.frame",
@@ -45,6 +44,15 @@ var TraceCategories = []string{
 
 // TraceScreenshotCategory is the category of the filmstrip's frames.
 const TraceScreenshotCategory = "disabled-by-default-devtools.screenshot"
+
+// Categories are the categories r records: TraceCategories, and the
+// filmstrip's with Screenshots.
+func (r TraceRequest) Categories() []string {
+	if r.Screenshots {
+		return append(TraceCategories[:len(TraceCategories):len(TraceCategories)], TraceScreenshotCategory)
+	}
+	return TraceCategories
+}
 
 // StoppedByTabClosed is a Recorded.StoppedBy reason: the tab a trace
 // recorded was closed; the file was finished.

@@ -130,7 +130,7 @@ type pageVitals struct {
 }
 
 func performance(d *Deps) Tool {
-	t := sessionTool(d, "performance", "Core Web Vitals of the page (LCP, CLS, INP, TTFB, FCP) with Google's verdicts and the biggest cause of each poor one; loads url first when given. INP counts the interactions before the call.", readOnly,
+	t := sessionTool(d, "performance", "Core Web Vitals of the page (LCP, CLS, INP, TTFB, FCP) with Google's verdicts and the biggest cause of each poor one; loads url first when given. INP counts the interactions before the call.", pageAction,
 		func(ctx context.Context, s engine.Session, in PerformanceIn) (PerformanceOut, error) {
 			if in.URL != "" {
 				if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: in.URL, WaitUntil: engine.WaitLoad, Timeout: ms(in.Timeout)}); err != nil {

@@ -47,15 +47,12 @@ func startTracing(d *Deps) Tool {
 			if err != nil {
 				return StartTracingOut{}, err
 			}
-			if err := s.StartTracing(ctx, engine.TraceRequest{RecordingRequest: req, Screenshots: in.Screenshots}); err != nil {
+			treq := engine.TraceRequest{RecordingRequest: req, Screenshots: in.Screenshots}
+			if err := s.StartTracing(ctx, treq); err != nil {
 				d.recs.abandon(id, engine.RecordTrace)
 				return StartTracingOut{}, err
 			}
-			cats := engine.TraceCategories[1:] // without "-*"
-			if in.Screenshots {
-				cats = append(cats[:len(cats):len(cats)], engine.TraceScreenshotCategory)
-			}
-			return StartTracingOut{Path: req.Path, Categories: cats, MaxBytes: req.Limits.MaxBytes, MaxDurationMs: req.Limits.MaxDuration.Milliseconds(),
+			return StartTracingOut{Path: req.Path, Categories: treq.Categories(), MaxBytes: req.Limits.MaxBytes, MaxDurationMs: req.Limits.MaxDuration.Milliseconds(),
 				Message: fmt.Sprintf("Tracing the current tab into %s; it stops by itself after %s or %d MiB. Act on the page, then call stop_tracing.",
 					req.Path, req.Limits.MaxDuration, req.Limits.MaxBytes>>20)}, nil
 		})

@@ -137,11 +137,7 @@ func (r *TraceRun) finish(ctx context.Context, reason string) {
 // protocol names them: the Performance panel's categories, the stream
 // transfer, a buffer of the size bound, and reports of its use.
 func TraceConfig(req engine.TraceRequest) (cats []string, bufferKB int64) {
-	cats = engine.TraceCategories
-	if req.Screenshots {
-		cats = append(cats[:len(cats):len(cats)], engine.TraceScreenshotCategory)
-	}
-	return cats, max(req.Limits.MaxBytes/1024, 64)
+	return req.Categories(), max(req.Limits.MaxBytes/1024, 64)
 }
 
 // TraceBufferUsageMs is how often the browser reports how full the trace
