@@ -122,6 +122,13 @@ func TestTracingSummarizesTheClick(t *testing.T) {
 func TestPerformanceVitals(t *testing.T) {
 	eachEngine(t, func(t *testing.T, e *env) {
 		id := e.session()
+		// A blank page has no metrics: null, each with its reason.
+		blank := e.ok("performance", map[string]any{"sessionId": id})
+		for _, m := range []string{"lcp", "inp", "fcp"} {
+			if v := blank[m].(map[string]any); v["value"] != nil || v["reason"] == nil || v["reason"] == "" {
+				t.Errorf("%s of about:blank = %v, want null with a reason", m, v)
+			}
+		}
 		// Loaded by performance itself; the banner arrives 300 ms after load.
 		first := e.ok("performance", map[string]any{"sessionId": id, "url": site.URL + "/vitals.html"})
 		t.Logf("first: %v", first["message"])
