@@ -54,6 +54,27 @@ func (h *harness) testTracing(t *testing.T) {
 	default:
 	}
 
+	// Closing the traced tab finishes its trace, and says so.
+	if _, err := s.Tabs(ctx(t), engine.TabsRequest{Action: "new", URL: h.site.url("/vitals.html")}); err != nil {
+		t.Fatalf("Tabs new: %v", err)
+	}
+	if err := s.StartTracing(ctx(t), req("tab.json")); err != nil {
+		t.Fatalf("StartTracing on the new tab: %v", err)
+	}
+	one := 1
+	if _, err := s.Tabs(ctx(t), engine.TabsRequest{Action: "close", Index: &one}); err != nil {
+		t.Fatalf("Tabs close: %v", err)
+	}
+	select {
+	case r := <-stopped:
+		if r.StoppedBy != engine.StoppedByTabClosed || r.Path != filepath.Join(dir, "tab.json") {
+			t.Fatalf("Stopped after its tab closed = %+v, want tab.json stopped by tab_closed", r)
+		}
+		wantTrace(t, r)
+	case <-time.After(patience):
+		t.Fatal("closing the traced tab did not finish its trace")
+	}
+
 	// A Close finishes the trace that runs, and says so.
 	other := h.open(t, "/vitals.html")
 	if err := other.StartTracing(ctx(t), req("c.json")); err != nil {

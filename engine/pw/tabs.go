@@ -57,7 +57,7 @@ func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 // Close closes the browser context and with it every tab.
 func (t *tabbed) Close(ctx context.Context) error {
 	// A running trace is finished first, while its tab lives.
-	t.finishTrace(engine.StoppedBySessionEnd)
+	t.finishTrace(engine.StoppedBySessionEnd, nil)
 	err := t.first.Close(ctx)
 	// The session's downloads go with it.
 	if dir := t.sh.report.dir; dir != "" {
@@ -77,8 +77,11 @@ func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsR
 		// is in front; bringing it forward keeps focus events honest.
 		Selected: func(ctx context.Context, s *session) { _ = do(ctx, s.page.BringToFront) },
 		// The first tab's session owns the browser context: close only
-		// its page.
-		Close: func(ctx context.Context, s *session) error { return do(ctx, func() error { return s.page.Close() }) },
+		// its page. A trace of the tab is finished first.
+		Close: func(ctx context.Context, s *session) error {
+			t.finishTrace(engine.StoppedByTabClosed, s)
+			return do(ctx, func() error { return s.page.Close() })
+		},
 	})
 }
 

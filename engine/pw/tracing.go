@@ -108,12 +108,13 @@ func (t *tabbed) StopTracing(ctx context.Context) (engine.Recorded, error) {
 	return tr.Stop(ctx)
 }
 
-// finishTrace finishes the session's trace as it closes.
-func (t *tabbed) finishTrace(reason string) {
+// finishTrace finishes the session's trace as it closes, or as the
+// traced tab (only, when not nil) closes: the file is written whole.
+func (t *tabbed) finishTrace(reason string, only *session) {
 	t.traceMu.Lock()
 	tr := t.trace
 	t.traceMu.Unlock()
-	if tr != nil {
+	if tr != nil && (only == nil || tr.tab == only) {
 		tr.StopBy(reason)
 	}
 }
