@@ -19,14 +19,19 @@ build:
 	@echo "$(GO) build -o $(BIN) ." >&2
 	@$(GO) build -o $(BIN) . >&2
 
-# browser installs Debian's Chromium when no Chromium is on PATH (as root, or
-# with sudo). Set NO_INSTALL=1 to skip.
+# browser installs Debian's Chromium when no Chromium is on PATH, and ffmpeg
+# (the video encoder, with ffprobe) when it is missing (as root, or with
+# sudo). Set NO_INSTALL=1 to skip.
 browser:
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
 	  command -v google-chrome >/dev/null 2>&1 || [ -n "$$BROWSERMCP_EXECUTABLE_PATH" ] || [ -n "$(NO_INSTALL)" ] || { \
 	  echo "Installing Chromium with apt..." >&2; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >&2; }
+	@command -v ffmpeg >/dev/null 2>&1 || [ -n "$(NO_INSTALL)" ] || { \
+	  echo "Installing ffmpeg (start_video's encoder) with apt..." >&2; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq ffmpeg >&2; }
 
 # pwdriver assembles the driver from npm (needs node >= 18 and npm; the
 # stamp file makes it rerun when PW_VERSION changes). It writes only to

@@ -257,7 +257,11 @@ func (b *bounded) Upload(ctx context.Context, req UploadRequest) (ActionResult, 
 	}
 	req.Timeout = orDefault(req.Timeout, b.t.Action)
 	req = req.WithDefaults()
-	return b.navigated(ctx)(Within(ctx, "upload to "+req.Target.String(), req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Upload(ctx, req) })))
+	what := "upload to " + req.Target.String()
+	if req.Target.IsZero() {
+		what = "answer the file chooser"
+	}
+	return b.navigated(ctx)(Within(ctx, what, req.deadline(), b.report(func(ctx context.Context) (ActionResult, error) { return b.s.Upload(ctx, req) })))
 }
 
 func (b *bounded) Mouse(ctx context.Context, req MouseRequest) (ActionResult, error) {
@@ -307,6 +311,20 @@ func (b *bounded) SaveState(ctx context.Context) (StorageState, error) {
 func (b *bounded) SetStorage(ctx context.Context, origins []OriginStorage) error {
 	d := DefaultCallTimeout + time.Duration(len(origins))*DefaultNavigationTimeout
 	return withinErr(ctx, "restore localStorage", d, func(ctx context.Context) error { return b.s.SetStorage(ctx, origins) })
+}
+
+func (b *bounded) DeleteCookies(ctx context.Context, f CookieFilter) ([]Cookie, error) {
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	return Within(ctx, "delete cookies", DefaultCallTimeout, func(ctx context.Context) ([]Cookie, error) { return b.s.DeleteCookies(ctx, f) })
+}
+
+func (b *bounded) Storage(ctx context.Context, req StorageRequest) (StorageResult, error) {
+	if err := req.Validate(); err != nil {
+		return StorageResult{}, err
+	}
+	return Within(ctx, req.Area()+" "+req.Action, DefaultCallTimeout, func(ctx context.Context) (StorageResult, error) { return b.s.Storage(ctx, req) })
 }
 
 func (b *bounded) Tabs(ctx context.Context, req TabsRequest) (TabsResult, error) {
@@ -442,3 +460,19 @@ func (b *bounded) StartTracing(ctx context.Context, req TraceRequest) error {
 func (b *bounded) StopTracing(ctx context.Context) (Recorded, error) {
 	return Within(ctx, "stop_tracing", TraceStopTimeout, b.s.StopTracing)
 }
+
+// StartVideo waits for the tab's first frame and the encoder's start.
+func (b *bounded) StartVideo(ctx context.Context, req VideoRequest) error {
+	if req.MaxWidth < 0 || req.MaxHeight < 0 {
+		return Errorf(InvalidParameters, "maxWidth and maxHeight must not be negative")
+	}
+	req.Limits = req.Limits.WithDefaults()
+	return withinErr(ctx, "start_video", DefaultCallTimeout, func(ctx context.Context) error { return b.s.StartVideo(ctx, req) })
+}
+
+func (b *bounded) StopVideo(ctx context.Context) (VideoResult, error) {
+	return Within(ctx, "stop_video", StopVideoTimeout, b.s.StopVideo)
+}
+
+// VideoChapter only notes the time: it needs no deadline.
+func (b *bounded) VideoChapter(title string) { b.s.VideoChapter(title) }

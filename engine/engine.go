@@ -68,7 +68,8 @@ type Session interface {
 	Networker
 	Consoler
 	PDFer
-	Tracer // a Chrome performance trace of the current tab
+	Tracer  // a Chrome performance trace of the current tab
+	Videoer // start_video, stop_video
 	// Evaluate runs a function in the page and returns its JSON result.
 	Evaluate(ctx context.Context, req EvalRequest) (json.RawMessage, error)
 	// Screenshot returns a PNG or JPEG image.
@@ -172,6 +173,30 @@ type Dialog struct {
 	// Handled is "accepted" or "dismissed" when the dialog policy closed it
 	// already; empty while it waits for HandleDialog.
 	Handled string `json:"handled,omitempty"`
+}
+
+// FileChooser is a native file chooser a page opened and waits on.
+type FileChooser struct {
+	// Multiple is set when the chooser takes several files (its input is
+	// <input type=file multiple>).
+	Multiple bool `json:"multiple"`
+}
+
+// FileChooserPending is the error of a page call made while a file chooser
+// waits: the page is blocked, as by a dialog, until upload_file answers it.
+func FileChooserPending(fc FileChooser) *Error {
+	kind := "a single-file"
+	if fc.Multiple {
+		kind = "a multiple-file"
+	}
+	return Errorf(FileChooserOpen, "%s file chooser is open and waits for its files", kind).With("fileChooser", &fc)
+}
+
+// NoFileChooser is the error of an Upload without a Target while no file
+// chooser waits.
+func NoFileChooser() *Error {
+	return Errorf(InvalidParameters, "no file chooser is open: name the file input with selector or ref, or first click what opens the chooser").
+		With("field", "selector").With("fields", []string{"selector", "ref"})
 }
 
 // DialogRequest closes the open dialog.
@@ -386,6 +411,11 @@ type ActionResult struct {
 	// Dialog is the dialog the action opened, if any. In manual mode it is
 	// still open and blocks the page until HandleDialog.
 	Dialog *Dialog
+	// FileChooser is the native file chooser the action opened (a click on
+	// an <input type=file>, or a script's input.click()), if any. It stays
+	// pending, and blocks the page's other calls with FILE_CHOOSER_OPEN,
+	// until an Upload without a Target fills or cancels it.
+	FileChooser *FileChooser
 	// ReceivedBy describes the element a forced click landed on (its
 	// target, or what the click went to instead is an error); other
 	// actions leave it empty.

@@ -38,6 +38,10 @@ const (
 	Timeout           Code = "TIMEOUT"
 	BrowserCrashed    Code = "BROWSER_CRASHED"
 	BrowserError      Code = "BROWSER_ERROR"
+	// AssertionFailed is an assertion (verify_*) whose condition did not
+	// hold by its timeout; its details say what was expected and what the
+	// page showed.
+	AssertionFailed Code = "ASSERTION_FAILED"
 	// InternalError is a bug of the server's own (a recovered panic): the
 	// one call failed, and the server runs on.
 	InternalError Code = "INTERNAL_ERROR"
@@ -46,6 +50,9 @@ const (
 	// call while none does.
 	RecordingActive Code = "RECORDING_ACTIVE"
 	NoRecording     Code = "NO_RECORDING"
+	// FileChooserOpen is a page call made while a native file chooser an
+	// action opened waits for upload_file.
+	FileChooserOpen Code = "FILE_CHOOSER_OPEN"
 )
 
 type codeDefaults struct {
@@ -70,12 +77,14 @@ var codeInfo = map[Code]codeDefaults{
 	NetworkError:        {true, "Check that the host name is right and the site is up and reachable from the server, then retry."},
 	ResourceExhausted:   {true, "Free space or memory on the server (close sessions, delete files in the output directory), or ask for less."},
 	DialogOpen:          {false, "Call handle_dialog to accept or dismiss the dialog first."},
+	FileChooserOpen:     {false, "Call upload_file with files and no selector or ref to choose them, or with files: [] to cancel the chooser; navigating away or closing the tab drops it too."},
 	ScriptError:         {false, "Fix the script: it threw, or returned something that is not JSON (a DOM node, a function, a cycle)."},
 	NoDialog:            {false, "No dialog is open; the page or the --dialogs policy may have closed it. Continue without handle_dialog."},
 	Unsupported:         {false, "This browser or engine does not offer this feature; use Chromium for it."},
 	Timeout:             {true, "Raise timeout, or wait for the page to settle and retry."},
 	BrowserCrashed:      {true, "The browser or tab crashed; call create_session to start a fresh session."},
 	BrowserError:        {true, "Retry; if it persists, create a new session."},
+	AssertionFailed:     {false, "The page did not show what was expected: read expected and actual, take a snapshot to see the page, or raise timeout if it is still changing."},
 	InternalError:       {false, "The server hit a bug on this call and runs on; try another way, and report the call to its maintainers."},
 	RecordingActive:     {false, "Stop the running recording with its stop_ tool first, or keep using it."},
 	NoRecording:         {false, "Start a recording with its start_ tool first; one that reached its size or time bound has stopped already, and the result after it said so."},

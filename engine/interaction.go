@@ -61,7 +61,11 @@ type DragRequest struct {
 	Timeout        time.Duration
 }
 
-// UploadRequest sets the files of a file input. Paths must exist.
+// UploadRequest sets the files of a file input. Paths must exist. A zero
+// Target answers the file chooser an action opened (ActionResult's
+// FileChooser): Files fill it, and no Files cancel it, as a user closing
+// the chooser would (the input gets a cancel event). With no chooser
+// waiting, a zero Target is INVALID_PARAMETERS (NoFileChooser).
 type UploadRequest struct {
 	Target  Target
 	Files   []string

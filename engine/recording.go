@@ -44,7 +44,8 @@ const (
 	StoppedByMaxBytes    = "max_bytes"    // its file reached RecordingLimits.MaxBytes
 	StoppedByMaxDuration = "max_duration" // it ran RecordingLimits.MaxDuration
 	StoppedBySessionEnd  = "session_end"  // its session closed or expired: the file was finished
-	StoppedByCrash       = "crash"        // its browser or tab went away: the file was removed
+	StoppedByCrash       = "crash"        // its browser or tab went away: the file was removed (a video keeps what it has, finished)
+	StoppedByTabClosed   = "tab_closed"   // the tab it recorded closed: the file was finished
 )
 
 // RecordingRequest starts a recording into the file Path, which the tool

@@ -125,3 +125,6 @@ func (t Target) String() string {
 	}
 	return "selector " + Clip(t.Selector, 200)
 }
+
+// IsZero reports whether t names no element.
+func (t Target) IsZero() bool { return t.Selector == "" && t.Ref == "" }

@@ -54,10 +54,6 @@ func (r TraceRequest) Categories() []string {
 	return TraceCategories
 }
 
-// StoppedByTabClosed is a Recorded.StoppedBy reason: the tab a trace
-// recorded was closed; the file was finished.
-const StoppedByTabClosed = "tab_closed"
-
 // TraceStopTimeout bounds StopTracing: the browser flushes its buffer and
 // the file is read from it in pieces, up to RecordingLimits.MaxBytes.
 const TraceStopTimeout = 2 * time.Minute

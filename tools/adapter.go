@@ -203,6 +203,7 @@ func onSession[In sessionRefer, R any](d *Deps, name string, def mcp.Tool,
 			// and serves the next call.
 			defer recoverCall(ctx, d.Log, name, &err)
 			d.observe.before(ctx, call)
+			markChapter(ctx, def, s, req) // on a running video (video.go)
 			if out, err = fn(ctx, s, in); err == nil {
 				sc.restoreMessage(&out)
 				d.addChanges(ctx, name, s, &out)

@@ -9,7 +9,7 @@ import (
 // OptIn are the capability groups that --caps turns on. Core is always
 // on; a tool of a group that is off is not registered at all, so it costs
 // no tokens in tools/list and a call to it answers "tool not found".
-var OptIn = []Group{Network, State, PDF, Console, Vision, Devtools}
+var OptIn = []Group{Network, State, PDF, Console, Vision, Testing, Devtools}
 
 // Testing holds the assertion tools, generate_locator and export_test.
 const Testing Group = "testing"

@@ -26,8 +26,9 @@
 //	pdf.go          pdf
 //	dialogs.go      handle_dialog
 //	tabs.go         tabs
-//	state.go        get_cookies set_cookies save_state restore_state
+//	state.go        get_cookies set_cookies save_state restore_state delete_cookies local_storage session_storage
 //	mouse.go        mouse_click mouse_move mouse_drag
 //	network.go      block_resource mock_response unroute set_offline set_throttling get_request_log
 //	console.go      get_console_messages
+//	locate.go       generate_locator
 package tools

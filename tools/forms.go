@@ -96,9 +96,14 @@ type UploadIn struct {
 	Files []string `json:"files" jsonschema:"Existing files in the output dir or --allowed-paths" size:"4096"`
 }
 
+// Without a selector or ref, upload_file answers the file chooser an
+// action opened: files fill it, and files: [] cancels it.
 func (in UploadIn) validate() error {
+	if !in.given() {
+		return validTarget(in.Selector, in.Ref, false)
+	}
 	if len(in.Files) == 0 {
-		return invalid("files", "files must list at least one path")
+		return invalid("files", "files must list at least one path for a file input (files: [] without selector or ref cancels a file chooser)")
 	}
 	return in.ElementIn.validate()
 }
@@ -115,6 +120,14 @@ func uploadFile(d *Deps) Tool {
 				files[i] = p
 			}
 			r, err := s.Upload(ctx, engine.UploadRequest{Target: in.target(), Files: files, Timeout: in.timeout(s)})
-			return actionOut(fmt.Sprintf("Set %d file(s) on %s", len(in.Files), in.target()), r), err
+			msg := fmt.Sprintf("Set %d file(s) on %s", len(in.Files), in.target())
+			switch {
+			case in.given():
+			case len(files) == 0:
+				msg = "Cancelled the file chooser"
+			default:
+				msg = fmt.Sprintf("Chose %d file(s) in the file chooser", len(files))
+			}
+			return actionOut(msg, r), err
 		})
 }

@@ -50,6 +50,10 @@ type ActionOut struct {
 	// Dialog is the JavaScript dialog the action opened; unless handled is
 	// set, the page waits for handle_dialog.
 	Dialog *engine.Dialog `json:"dialog,omitempty" jsonschema:"Dialog the action opened; call handle_dialog unless it says handled"`
+	// FileChooser is set when the action opened a native file chooser,
+	// which waits for upload_file without a selector or ref (the message
+	// says so; no description here, to keep the output schemas short).
+	FileChooser bool `json:"fileChooser,omitempty"`
 	// NewTabs are the tabs the action opened; the current tab stays.
 	NewTabs []engine.NewTab `json:"newTabs,omitempty" jsonschema:"Tabs the action opened (index for tabs select, url)"`
 	// Downloads are the files the action downloaded, saved in the
@@ -87,6 +91,14 @@ func actionOut(msg string, r engine.ActionResult) ActionOut {
 	}
 	if n := r.ConsoleErrors; n > 0 {
 		out.Message += fmt.Sprintf("; the page logged %d console error(s)", n)
+	}
+	if fc := r.FileChooser; fc != nil {
+		out.FileChooser = true
+		kind := "a file"
+		if fc.Multiple {
+			kind = "files"
+		}
+		out.Message += "; a file chooser opened: call upload_file with paths in files and no selector or ref to choose " + kind + ", or files: [] to cancel; it blocks the page until then"
 	}
 	if d := r.Dialog; d != nil {
 		if d.Handled != "" {

@@ -33,11 +33,14 @@ func TestEveryToolIsComplete(t *testing.T) {
 }
 
 // readOnlyName matches the tools that only observe.
-var readOnlyName = regexp.MustCompile(`^(get_|is_|find_|find$|extract_|element_exists$|snapshot$|screenshot|list_sessions$|browser_context_list$|wait_for(_|$)|pdf$)`)
+var readOnlyName = regexp.MustCompile(`^(get_|is_|find_|find$|extract_|element_exists$|snapshot$|screenshot|list_sessions$|browser_context_list$|wait_for(_|$)|verify_|pdf$|generate_locator$)`)
 
 // destructiveTools may destroy state the agent cannot get back.
-// save_state may overwrite a file of the same name.
-var destructiveTools = map[string]bool{"close_session": true, "browser_context_close": true, "save_state": true}
+// save_state may overwrite a file of the same name; delete_cookies,
+// local_storage and session_storage (remove, clear, and set over an item)
+// delete what a site stored, a login among it.
+var destructiveTools = map[string]bool{"close_session": true, "browser_context_close": true, "save_state": true,
+	"delete_cookies": true, "local_storage": true, "session_storage": true}
 
 // effectiveHints reads annotations the way the MCP specification tells a
 // client to: an absent hint takes its default.

@@ -16,8 +16,19 @@ import (
 // call that can open one runs through raceDialog, which returns as soon as
 // a dialog opens, and every page call first checks that none is open.
 
-// dialogErr fails with DIALOG_OPEN while a dialog waits for handle_dialog.
+// dialogErr fails with DIALOG_OPEN while a dialog waits for handle_dialog,
+// and with FILE_CHOOSER_OPEN while a file chooser waits for Upload: both
+// block the page's calls.
 func (s *session) dialogErr() error {
+	if err := s.jsDialogErr(); err != nil {
+		return err
+	}
+	return s.chooserErr()
+}
+
+// jsDialogErr fails with DIALOG_OPEN while a dialog waits for
+// handle_dialog.
+func (s *session) jsDialogErr() error {
 	d := s.st.openDialog()
 	if d == nil {
 		return nil
@@ -136,5 +147,9 @@ func (s *session) actFor(ctx context.Context, t *chromedp.Target, m mark, navTim
 	if opened {
 		return engine.ActionResult{Dialog: s.st.dialogSince(m)}, nil
 	}
-	return s.settle(ctx, t, m, navTimeout)
+	res, err := s.settle(ctx, t, m, navTimeout)
+	if err == nil {
+		res.FileChooser = s.st.chooserSince(m)
+	}
+	return res, err
 }

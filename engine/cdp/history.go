@@ -44,6 +44,8 @@ func (s *session) Reload(ctx context.Context, ignoreCache bool, timeout time.Dur
 // reloadLike runs an action that navigates the page, then waits for the
 // navigation it started, as after a click.
 func (s *session) reloadLike(ctx context.Context, what string, timeout time.Duration, act func(context.Context, *chromedp.Target) error) (engine.NavigateResult, error) {
+	// Leaving the page drops a file chooser it left waiting.
+	s.st.dropChooser()
 	var res engine.NavigateResult
 	err := s.run(ctx, what, func(ctx context.Context, t *chromedp.Target) error {
 		m := s.st.mark()

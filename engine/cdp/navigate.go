@@ -22,6 +22,8 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 	if err := s.checkNavigation(req.URL); err != nil {
 		return engine.NavigateResult{}, err
 	}
+	// Leaving the page drops a file chooser it left waiting.
+	s.st.dropChooser()
 	var res engine.NavigateResult
 	err := s.run(ctx, "navigate to "+req.URL, func(ctx context.Context, t *chromedp.Target) error {
 		if err := s.dialogErr(); err != nil {

@@ -77,6 +77,9 @@ func (s *session) Drag(ctx context.Context, req engine.DragRequest) (engine.Acti
 
 // Upload sets the files of an <input type=file> and fires its events.
 func (s *session) Upload(ctx context.Context, req engine.UploadRequest) (engine.ActionResult, error) {
+	if req.Target.IsZero() {
+		return s.answerChooser(ctx, req)
+	}
 	var res engine.ActionResult
 	err := s.run(ctx, "upload to "+req.Target.String(), func(ctx context.Context, t *chromedp.Target) error {
 		m := s.st.mark()

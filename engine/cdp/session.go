@@ -151,6 +151,9 @@ func openTab(ctx context.Context, b *browserProc, parent context.Context, refs *
 			if err := installSettle(ctx, t); err != nil {
 				return err
 			}
+			if err := interceptChoosers(ctx, t); err != nil {
+				return err
+			}
 			return applyOptions(ctx, t, opts)
 		}))
 	}()

@@ -59,6 +59,11 @@ type pageState struct {
 	// the session sets it to apply a non-manual dialog policy.
 	onDialog func(*engine.Dialog)
 
+	// chooser is the file chooser waiting for Upload, nil when none
+	// (chooser.go); choosers counts the choosers opened.
+	chooser  *fileChooser
+	choosers int
+
 	// oopifs are the out-of-process iframe targets attached to the page,
 	// by target id, which for an iframe is its frame id.
 	oopifs     map[target.ID]bool
@@ -122,6 +127,7 @@ func (s *pageState) record(src target.ID, ev any) {
 			s.loader = ev.Frame.LoaderID
 			s.commits++
 			s.gcLoaders()
+			s.chooser = nil // its input went with the old document
 		}
 	case *page.EventNavigatedWithinDocument:
 		if ev.FrameID != s.mainFrame {
@@ -189,6 +195,11 @@ func (s *pageState) record(src target.ID, ev any) {
 		}
 	case *page.EventJavascriptDialogClosed:
 		s.dialog = nil
+	case *page.EventFileChooserOpened:
+		if src != "" {
+			return // an out-of-process iframe's: not intercepted
+		}
+		s.chooserOpened(ev)
 	case *target.EventAttachedToTarget:
 		if ev.TargetInfo != nil && ev.TargetInfo.Type == "iframe" {
 			s.oopifs[ev.TargetInfo.TargetID] = true
@@ -256,13 +267,13 @@ func (s *pageState) waitFor(ctx context.Context, cond func() bool) error {
 
 // mark is a copy of the counters taken before an action.
 type mark struct {
-	navRequested, commits, sameDoc, stops, reqStarted, dialogs int
+	navRequested, commits, sameDoc, stops, reqStarted, dialogs, choosers int
 }
 
 func (s *pageState) mark() mark {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return mark{s.navRequested, s.commits, s.sameDoc, s.stops, s.reqStarted, s.dialogs}
+	return mark{s.navRequested, s.commits, s.sameDoc, s.stops, s.reqStarted, s.dialogs, s.choosers}
 }
 
 // dialogSince returns the latest dialog opened after m, or nil.

@@ -11,10 +11,14 @@ import (
 	"github.com/chromedp/cdproto/domstorage"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/storage"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
 func (s *session) contextID() cdp.BrowserContextID {
@@ -127,11 +131,33 @@ func (s *session) SaveState(ctx context.Context) (engine.StorageState, error) {
 	return st, err
 }
 
-// SetStorage adds the localStorage items of each origin. localStorage
-// can only be written from a document of its origin, so a temporary tab in
-// the session's browser context opens each origin, answered by an empty
-// document that never reaches the network, and writes the items there.
+// SetStorage adds the localStorage items of each origin, in a tab of
+// their own (inOriginTab).
 func (s *session) SetStorage(ctx context.Context, origins []engine.OriginStorage) error {
+	err := s.inOriginTab(ctx, func(c context.Context, t *chromedp.Target, open func(origin string) error) error {
+		for _, o := range origins {
+			if err := open(o.Origin); err != nil {
+				return err
+			}
+			items, _ := json.Marshal(o.LocalStorage)
+			if err := evalJSON(c, t, "for (const i of "+string(items)+") localStorage.setItem(i.name, i.value)", nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return s.classify(err, "restore localStorage")
+	}
+	return nil
+}
+
+// inOriginTab runs f in a temporary tab of the session's browser context
+// whose documents are answered by an empty one that never reaches the
+// network; open loads an origin's. localStorage can only be read and
+// written from a document of its origin, and this is how it is reached
+// for an origin the session's tabs do not show.
+func (s *session) inOriginTab(ctx context.Context, f func(c context.Context, t *chromedp.Target, open func(origin string) error) error) error {
 	if err := s.alive(); err != nil {
 		return err
 	}
@@ -141,7 +167,7 @@ func (s *session) SetStorage(ctx context.Context, origins []engine.OriginStorage
 	defer cancel()
 	stop := context.AfterFunc(ctx, cancel)
 	defer stop()
-	err := chromedp.Do(tmp, chromedp.Func(func(c context.Context, t *chromedp.Target) error {
+	return chromedp.Do(tmp, chromedp.Func(func(c context.Context, t *chromedp.Target) error {
 		paused := chromedp.Events(c, fetch.RequestPaused)
 		go func() {
 			for ev, err := range paused {
@@ -156,27 +182,130 @@ func (s *session) SetStorage(ctx context.Context, origins []engine.OriginStorage
 			return err
 		}
 		defer cdp.Call(c, t, fetch.Disable, cdp.Empty{})
-		for _, o := range origins {
-			if _, err := chromedp.Navigate(strings.TrimSuffix(o.Origin, "/")+"/")(c, t); err != nil {
-				return err
-			}
-			items, _ := json.Marshal(o.LocalStorage)
-			if err := evalJSON(c, t, "for (const i of "+string(items)+") localStorage.setItem(i.name, i.value)", nil); err != nil {
+		return f(c, t, func(origin string) error {
+			if _, err := chromedp.Navigate(strings.TrimSuffix(origin, "/")+"/")(c, t); err != nil {
 				return err
 			}
 			s.st.mu.Lock()
-			s.st.origins[o.Origin] = true
+			s.st.origins[origin] = true
 			s.st.mu.Unlock()
-		}
-		return nil
+			return nil
+		})
 	}))
-	if err != nil {
-		return s.classify(err, "restore localStorage")
-	}
-	return nil
 }
 
 // storageKey is Chromium's serialized storage key of a first-party origin.
 func storageKey(origin string) domstorage.SerializedStorageKey {
 	return domstorage.SerializedStorageKey(strings.TrimSuffix(origin, "/") + "/")
+}
+
+// DeleteCookies deletes the matching cookies of the browser context, each
+// by its exact name, domain and path, and answers those that are gone.
+func (s *session) DeleteCookies(ctx context.Context, f engine.CookieFilter) ([]engine.Cookie, error) {
+	before, err := s.Cookies(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var del []engine.Cookie
+	for _, c := range before {
+		if f.Match(c) {
+			del = append(del, c)
+		}
+	}
+	if len(del) == 0 {
+		return []engine.Cookie{}, nil
+	}
+	err = s.run(ctx, "delete cookies", func(ctx context.Context, t *chromedp.Target) error {
+		for _, c := range del {
+			if _, err := cdp.Call(ctx, t, network.DeleteCookies, network.DeleteCookiesParams{Name: c.Name, Domain: c.Domain, Path: c.Path}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	after, err := s.Cookies(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return engine.CookiesGone(del, after), nil
+}
+
+// Storage runs engine/page's storage script in browsermcp's isolated world
+// of the current tab's frame of req.Origin (the page's own origin when
+// empty). The world shares the document's storage, and the page cannot
+// reach or change the script there. The localStorage of an origin that no
+// frame shows is reached in a tab of its own (inOriginTab).
+func (s *session) Storage(ctx context.Context, req engine.StorageRequest) (engine.StorageResult, error) {
+	var res engine.StorageResult
+	found := true
+	args, _ := json.Marshal(page.StorageArgs(req))
+	script := "(" + page.StorageScript() + ")(" + string(args) + ")"
+	err := s.run(ctx, req.Area()+" "+req.Action, func(ctx context.Context, t *chromedp.Target) error {
+		tree, err := cdp.Call(ctx, t, cdppage.GetFrameTree, cdp.Empty{})
+		if err != nil {
+			return err
+		}
+		var frames []engine.StorageFrame
+		var walk func(ft *cdppage.FrameTree)
+		walk = func(ft *cdppage.FrameTree) {
+			frames = append(frames, engine.StorageFrame{ID: string(ft.Frame.ID), URL: ft.Frame.URL})
+			for _, c := range ft.ChildFrames {
+				walk(c)
+			}
+		}
+		walk(tree.FrameTree)
+		f, origin, ok, err := engine.StorageFrameFor(req, frames)
+		if err != nil || !ok {
+			found = ok
+			return err
+		}
+		id, ft := cdp.FrameID(f.ID), t
+		if s.st.isOOPIF(id) {
+			if ft, err = s.attachFrame(ctx, target.ID(id)); err != nil {
+				return err
+			}
+		}
+		ctxID, err := isolatedWorld(ctx, ft, id)
+		if err != nil {
+			return err
+		}
+		var o page.StorageOutcome
+		if err := evalIn(ctx, ft, ctxID, script, &o); err != nil {
+			return err
+		}
+		res, err = page.StorageResult(o, req, origin)
+		return err
+	})
+	if err != nil || found {
+		return res, err
+	}
+	if req.Session {
+		return res, engine.NoStorageFrame(req)
+	}
+	err = s.inOriginTab(ctx, func(c context.Context, t *chromedp.Target, open func(origin string) error) error {
+		if err := open(req.Origin); err != nil {
+			return err
+		}
+		var o page.StorageOutcome
+		if err := evalJSON(c, t, script, &o); err != nil {
+			return err
+		}
+		var err error
+		res, err = page.StorageResult(o, req, req.Origin)
+		return err
+	})
+	if err != nil {
+		return res, s.classify(err, req.Area()+" "+req.Action+" of "+req.Origin)
+	}
+	return res, nil
+}
+
+// evalIn evaluates expr in the execution context ctxID of t and decodes
+// its JSON result into out.
+func evalIn(ctx context.Context, t *chromedp.Target, ctxID runtime.ExecutionContextID, expr string, out any) error {
+	res, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ContextID: ctxID, ReturnByValue: new(true)})
+	return decodeResult(res.Result, res.ExceptionDetails, err, out)
 }

@@ -41,6 +41,10 @@ type tabbed struct {
 	// traceMu guards it against the trace's own stop.
 	traceMu sync.Mutex
 	trace   *tracer
+	// video is the session's video recording (video.go), nil when none
+	// was started or it was stopped; vmu guards it.
+	vmu   sync.Mutex
+	video *tabVideo
 }
 
 func newTabbed(first *session, open func(context.Context, chromedp.ContextOption) (*session, error)) *tabbed {
@@ -69,6 +73,8 @@ func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 func (t *tabbed) Close(ctx context.Context) error {
 	// A running trace is finished first, while its tab lives.
 	t.finishTrace(engine.StoppedBySessionEnd, nil)
+	// The video is finished first, while its tab still paints.
+	t.endVideo(ctx)
 	if t.unregister != nil {
 		t.unregister()
 	}

@@ -103,6 +103,7 @@ func RunParts(t *testing.T, newEngine func(t *testing.T) engine.Engine, parts ..
 	run("ReportDownloads", h.testReportDownloads)
 	run("ReportConsole", h.testReportConsole)
 	run("Dialogs", h.testDialogs)
+	run("FileChooser", h.testFileChooser)
 	run("Routes", h.testRoutes)
 	run("Snapshot", h.testSnapshot)
 	run("SnapshotHostile", h.testSnapshotHostile)
@@ -111,6 +112,7 @@ func RunParts(t *testing.T, newEngine func(t *testing.T) engine.Engine, parts ..
 	run("Shadow", h.testShadow)
 	run("InfoWhileBusy", h.testInfoWhileBusy)
 	run("Tracing", h.testTracing)
+	run("Video", h.testVideo)
 	run("SessionClose", h.testSessionClose)
 	run("EngineClose", func(t *testing.T) {
 		closed = true

@@ -23,7 +23,9 @@ import (
 // that wait for a still target, and typing), what the wrapper must pass on
 // (the tabs, downloads and console errors an action caused, select and
 // check included: the Report and Forms parts), the browser's own events
-// (tabs, dialogs, console), the page's changes (Changes) and closing,
+// (tabs, dialogs, console), the page's changes (Changes), the cookies
+// and Web Storage the wrapper passes on, in temporary tabs of the Grid's
+// browser too (Storage), and closing,
 // and the outline of hostile pages (SnapshotHostile), which an agent must
 // be able to trust on every backend. Every part starts Grid sessions, a
 // browser each (seconds, where a local session is a browser context), so
@@ -33,7 +35,7 @@ import (
 //	BROWSERMCP_GRID_CONFORMANCE=all go test -run TestConformance ./engine/grid/
 func TestConformance(t *testing.T) {
 	parts := []string{"Sessions", "Navigate", "Click", "Stable", "Type", "Console", "Tabs", "TabsNewThatFails",
-		"Forms", "ReportTabs", "ReportDownloads", "ReportConsole", "Dialogs", "SnapshotHostile", "Changes", "SessionClose", "EngineClose"}
+		"Forms", "ReportTabs", "ReportDownloads", "ReportConsole", "Dialogs", "FileChooser", "SnapshotHostile", "Changes", "Storage", "SessionClose", "EngineClose"}
 	if os.Getenv("BROWSERMCP_GRID_CONFORMANCE") == "all" {
 		parts = nil
 	}

@@ -34,6 +34,12 @@ const minFirefox = 138
 // them into Playwright.
 const minFirefoxDownloads = 142
 
+// minFirefoxChoosers is the oldest Firefox this engine has seen report
+// the file choosers its pages open over WebDriver BiDi
+// (input.fileDialogOpened); launch_server.js wires them into Playwright.
+// Older ones answer UNSUPPORTED for a chooser.
+const minFirefoxChoosers = 143
+
 // firefoxMajor is the major version in a browser version such as
 // "153.7.0", or 0.
 func firefoxMajor(version string) int {

@@ -121,6 +121,9 @@ func (s *session) withDialogs(ctx context.Context, f func(context.Context) (engi
 		}
 		res.Dialog = d
 	}
+	if err == nil {
+		res.FileChooser = s.st.chooserSince(m)
+	}
 	return res, err
 }
 

@@ -81,6 +81,8 @@ func (st *pageState) waitNav(m mark, timeout time.Duration) error {
 // an error, as in engine/cdp. noNav, if set, is the error for an action that
 // navigated nowhere.
 func (s *session) reloadLike(ctx context.Context, what string, timeout time.Duration, act func(*float64) (playwright.Response, error), noNav func() error) (engine.NavigateResult, error) {
+	// Leaving the page drops a file chooser it left waiting.
+	s.st.dropChooser(nil)
 	if err := s.alive(); err != nil {
 		return engine.NavigateResult{}, err
 	}

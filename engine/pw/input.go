@@ -412,6 +412,16 @@ func (s *session) pause(ctx context.Context, d time.Duration) error {
 // start requests (a scroll handler's fetch): the two alternate while a
 // round started new requests, as in engine/cdp.
 func (s *session) settle(ctx context.Context, m mark, navTimeout time.Duration) (engine.ActionResult, error) {
+	s.picked = false
+	res, err := s.settlePage(ctx, m, navTimeout)
+	if err == nil && s.picked {
+		s.awaitChooser(ctx, m)
+	}
+	return res, err
+}
+
+// settlePage is settle without the wait for a file chooser.
+func (s *session) settlePage(ctx context.Context, m mark, navTimeout time.Duration) (engine.ActionResult, error) {
 	st := s.st
 	domUntil := time.Now().Add(engine.SettleDOMMax)
 	deadline := time.Now().Add(engine.SettleNetworkMax)

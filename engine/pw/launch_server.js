@@ -51,6 +51,14 @@ function bidiDownloads(pkg) {
       downloadBehavior: accept ? { type: "allowed", destinationFolder: dir } : { type: "denied" },
       userContexts: [this._browserContextId],
     });
+    // Firefox reports the file choosers its pages open
+    // (input.fileDialogOpened), which Playwright 1.52 does not ask for;
+    // once per browser. An older Firefox lacks the event: browsermcp then
+    // answers UNSUPPORTED for its choosers (engine/pw minFirefoxChoosers).
+    if (!this._browser._fileDialogs) {
+      this._browser._fileDialogs = this._browser._browserSession.sendMayFail("session.subscribe", { events: ["input.fileDialogOpened"] });
+    }
+    await this._browser._fileDialogs;
   };
 
   // Playwright takes a navigation's response as its commit, but a response
@@ -114,6 +122,20 @@ function bidiDownloads(pkg) {
         const uuid = require("crypto").randomUUID();
         ids.set(key(e), uuid);
         browser._downloadCreated(origin, uuid, e.url, e.suggestedFilename);
+      }),
+      // A file chooser becomes Playwright's, as on Chromium: its input's
+      // handle, in the page's main world, goes to the page's listeners.
+      eventsHelper.addEventListener(this._session, "input.fileDialogOpened", async (e) => {
+        const frame = e.element && e.element.sharedId && this._page._frameManager.frame(e.context);
+        if (!frame) return;
+        let handle;
+        try {
+          const context = await frame._mainContext();
+          handle = await context.delegate.remoteObjectForNodeId(context, { sharedId: e.element.sharedId });
+        } catch (err) {
+          return;
+        }
+        await this._page._onFileChooserOpened(handle);
       }),
       eventsHelper.addEventListener(this._session, "browsingContext.downloadEnd", (e) => {
         const uuid = ids.get(key(e));

@@ -28,6 +28,8 @@ func (s *session) navigateAction(ctx context.Context, req engine.NavigateRequest
 	if ok, reason := s.e.cfg.Policy.Check(req.URL); !ok {
 		return engine.NavigateResult{}, engine.Refused(req.URL, reason)
 	}
+	// Leaving the page drops a file chooser it left waiting.
+	s.st.dropChooser(nil)
 	if err := s.alive(); err != nil {
 		return engine.NavigateResult{}, err
 	}

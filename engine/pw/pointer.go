@@ -224,6 +224,9 @@ func (s *session) noNativeDrag(ctx context.Context, p [2]float64) error {
 
 // Upload sets the files of an <input type=file> and fires its events.
 func (s *session) Upload(ctx context.Context, req engine.UploadRequest) (engine.ActionResult, error) {
+	if req.Target.IsZero() {
+		return s.answerChooser(ctx, req)
+	}
 	if err := s.alive(); err != nil {
 		return engine.ActionResult{}, err
 	}

@@ -33,6 +33,8 @@ type session struct {
 	// freshWalk is set while a walk must reuse nothing earlier walks kept,
 	// for the walks of its cross-origin frames.
 	freshWalk bool
+	// picked is set when settling saw a file input clicked (chooser.go).
+	picked bool
 
 	// owner is set on the session's first page, whose Close closes the
 	// browser context; other tabs close only their page.
@@ -83,7 +85,7 @@ func newSession(ctx context.Context, e *Engine, b *browserProc, opts engine.Sess
 			_ = bctx.Close()
 			return made{}, err
 		}
-		if err := installSettle(bctx); err != nil {
+		if err := installSettle(bctx, choosersReported(e, b)); err != nil {
 			_ = bctx.Close()
 			return made{}, err
 		}
@@ -214,6 +216,7 @@ func newTab(e *Engine, b *browserProc, bctx playwright.BrowserContext, page play
 	s := &session{e: e, b: b, bctx: bctx, page: page, st: newPageState(), console: console, net: newNetLog(sh.cond), routes: sh.routes, sh: sh}
 	s.st.watch(page)
 	s.st.watchDialogs(page, s.e.cfg.Dialogs)
+	s.st.watchChoosers(page)
 	s.console.watch(page)
 	s.net.watch(page)
 	sh.report.watchPage(page)
@@ -264,8 +267,18 @@ func remaining(ctx context.Context, d time.Duration) time.Duration {
 	return d
 }
 
-// alive reports a session, page or browser that is already gone.
+// alive reports a session, page or browser that is already gone, or a page
+// a dialog or a file chooser blocks.
 func (s *session) alive() error {
+	if err := s.alivePage(); err != nil {
+		return err
+	}
+	return s.st.chooserErr()
+}
+
+// alivePage is alive without the file chooser check, for Upload's answer
+// to the chooser.
+func (s *session) alivePage() error {
 	if err := s.aliveBrowser(); err != nil {
 		return err
 	}
@@ -396,6 +409,9 @@ type pageState struct {
 	dialog     *openDialog // the dialog waiting for HandleDialog, or nil
 	dialogs    int         // dialogs opened
 	lastDialog *engine.Dialog
+
+	chooser  *pendingChooser // the file chooser waiting for Upload, or nil (chooser.go)
+	choosers int             // file choosers opened
 }
 
 func newPageState() *pageState {
@@ -478,14 +494,14 @@ func (st *pageState) update(f func()) {
 // a navigation it requested to commit, zero when nothing did: settle's
 // wait for that navigation counts from there, so it is not waited for twice.
 type mark struct {
-	navs, navReqs, reqStarted, dialogs, attachments int
-	navFrom                                         time.Time
+	navs, navReqs, reqStarted, dialogs, attachments, choosers int
+	navFrom                                                   time.Time
 }
 
 func (st *pageState) mark() mark {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return mark{navs: st.navs, navReqs: st.navReqs, reqStarted: st.reqStarted, dialogs: st.dialogs, attachments: st.attachments}
+	return mark{navs: st.navs, navReqs: st.navReqs, reqStarted: st.reqStarted, dialogs: st.dialogs, attachments: st.attachments, choosers: st.choosers}
 }
 
 // aliveBrowser reports a session or browser that is gone, whatever the

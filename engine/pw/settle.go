@@ -12,8 +12,16 @@ import (
 
 // installSettle adds engine/page's settle tracker to every document of the
 // browser context, its popups' too, before the page's scripts.
-func installSettle(bctx playwright.BrowserContext) error {
-	return bctx.AddInitScript(playwright.Script{Content: playwright.String(page.SettleInitScript())})
+// Where the browser's file choosers are reported (not Firefox, see
+// chooser.go), it adds the count of file inputs clicked too.
+func installSettle(bctx playwright.BrowserContext, choosers bool) error {
+	if err := bctx.AddInitScript(playwright.Script{Content: playwright.String(page.SettleInitScript())}); err != nil {
+		return err
+	}
+	if !choosers {
+		return nil
+	}
+	return bctx.AddInitScript(playwright.Script{Content: playwright.String(pickScript)})
 }
 
 // settleDOM waits, bounded by until, for the page work the action set off
@@ -25,8 +33,19 @@ func (s *session) settleDOM(ctx context.Context, until time.Time) error {
 	left := max(time.Until(until), 0)
 	dctx, cancel := context.WithTimeout(ctx, left+engine.CallGrace)
 	defer cancel()
-	expr := page.SettleScript(left)
-	_ = do(dctx, func() error { _, err := s.page.MainFrame().Evaluate(expr); return err })
+	// The same round trip reads (and resets) the page's count of file
+	// inputs clicked (pickScript), for settle to wait for their choosers.
+	expr := "Promise.resolve(" + page.SettleScript(left) + ").then(() => " + pickedExpr + ")"
+	_ = do(dctx, func() error {
+		v, err := s.page.MainFrame().Evaluate(expr)
+		switch n := v.(type) {
+		case int:
+			s.picked = s.picked || n > 0
+		case float64:
+			s.picked = s.picked || n > 0
+		}
+		return err
+	})
 	return ctx.Err()
 }
 

@@ -2,13 +2,17 @@ package pw
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
 // Cookies returns the browser context's cookies, filtered to those sent to
@@ -113,33 +117,15 @@ func (s *session) SaveState(ctx context.Context) (engine.StorageState, error) {
 	return out, nil
 }
 
-// SetStorage adds the localStorage items of each origin. localStorage
-// can only be written from a document of its origin, so, as in engine/cdp,
-// a temporary page in the session's browser context opens each origin,
-// answered by an empty document that never reaches the network, and writes
-// the items there.
+// SetStorage adds the localStorage items of each origin, in a page of
+// their own (inOriginPage).
 func (s *session) SetStorage(ctx context.Context, origins []engine.OriginStorage) error {
 	if err := s.alive(); err != nil {
 		return err
 	}
-	err := do(ctx, func() error {
-		tmp, err := s.bctx.NewPage()
-		if err != nil {
-			return err
-		}
-		defer tmp.Close()
-		err = tmp.Route("**/*", func(r playwright.Route) {
-			if r.Request().IsNavigationRequest() {
-				_ = r.Fulfill(playwright.RouteFulfillOptions{Status: playwright.Int(200), ContentType: playwright.String("text/html"), Body: "<!doctype html>"})
-				return
-			}
-			_ = r.Abort()
-		})
-		if err != nil {
-			return err
-		}
+	err := s.inOriginPage(ctx, func(tmp playwright.Page, open func(origin string) error) error {
 		for _, o := range origins {
-			if _, err := tmp.Goto(strings.TrimSuffix(o.Origin, "/")+"/", playwright.PageGotoOptions{Timeout: playwright.Float(float64(engine.DefaultNavigationTimeout.Milliseconds()))}); err != nil {
+			if err := open(o.Origin); err != nil {
 				return err
 			}
 			items := make([]any, 0, len(o.LocalStorage))
@@ -156,4 +142,126 @@ func (s *session) SetStorage(ctx context.Context, origins []engine.OriginStorage
 		return s.classify(err, "restore localStorage")
 	}
 	return nil
+}
+
+// inOriginPage runs f, within ctx, in a temporary page of the session's
+// browser context whose documents are answered by an empty one that never
+// reaches the network, as in engine/cdp; open loads an origin's.
+// localStorage can only be read and written from a document of its
+// origin, and this is how it is reached for an origin the session's tabs
+// do not show.
+func (s *session) inOriginPage(ctx context.Context, f func(tmp playwright.Page, open func(origin string) error) error) error {
+	return do(ctx, func() error {
+		tmp, err := s.bctx.NewPage()
+		if err != nil {
+			return err
+		}
+		defer tmp.Close()
+		err = tmp.Route("**/*", func(r playwright.Route) {
+			if r.Request().IsNavigationRequest() {
+				_ = r.Fulfill(playwright.RouteFulfillOptions{Status: playwright.Int(200), ContentType: playwright.String("text/html"), Body: "<!doctype html>"})
+				return
+			}
+			_ = r.Abort()
+		})
+		if err != nil {
+			return err
+		}
+		return f(tmp, func(origin string) error {
+			_, err := tmp.Goto(strings.TrimSuffix(origin, "/")+"/", playwright.PageGotoOptions{Timeout: playwright.Float(float64(engine.DefaultNavigationTimeout.Milliseconds()))})
+			return err
+		})
+	})
+}
+
+// DeleteCookies deletes the matching cookies of the browser context and
+// answers those that are gone. Playwright has no call that deletes one
+// cookie: its clearCookies with a filter clears them all and adds the
+// others back, which fails on Firefox, whose cookies set without SameSite
+// read back as SameSite=None without Secure, which it then refuses. So the
+// others are added back here through SetCookies, which leaves that out.
+func (s *session) DeleteCookies(ctx context.Context, f engine.CookieFilter) ([]engine.Cookie, error) {
+	before, err := s.Cookies(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var del, keep []engine.Cookie
+	for _, c := range before {
+		if f.Match(c) {
+			del = append(del, c)
+		} else {
+			keep = append(keep, c)
+		}
+	}
+	if len(del) == 0 {
+		return []engine.Cookie{}, nil
+	}
+	if err := do(ctx, func() error { return s.bctx.ClearCookies() }); err != nil {
+		return nil, s.classify(err, "delete cookies")
+	}
+	if len(keep) > 0 {
+		if err := s.SetCookies(ctx, keep); err != nil {
+			e := engine.AsError(err)
+			return nil, engine.Wrap(engine.BrowserError, err, fmt.Sprintf("the session's cookies were cleared to delete %d, and the %d others could not be added back: %s", len(del), len(keep), e.Message))
+		}
+	}
+	after, err := s.Cookies(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return engine.CookiesGone(del, after), nil
+}
+
+// Storage runs engine/page's storage script in the current tab's frame of
+// req.Origin (the page's own origin when empty). Playwright evaluates in
+// the page's own world, which shares the document's storage. The
+// localStorage of an origin that no frame shows is reached in a page of
+// its own (inOriginPage).
+func (s *session) Storage(ctx context.Context, req engine.StorageRequest) (engine.StorageResult, error) {
+	if err := s.alive(); err != nil {
+		return engine.StorageResult{}, err
+	}
+	pfs := s.page.Frames()
+	byID := map[string]playwright.Frame{}
+	frames := make([]engine.StorageFrame, 0, len(pfs))
+	main := s.page.MainFrame()
+	for i, f := range append([]playwright.Frame{main}, pfs...) {
+		if i > 0 && f == main {
+			continue
+		}
+		id := strconv.Itoa(i)
+		byID[id] = f
+		frames = append(frames, engine.StorageFrame{ID: id, URL: f.URL()})
+	}
+	f, origin, ok, err := engine.StorageFrameFor(req, frames)
+	if err != nil {
+		return engine.StorageResult{}, err
+	}
+	what := req.Area() + " " + req.Action
+	var v any
+	switch {
+	case ok:
+		v, err = call(ctx, func() (any, error) { return byID[f.ID].Evaluate(page.StorageScript(), page.StorageArgs(req)) }, nil)
+	case req.Session:
+		return engine.StorageResult{}, engine.NoStorageFrame(req)
+	default:
+		what += " of " + origin
+		err = s.inOriginPage(ctx, func(tmp playwright.Page, open func(origin string) error) error {
+			if err := open(origin); err != nil {
+				return err
+			}
+			var err error
+			v, err = tmp.Evaluate(page.StorageScript(), page.StorageArgs(req))
+			return err
+		})
+	}
+	if err != nil {
+		return engine.StorageResult{}, s.classify(err, what)
+	}
+	var o page.StorageOutcome
+	b, _ := json.Marshal(v)
+	if err := json.Unmarshal(b, &o); err != nil {
+		return engine.StorageResult{}, engine.Wrap(engine.BrowserError, err, "the storage script answered "+engine.Clip(string(b), 200))
+	}
+	return page.StorageResult(o, req, origin)
 }

@@ -29,6 +29,10 @@ type tabbed struct {
 	// traceMu guards it against the trace's own stop.
 	traceMu sync.Mutex
 	trace   *tracer
+	// video is the session's video recording (video.go), nil when none
+	// was started or it was stopped; vmu guards it.
+	vmu   sync.Mutex
+	video *pwVideo
 }
 
 func newTabbed(first *session) *tabbed {
@@ -58,6 +62,8 @@ func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 func (t *tabbed) Close(ctx context.Context) error {
 	// A running trace is finished first, while its tab lives.
 	t.finishTrace(engine.StoppedBySessionEnd, nil)
+	// The video is finished first, while its tab still paints.
+	t.endVideo(ctx)
 	err := t.first.Close(ctx)
 	// The session's downloads go with it.
 	if dir := t.sh.report.dir; dir != "" {

@@ -66,6 +66,9 @@ type Locator struct {
 	// Nth picks the Nth match (0-based) of a locator that matches more than
 	// one element: the last resort when none is unique. 0 is the first.
 	Nth int `json:"nth,omitempty"`
+	// First picks the first match of a locator that matches more than one
+	// element when this element is it (Nth 0): .first().
+	First bool `json:"first,omitempty"`
 }
 
 // In renders l in lang, rooted at page: `page.getByRole('button', {
@@ -111,6 +114,8 @@ func (l Locator) TypeScript() string {
 	}
 	if l.Nth > 0 {
 		b.WriteString(".nth(" + strconv.Itoa(l.Nth) + ")")
+	} else if l.First {
+		b.WriteString(".first()")
 	}
 	return b.String()
 }
@@ -145,6 +150,8 @@ func (l Locator) Python() string {
 	}
 	if l.Nth > 0 {
 		b.WriteString(".nth(" + strconv.Itoa(l.Nth) + ")")
+	} else if l.First {
+		b.WriteString(".first")
 	}
 	return b.String()
 }

@@ -16,6 +16,7 @@ func TestLocatorRendering(t *testing.T) {
 		{Locator{Kind: ByTestID, Value: "cart"}, `page.getByTestId('cart')`, `page.get_by_test_id("cart")`},
 		{Locator{Kind: ByText, Value: "a\nb"}, `page.getByText('a\nb')`, `page.get_by_text("a\nb")`},
 		{Locator{Kind: ByCSS, Value: "#main > li:nth-child(2)", Nth: 1}, `page.locator('#main > li:nth-child(2)').nth(1)`, `page.locator("#main > li:nth-child(2)").nth(1)`},
+		{Locator{Kind: ByCSS, Value: "b", First: true}, `page.locator('b').first()`, `page.locator("b").first`},
 		{Locator{Frames: []Locator{{Kind: ByCSS, Value: "#pay"}}, Kind: ByRole, Role: "textbox", Name: "Card"},
 			`page.frameLocator('#pay').getByRole('textbox', { name: 'Card' })`, `page.frame_locator("#pay").get_by_role("textbox", name="Card")`},
 	}

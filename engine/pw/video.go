@@ -1,0 +1,190 @@
+package pw
+
+import (
+	"context"
+	"encoding/base64"
+	"sync"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+
+	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/kit/video"
+)
+
+// pwVideo is the session's video recording on Chromium: a DevTools
+// session on the recorded tab, whose screencast frames go to the encoder
+// (engine/kit/video), as in engine/cdp.
+type pwVideo struct {
+	rec *video.Recording
+}
+
+// StartVideo records the current tab from Chromium's screencast, through a
+// DevTools session Playwright opens on the page. Firefox, over BiDi, has
+// no screencast, and Playwright records video only from a browser
+// context's start: UNSUPPORTED. The recording stays on its tab when
+// another is selected, and stops by itself (StoppedByTabClosed) when that
+// tab closes.
+func (t *tabbed) StartVideo(ctx context.Context, req engine.VideoRequest) error {
+	if b := t.e.cfg.Browser; b != Chromium {
+		return unsupported(b, "start_video", b+" (playwright) cannot record video mid-session: Playwright records video only from a browser context's start, and the browser sends no screencast over BiDi")
+	}
+	t.vmu.Lock()
+	defer t.vmu.Unlock()
+	if t.video != nil {
+		select {
+		case <-t.video.rec.Done():
+		default:
+			return engine.Errorf(engine.RecordingActive, "a video is already recording on this session; call stop_video first")
+		}
+	}
+	if _, err := video.FFmpeg(); err != nil {
+		return err
+	}
+	s := t.tabs.Current()
+	if err := s.alive(); err != nil {
+		return err
+	}
+	cs, err := call(ctx, func() (playwright.CDPSession, error) { return s.bctx.NewCDPSession(s.page) },
+		func(cs playwright.CDPSession) { _ = cs.Detach() })
+	if err != nil {
+		return s.classify(err, "open a DevTools session for the screencast")
+	}
+	// Frames go to the recording once it runs; until then the first one
+	// is kept, and every one is acknowledged once it runs.
+	var mu sync.Mutex
+	var rec *video.Recording
+	var first []byte
+	var early []int64
+	got := make(chan struct{})
+	cs.On("Page.screencastFrame", func(ev map[string]any) {
+		data, _ := ev["data"].(string)
+		id, _ := ev["sessionId"].(float64)
+		img, err := base64.StdEncoding.DecodeString(data)
+		if err != nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if rec != nil {
+			rec.Frame(img, int64(id))
+			return
+		}
+		if first == nil {
+			first = img
+			close(got)
+		}
+		early = append(early, int64(id))
+	})
+	closed := make(chan struct{})
+	var closeOnce sync.Once
+	s.page.OnClose(func(playwright.Page) { closeOnce.Do(func() { close(closed) }) })
+	send := func(ctx context.Context, method string, params map[string]any) error {
+		_, err := call(ctx, func() (any, error) { return cs.Send(method, params) }, nil)
+		return err
+	}
+	bounded := func(f func(ctx context.Context)) {
+		c, cancel := context.WithTimeout(context.Background(), ackTimeout)
+		defer cancel()
+		f(c)
+	}
+	ack := func(id int64) {
+		bounded(func(c context.Context) { _ = send(c, "Page.screencastFrameAck", map[string]any{"sessionId": id}) })
+	}
+	var stopOnce sync.Once
+	stopCast := func() {
+		stopOnce.Do(func() {
+			bounded(func(c context.Context) {
+				_ = send(c, "Page.stopScreencast", nil)
+				_ = do(c, cs.Detach)
+			})
+		})
+	}
+	params := map[string]any{"format": "jpeg", "quality": 80, "everyNthFrame": 1}
+	if req.MaxWidth > 0 {
+		params["maxWidth"] = req.MaxWidth
+	}
+	if req.MaxHeight > 0 {
+		params["maxHeight"] = req.MaxHeight
+	}
+	if err := send(ctx, "Page.startScreencast", params); err != nil {
+		stopCast()
+		return s.classify(err, "start the screencast")
+	}
+	select {
+	case <-got:
+	case <-ctx.Done():
+		stopCast()
+		return engine.Wrap(engine.Timeout, ctx.Err(), "the tab sent no screencast frame to record")
+	case <-s.st.crash.Done():
+		stopCast()
+		return engine.RendererCrashed()
+	case <-t.Gone():
+		return engine.Errorf(engine.BrowserCrashed, "the browser went away while the video started")
+	}
+	mu.Lock()
+	r, err := video.Start(first, video.Options{Req: req.RecordingRequest, Chapters: req.Chapters, Ack: ack, OnEnd: stopCast})
+	rec = r
+	acks := early
+	mu.Unlock()
+	if err != nil {
+		stopCast()
+		return err
+	}
+	for _, id := range acks {
+		ack(id)
+	}
+	t.video = &pwVideo{rec: r}
+	go func() {
+		why := ""
+		select {
+		case <-r.Done():
+			return
+		case <-s.st.crash.Done():
+			why = engine.StoppedByCrash
+		case <-t.Gone():
+			why = engine.StoppedByCrash
+		case <-closed:
+			why = engine.StoppedByTabClosed
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), engine.StopVideoTimeout)
+		defer cancel()
+		r.End(ctx, why)
+	}()
+	return nil
+}
+
+// ackTimeout bounds one frame's acknowledgement and the screencast's stop.
+const ackTimeout = 5 * time.Second
+
+// StopVideo finishes the file.
+func (t *tabbed) StopVideo(ctx context.Context) (engine.VideoResult, error) {
+	t.vmu.Lock()
+	v := t.video
+	t.video = nil
+	t.vmu.Unlock()
+	if v == nil {
+		return engine.VideoResult{}, engine.Errorf(engine.NoRecording, "no video is recording on this session; call start_video first")
+	}
+	return v.rec.Stop(ctx)
+}
+
+// VideoChapter marks an action in the running video.
+func (t *tabbed) VideoChapter(title string) {
+	t.vmu.Lock()
+	defer t.vmu.Unlock()
+	if t.video != nil {
+		t.video.rec.Chapter(title)
+	}
+}
+
+// endVideo finishes the running video as the session closes.
+func (t *tabbed) endVideo(ctx context.Context) {
+	t.vmu.Lock()
+	v := t.video
+	t.video = nil
+	t.vmu.Unlock()
+	if v != nil {
+		v.rec.End(ctx, engine.StoppedBySessionEnd)
+	}
+}
