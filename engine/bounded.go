@@ -463,6 +463,18 @@ func (b *bounded) Scroll(ctx context.Context, req ScrollRequest) (ScrollResult, 
 	return out, err
 }
 
+func (b *bounded) StartTracing(ctx context.Context, req TraceRequest) error {
+	if req.Path == "" {
+		return Errorf(InvalidParameters, "a trace needs the path of its file")
+	}
+	req.Limits = req.Limits.WithDefaults()
+	return withinErr(ctx, "start_tracing", DefaultCallTimeout, func(ctx context.Context) error { return b.s.StartTracing(ctx, req) })
+}
+
+func (b *bounded) StopTracing(ctx context.Context) (Recorded, error) {
+	return Within(ctx, "stop_tracing", TraceStopTimeout, b.s.StopTracing)
+}
+
 // StartVideo waits for the tab's first frame and the encoder's start.
 func (b *bounded) StartVideo(ctx context.Context, req VideoRequest) error {
 	if req.MaxWidth < 0 || req.MaxHeight < 0 {

@@ -68,6 +68,7 @@ type Session interface {
 	Networker
 	Consoler
 	PDFer
+	Tracer    // a Chrome performance trace of the current tab
 	Videoer   // start_video, stop_video
 	Emulator  // media features, CPU, position, timezone, locale, device, viewport
 	Inspector // one request in full, HAR recording

@@ -38,4 +38,6 @@
 //	video.go        start_video stop_video
 //	emulation.go    emulate
 //	har.go          get_request start_har stop_har
+//	tracing.go      start_tracing stop_tracing
+//	performance.go  performance
 package tools

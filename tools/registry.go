@@ -87,6 +87,9 @@ func registry(d *Deps) []Tool {
 		startVideo(d),
 		long(stopVideo(d)),
 		emulate(d),
+		startTracing(d),
+		long(stopTracing(d)),
+		long(performance(d)),
 	}
 }
 

@@ -20,3 +20,15 @@ func TestRendererCrash(t *testing.T) {
 		}
 	})
 }
+
+// TestTraceRendererCrash: a crash stops the trace, and leaves no file.
+func TestTraceRendererCrash(t *testing.T) {
+	path := testenv.Chromium(t)
+	enginetest.TraceCrash(t, func(t *testing.T) engine.Engine {
+		return cdp.New(cdp.Config{ExecPath: path, Headless: true, Viewport: enginetest.Viewport, Policy: enginetest.Policy})
+	}, func(t *testing.T, s engine.Session) {
+		if err := cdp.CrashRenderer(s); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

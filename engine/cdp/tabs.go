@@ -38,6 +38,10 @@ type tabbed struct {
 	// release takes the session off its browser in the engine's pool
 	// (pool.go), once.
 	release func()
+	// trace is the trace running on one of the tabs, if any (tracing.go);
+	// traceMu guards it against the trace's own stop.
+	traceMu sync.Mutex
+	trace   *tracer
 	// video is the session's video recording (video.go), nil when none
 	// was started or it was stopped; vmu guards it.
 	vmu   sync.Mutex
@@ -68,6 +72,8 @@ func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 
 // Close closes every tab and the browser context.
 func (t *tabbed) Close(ctx context.Context) error {
+	// A running trace is finished first, while its tab lives.
+	t.finishTrace(engine.StoppedBySessionEnd, nil)
 	// The video is finished first, while its tab still paints.
 	t.endVideo(ctx)
 	if t.unregister != nil {
@@ -124,6 +130,7 @@ func (t *tabbed) Navigate(ctx context.Context, req engine.NavigateRequest) (engi
 
 // closePage closes one tab's page.
 func (t *tabbed) closePage(ctx context.Context, s *session) error {
+	t.finishTrace(engine.StoppedByTabClosed, s)
 	if s == t.first {
 		// Close only the page: cancelling the first tab's context would
 		// dispose of the whole browser context.

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
@@ -55,4 +58,35 @@ func RendererCrash(t *testing.T, newEngine func(t *testing.T) engine.Engine, cra
 	if _, err := other.Snapshot(ctx(t), engine.SnapshotRequest{}); err != nil {
 		t.Fatalf("another session after the crash: %v", err)
 	}
+}
+
+// TraceCrash checks that a trace whose tab's renderer crashes stops by
+// itself, its file removed (Recorded.Path ""), says so through Stopped,
+// and leaves the session free to trace again. crash is as for
+// RendererCrash; the engine must trace (Chromium).
+func TraceCrash(t *testing.T, newEngine func(t *testing.T) engine.Engine, crash func(t *testing.T, s engine.Session)) {
+	h := &harness{site: startSite(t), eng: bound{newEngine(t)}}
+	h.eng.Start()
+	t.Cleanup(func() { h.eng.Close() })
+	s := h.open(t, "/vitals.html")
+	file := filepath.Join(t.TempDir(), "trace.json")
+	stopped := make(chan engine.Recorded, 1)
+	if err := s.StartTracing(ctx(t), engine.TraceRequest{RecordingRequest: engine.RecordingRequest{Path: file,
+		Stopped: func(r engine.Recorded) { stopped <- r }}}); err != nil {
+		t.Fatal(err)
+	}
+	crash(t, s)
+	select {
+	case r := <-stopped:
+		if r.StoppedBy != engine.StoppedByCrash || r.Path != "" {
+			t.Fatalf("Stopped after the crash = %+v, want no file, stopped by crash", r)
+		}
+	case <-time.After(patience):
+		t.Fatal("the crash did not stop the trace")
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(file)); len(ents) > 0 {
+		t.Fatalf("the crashed trace left files: %v", ents)
+	}
+	_, err := s.StopTracing(ctx(t))
+	wantError(t, err, engine.NoRecording, nil)
 }

@@ -113,6 +113,7 @@ func RunParts(t *testing.T, newEngine func(t *testing.T) engine.Engine, parts ..
 	run("RefsAcrossTabs", h.testRefsAcrossTabs)
 	run("Shadow", h.testShadow)
 	run("InfoWhileBusy", h.testInfoWhileBusy)
+	run("Tracing", h.testTracing)
 	run("Video", h.testVideo)
 	run("SessionClose", h.testSessionClose)
 	run("EngineClose", func(t *testing.T) {

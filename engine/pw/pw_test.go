@@ -84,3 +84,21 @@ func TestRendererCrash(t *testing.T) {
 		}
 	})
 }
+
+// TestTraceRendererCrash: a crash stops the trace, and leaves no file
+// (Chromium: Firefox does not trace).
+func TestTraceRendererCrash(t *testing.T) {
+	cfg := pwenv.Playwright(t, pw.Chromium)
+	cfg.Viewport, cfg.Policy = enginetest.Viewport, enginetest.Policy
+	enginetest.TraceCrash(t, func(t *testing.T) engine.Engine {
+		e, err := pw.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}, func(t *testing.T, s engine.Session) {
+		if err := pw.CrashRenderer(s); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -25,6 +25,10 @@ type tabbed struct {
 
 	tabs  kit.TabSet[*session]
 	first *session // owns the browser context
+	// trace is the trace running on one of the tabs, if any (tracing.go);
+	// traceMu guards it against the trace's own stop.
+	traceMu sync.Mutex
+	trace   *tracer
 	// video is the session's video recording (video.go), nil when none
 	// was started or it was stopped; vmu guards it.
 	vmu   sync.Mutex
@@ -56,6 +60,8 @@ func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 
 // Close closes the browser context and with it every tab.
 func (t *tabbed) Close(ctx context.Context) error {
+	// A running trace is finished first, while its tab lives.
+	t.finishTrace(engine.StoppedBySessionEnd, nil)
 	// The video is finished first, while its tab still paints.
 	t.endVideo(ctx)
 	t.endHAR(ctx) // while the pages still hold the bodies being read
@@ -78,8 +84,11 @@ func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsR
 		// is in front; bringing it forward keeps focus events honest.
 		Selected: func(ctx context.Context, s *session) { _ = do(ctx, s.page.BringToFront) },
 		// The first tab's session owns the browser context: close only
-		// its page.
-		Close: func(ctx context.Context, s *session) error { return do(ctx, func() error { return s.page.Close() }) },
+		// its page. A trace of the tab is finished first.
+		Close: func(ctx context.Context, s *session) error {
+			t.finishTrace(engine.StoppedByTabClosed, s)
+			return do(ctx, func() error { return s.page.Close() })
+		},
 	})
 }
 
