@@ -514,7 +514,7 @@ function (a) {
       }
       if (tag === "input" && ty === "image") return el.getAttribute("alt") || el.value || "Submit";
       if (el.labels) n = squash([...el.labels].map((l) => contentText(l, el)).join(" "));
-      if (!n && (role === "textbox" || role === "searchbox" || role === "combobox")) n = squash(el.getAttribute("title") || el.getAttribute("placeholder"));
+      if (!n && (role === "textbox" || role === "searchbox" || role === "combobox" || role === "spinbutton")) n = squash(el.getAttribute("title") || el.getAttribute("placeholder"));
       return n;
     }
     switch (tag) {
