@@ -158,7 +158,8 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdin 
 }
 
 // parseGlobals takes the global flags out of args, wherever they stand
-// before a lone "--".
+// before a lone "--", except a server flag's name that the command
+// before it takes as its own option.
 func parseGlobals(args []string, getenv func(string) string) (globals, []string, error) {
 	g := globals{session: getenv(EnvSession), idle: DefaultIdleTimeout}
 	if g.session == "" {
@@ -216,8 +217,11 @@ func parseGlobals(args []string, getenv func(string) string) (globals, []string,
 			g.idle = d
 		default:
 			isBool, ok := serverFlags[name]
-			if !ok {
-				rest = append(rest, a) // a command's own option
+			if !ok || commandTakes(rest, name) {
+				// A command's own option: also one named as a server
+				// flag when it follows a command that takes it
+				// (emulate --device "iPhone 13").
+				rest = append(rest, a)
 				continue
 			}
 			if isBool {
@@ -271,4 +275,28 @@ func daemonArgs(g globals) []string {
 		args = append(args, fmt.Sprintf("--session-timeout=%d", g.idle.Milliseconds()))
 	}
 	return append(args, fmt.Sprintf("--idle-timeout=%d", g.idle.Milliseconds()))
+}
+
+// commandTakes reports whether the command that rest starts with takes an
+// option called name: its own, or one of its tool's arguments.
+func commandTakes(rest []string, name string) bool {
+	if len(rest) == 0 {
+		return false
+	}
+	c, ok := lookup(rest[0])
+	if !ok {
+		return false
+	}
+	if _, ok := c.option(name); ok {
+		return true
+	}
+	if _, ok := properties(c.tool)[name]; ok {
+		return true
+	}
+	for _, t := range c.also {
+		if _, ok := properties(t)[name]; ok {
+			return true
+		}
+	}
+	return false
 }

@@ -112,3 +112,22 @@ func TestCompact(t *testing.T) {
 		}
 	}
 }
+
+// TestServerFlagNamesAfterACommand checks that an option named as a
+// server flag belongs to the command after which it stands when that
+// command takes it (emulate --device), and is the server's otherwise.
+func TestServerFlagNamesAfterACommand(t *testing.T) {
+	env := func(string) string { return "" }
+	g, rest, err := parseGlobals([]string{"emulate", "--device", "iPhone 13", "--colorScheme", "dark"}, env)
+	if err != nil || len(g.serverArgs) != 0 || !reflect.DeepEqual(rest, []string{"emulate", "--device", "iPhone 13", "--colorScheme", "dark"}) {
+		t.Errorf("emulate --device: server args %q, rest %q, %v; want the device to be emulate's", g.serverArgs, rest, err)
+	}
+	g, rest, err = parseGlobals([]string{"--device", "Pixel 7", "open", "https://example.com"}, env)
+	if err != nil || !reflect.DeepEqual(g.serverArgs, []string{"--device=Pixel 7"}) || !reflect.DeepEqual(rest, []string{"open", "https://example.com"}) {
+		t.Errorf("--device before open: server args %q, rest %q, %v; want the server's", g.serverArgs, rest, err)
+	}
+	g, _, err = parseGlobals([]string{"open", "https://example.com", "--device", "Pixel 7"}, env)
+	if err != nil || !reflect.DeepEqual(g.serverArgs, []string{"--device=Pixel 7"}) {
+		t.Errorf("open ... --device: server args %q, %v; want the server's, as open takes no device", g.serverArgs, err)
+	}
+}
