@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -129,11 +130,28 @@ type pageVitals struct {
 	} `json:"inp"`
 }
 
+//go:embed js/vitals_settle.js
+var vitalsSettleJS string
+
+// After performance loads its url, it waits for settleQuiet without a
+// layout shift, LCP candidate or resource, at most settleMax.
+const (
+	settleQuiet = time.Second
+	settleMax   = 5 * time.Second
+)
+
 func performance(d *Deps) Tool {
-	t := sessionTool(d, "performance", "Core Web Vitals of the page (LCP, CLS, INP, TTFB, FCP) with Google's verdicts and the biggest cause of each poor one; loads url first when given. INP counts the interactions before the call.", pageAction,
+	t := sessionTool(d, "performance", "Core Web Vitals of the page (LCP, CLS, INP, TTFB, FCP) with Google's verdicts and the biggest cause of each poor one; loads url first when given (and waits until it is quiet for 1 s, at most 5 s). INP counts the interactions before the call.", pageAction,
 		func(ctx context.Context, s engine.Session, in PerformanceIn) (PerformanceOut, error) {
 			if in.URL != "" {
 				if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: in.URL, WaitUntil: engine.WaitLoad, Timeout: ms(in.Timeout)}); err != nil {
+					return PerformanceOut{}, err
+				}
+				// What the page does just after its load event (a late
+				// banner's shift, a hero image) counts too: wait until it
+				// is quiet for a second, at most settleMax.
+				if _, err := evalInto[float64](ctx, s, engine.EvalRequest{Function: vitalsSettleJS,
+					Args: []any{settleQuiet.Milliseconds(), settleMax.Milliseconds()}}); err != nil {
 					return PerformanceOut{}, err
 				}
 			}
