@@ -207,10 +207,12 @@ type StopHARIn struct {
 type StopHAROut struct {
 	Path       string `json:"path"`
 	Bytes      int64  `json:"bytes"`
-	Entries    int    `json:"entries"`
-	Pages      int    `json:"pages"`
+	Entries    int    `json:"entries,omitempty" jsonschema:"Not counted when the HAR had stopped by itself"`
+	Pages      int    `json:"pages,omitempty"`
 	DurationMs int64  `json:"durationMs"`
 	Kept       bool   `json:"kept,omitempty" jsonschema:"The file outlives the session"`
+	StoppedBy  string `json:"stoppedBy,omitempty" jsonschema:"Why the HAR had stopped by itself before this call: max_bytes, max_duration"`
+	Message    string `json:"message,omitempty"`
 	SessionMeta
 }
 
@@ -220,6 +222,14 @@ func stopHAR(d *Deps) Tool {
 			cur, err := d.recs.end(engine.SessionIDFrom(ctx), engine.RecordHAR)
 			if err != nil {
 				return StopHAROut{}, err
+			}
+			if cur.done != nil {
+				// It stopped by itself: its file is written already.
+				if cur.done.Path == "" {
+					return StopHAROut{}, cur.doneErr(engine.RecordHAR)
+				}
+				return StopHAROut{Path: cur.done.Path, Bytes: cur.done.Bytes, DurationMs: cur.done.Duration.Milliseconds(), Kept: cur.keep,
+					StoppedBy: cur.done.StoppedBy, Message: selfStopped(engine.RecordHAR, cur.done, d.recs.limits.WithDefaults())}, nil
 			}
 			res, err := s.StopHAR(ctx)
 			if err != nil {

@@ -402,11 +402,17 @@ func TestHARBounds(t *testing.T) {
 			if !strings.Contains(notice, c.says) {
 				t.Fatalf("no notice of the %s bound: %q", c.name, notice)
 			}
-			e.fail(engine.NoRecording, "stop_har", at(map[string]any{}))
 			files, _ := filepath.Glob(filepath.Join(e.out, id, "har", "*.har"))
 			if len(files) != 1 || !strings.Contains(notice, files[0]) {
 				t.Fatalf("HAR files %v, notice %q", files, notice)
 			}
+			// The stop after it answers the written file and why it
+			// stopped, then there is nothing left to stop.
+			stop := e.ok("stop_har", at(map[string]any{}))
+			if stop["path"] != files[0] || stop["stoppedBy"] == nil || !strings.Contains(stop["message"].(string), c.says) {
+				t.Errorf("stop_har after the %s bound: %v, want %s", c.name, stop, files[0])
+			}
+			e.fail(engine.NoRecording, "stop_har", at(map[string]any{}))
 			h := readHAR(t, files[0])
 			if !strings.Contains(h.Log.Comment, "max_") {
 				t.Fatalf("the log does not say it stopped by itself: %q", h.Log.Comment)

@@ -26,14 +26,40 @@ type recordings struct {
 	out     string // the server's output directory
 	limits  engine.RecordingLimits
 	running map[string]map[engine.RecordingKind]*recording
-	notices map[string][]string
+	// finished holds the recording of each kind that stopped by itself
+	// (a bound, its tab closed, the browser gone) until its stop_* call,
+	// a new start or the session's end: the stop answers its file.
+	finished map[string]map[engine.RecordingKind]*recording
+	notices  map[string][]string
 }
 
-// recording is one running recording.
+// recording is one running recording, or one that stopped by itself
+// (done set).
 type recording struct {
 	path    string
 	keep    bool
 	started time.Time
+	done    *engine.Recorded
+}
+
+// doneErr is the error of a stop_* call after the recording stopped by
+// itself and its file was removed, as it could not be finished.
+func (c recording) doneErr(kind engine.RecordingKind) error {
+	return engine.Errorf(engine.NoRecording, "the %s recording had stopped by itself (%s) and its file was removed, as it could not be finished; call %s to record again",
+		recordingNames[kind][0], c.done.StoppedBy, recordingNames[kind][1])
+}
+
+// selfStopped says, for a stop_* result, why the recording had stopped
+// before the call.
+func selfStopped(kind engine.RecordingKind, done *engine.Recorded, limits engine.RecordingLimits) string {
+	name := recordingNames[kind][0]
+	switch done.StoppedBy {
+	case engine.StoppedByMaxBytes:
+		return fmt.Sprintf("The %s had stopped by itself at its size bound (%d bytes, --recording-max-size); this is its file.", name, limits.MaxBytes)
+	case engine.StoppedByMaxDuration:
+		return fmt.Sprintf("The %s had stopped by itself at its time bound (%s, --recording-max-duration); this is its file.", name, limits.MaxDuration)
+	}
+	return fmt.Sprintf("The %s had stopped by itself (%s); this is its file.", name, done.StoppedBy)
 }
 
 // recordingNames are the kinds as results and errors name them, with the
@@ -79,6 +105,7 @@ func (r *recordings) begin(session string, kind engine.RecordingKind, ext string
 	}
 	rec := &recording{path: path, keep: keep, started: now}
 	r.running[session][kind] = rec
+	delete(r.finished[session], kind)
 	return engine.RecordingRequest{Path: path, Limits: r.limits.WithDefaults(), Stopped: func(done engine.Recorded) {
 		r.stopped(session, kind, rec, done)
 	}}, nil
@@ -92,13 +119,18 @@ func (r *recordings) abandon(session string, kind engine.RecordingKind) {
 }
 
 // end takes kind off session for its stop call and returns what was
-// running; NO_RECORDING when nothing is.
+// running, or what stopped by itself since its start (done set: the
+// engine has nothing left to stop); NO_RECORDING when neither.
 func (r *recordings) end(session string, kind engine.RecordingKind) (recording, error) {
 	names := recordingNames[kind]
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	cur := r.running[session][kind]
 	if cur == nil {
+		if fin := r.finished[session][kind]; fin != nil {
+			delete(r.finished[session], kind)
+			return *fin, nil
+		}
 		return recording{}, engine.Errorf(engine.NoRecording, "no %s is recording on this session; call %s first", names[0], names[1])
 	}
 	delete(r.running[session], kind)
@@ -115,6 +147,16 @@ func (r *recordings) stopped(session string, kind engine.RecordingKind, rec *rec
 		return
 	}
 	delete(r.running[session], kind)
+	done.Kind = kind
+	fin := *rec
+	fin.done = &done
+	if r.finished == nil {
+		r.finished = map[string]map[engine.RecordingKind]*recording{}
+	}
+	if r.finished[session] == nil {
+		r.finished[session] = map[engine.RecordingKind]*recording{}
+	}
+	r.finished[session][kind] = &fin
 	var msg string
 	switch {
 	case done.Path == "":
@@ -147,6 +189,7 @@ func (r *recordings) forget(session string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.running, session)
+	delete(r.finished, session)
 	delete(r.notices, session)
 }
 

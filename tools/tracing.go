@@ -67,8 +67,15 @@ func stopTracing(d *Deps) Tool {
 			if err != nil {
 				return StopTracingOut{}, err
 			}
-			rec, err := s.StopTracing(ctx)
-			if err != nil {
+			rec := engine.Recorded{}
+			if cur.done != nil {
+				// It stopped by itself (a bound, its tab closed): the
+				// engine has nothing to stop, and the file is whole.
+				if cur.done.Path == "" {
+					return StopTracingOut{}, cur.doneErr(engine.RecordTrace)
+				}
+				rec = *cur.done
+			} else if rec, err = s.StopTracing(ctx); err != nil {
 				return StopTracingOut{}, err
 			}
 			if rec.Path == "" {
@@ -85,7 +92,7 @@ func stopTracing(d *Deps) Tool {
 			case engine.StoppedByMaxBytes:
 				out.Message += " The trace reached its size bound (--recording-max-size): the events after it are left out."
 			default:
-				out.Message += fmt.Sprintf(" The trace had stopped by itself (%s).", rec.StoppedBy)
+				out.Message += " " + selfStopped(engine.RecordTrace, &rec, d.recs.limits.WithDefaults())
 			}
 			return out, nil
 		})

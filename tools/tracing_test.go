@@ -239,6 +239,15 @@ func TestTracingStopsAtItsBound(t *testing.T) {
 		t.Errorf("the notice %q does not say the trace stopped at its time bound into %s", n, path)
 	}
 	readTrace(t, path)
+	// The stop after it answers the finished trace, its summary and why
+	// it stopped, then there is nothing left to stop.
+	stop := e.ok("stop_tracing", map[string]any{"sessionId": id})
+	if stop["path"] != path || stop["stoppedBy"] != engine.StoppedByMaxDuration || !strings.Contains(stop["message"].(string), "time bound") {
+		t.Errorf("stop_tracing after the bound: %v, want %s stopped by %s", stop, path, engine.StoppedByMaxDuration)
+	}
+	if sum, _ := stop["summary"].(map[string]any); sum == nil || sum["events"].(float64) == 0 {
+		t.Errorf("stop_tracing after the bound has no summary: %v", stop)
+	}
 	e.fail(engine.NoRecording, "stop_tracing", map[string]any{"sessionId": id})
 	// Another one can start once it stopped.
 	e.ok("start_tracing", map[string]any{"sessionId": id})

@@ -49,8 +49,11 @@ type StopVideoOut struct {
 	Path       string       `json:"path" jsonschema:"The WebM file, under the output directory"`
 	Bytes      int64        `json:"bytes"`
 	DurationMs int64        `json:"durationMs"`
-	Frames     int          `json:"frames" jsonschema:"Frames the file holds: one each time the page painted, and the last again at the stop"`
+	Frames     int          `json:"frames,omitempty" jsonschema:"Frames the file holds: one each time the page painted, and the last again at the stop; not counted when the video had stopped by itself"`
 	Chapters   []ChapterOut `json:"chapters,omitempty" jsonschema:"The actions during the recording, as the file's chapters"`
+	Kept       bool         `json:"kept,omitempty" jsonschema:"The file outlives the session"`
+	StoppedBy  string       `json:"stoppedBy,omitempty" jsonschema:"Why the video had stopped by itself before this call: max_bytes, max_duration, tab_closed"`
+	Message    string       `json:"message,omitempty"`
 	SessionMeta
 }
 
@@ -63,14 +66,23 @@ type ChapterOut struct {
 func stopVideo(d *Deps) Tool {
 	return inGroup(Devtools, sessionTool(d, "stop_video", "Stop the video start_video began and finish its WebM file.", local,
 		func(ctx context.Context, s engine.Session, in PageIn) (StopVideoOut, error) {
-			if _, err := d.recs.end(engine.SessionIDFrom(ctx), engine.RecordVideo); err != nil {
+			cur, err := d.recs.end(engine.SessionIDFrom(ctx), engine.RecordVideo)
+			if err != nil {
 				return StopVideoOut{}, err
+			}
+			if cur.done != nil {
+				// It stopped by itself: its file is finished already.
+				if cur.done.Path == "" {
+					return StopVideoOut{}, cur.doneErr(engine.RecordVideo)
+				}
+				return StopVideoOut{Path: cur.done.Path, Bytes: cur.done.Bytes, DurationMs: cur.done.Duration.Milliseconds(), Kept: cur.keep,
+					StoppedBy: cur.done.StoppedBy, Message: selfStopped(engine.RecordVideo, cur.done, d.recs.limits.WithDefaults())}, nil
 			}
 			res, err := s.StopVideo(ctx)
 			if err != nil {
 				return StopVideoOut{}, err
 			}
-			out := StopVideoOut{Path: res.Path, Bytes: res.Bytes, DurationMs: res.Duration.Milliseconds(), Frames: res.Frames}
+			out := StopVideoOut{Path: res.Path, Bytes: res.Bytes, DurationMs: res.Duration.Milliseconds(), Frames: res.Frames, Kept: cur.keep}
 			for _, c := range res.Chapters {
 				out.Chapters = append(out.Chapters, ChapterOut{Title: c.Title, StartMs: c.Start.Milliseconds()})
 			}

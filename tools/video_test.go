@@ -171,6 +171,15 @@ func TestVideoMaxDuration(t *testing.T) {
 	if v := testenv.Probe(t, files[0]); v.Format != "matroska,webm" || v.Duration < 0.5 || v.Duration > 3 {
 		t.Errorf("ffprobe reads %+v of a 1 s recording", v)
 	}
+	// The stop after it answers the finished file and why it stopped,
+	// then there is nothing left to stop.
+	stop := e.ok("stop_video", map[string]any{"sessionId": id})
+	if stop["path"] != files[0] || stop["stoppedBy"] != engine.StoppedByMaxDuration || !strings.Contains(stop["message"].(string), "time bound") {
+		t.Errorf("stop_video after the bound: %v, want %s stopped by %s", stop, files[0], engine.StoppedByMaxDuration)
+	}
+	if fi, err := os.Stat(files[0]); err != nil || fi.Size() != int64(stop["bytes"].(float64)) {
+		t.Errorf("stop_video says %v bytes; the file: %v", stop["bytes"], err)
+	}
 	e.fail(engine.NoRecording, "stop_video", map[string]any{"sessionId": id})
 	// A new one may start.
 	e.ok("start_video", map[string]any{"sessionId": id})
