@@ -207,8 +207,8 @@ type StopHARIn struct {
 type StopHAROut struct {
 	Path       string `json:"path"`
 	Bytes      int64  `json:"bytes"`
-	Entries    int    `json:"entries,omitempty" jsonschema:"Not counted when the HAR had stopped by itself"`
-	Pages      int    `json:"pages,omitempty"`
+	Entries    *int   `json:"entries,omitempty" jsonschema:"Absent when the HAR had stopped by itself: its file was written then, uncounted here"`
+	Pages      *int   `json:"pages,omitempty"`
 	DurationMs int64  `json:"durationMs"`
 	Kept       bool   `json:"kept,omitempty" jsonschema:"The file outlives the session"`
 	StoppedBy  string `json:"stoppedBy,omitempty" jsonschema:"Why the HAR had stopped by itself before this call: max_bytes, max_duration"`
@@ -235,7 +235,7 @@ func stopHAR(d *Deps) Tool {
 			if err != nil {
 				return StopHAROut{}, err
 			}
-			return StopHAROut{Path: res.Path, Bytes: res.Bytes, Entries: res.Entries, Pages: res.Pages,
+			return StopHAROut{Path: res.Path, Bytes: res.Bytes, Entries: &res.Entries, Pages: &res.Pages,
 				DurationMs: res.Duration.Milliseconds(), Kept: cur.keep}, nil
 		}))
 }

@@ -49,7 +49,7 @@ type StopVideoOut struct {
 	Path       string       `json:"path" jsonschema:"The WebM file, under the output directory"`
 	Bytes      int64        `json:"bytes"`
 	DurationMs int64        `json:"durationMs"`
-	Frames     int          `json:"frames,omitempty" jsonschema:"Frames the file holds: one each time the page painted, and the last again at the stop; not counted when the video had stopped by itself"`
+	Frames     *int         `json:"frames,omitempty" jsonschema:"Frames the file holds: one each time the page painted, and the last again at the stop; absent when the video had stopped by itself"`
 	Chapters   []ChapterOut `json:"chapters,omitempty" jsonschema:"The actions during the recording, as the file's chapters"`
 	Kept       bool         `json:"kept,omitempty" jsonschema:"The file outlives the session"`
 	StoppedBy  string       `json:"stoppedBy,omitempty" jsonschema:"Why the video had stopped by itself before this call: max_bytes, max_duration, tab_closed"`
@@ -82,7 +82,7 @@ func stopVideo(d *Deps) Tool {
 			if err != nil {
 				return StopVideoOut{}, err
 			}
-			out := StopVideoOut{Path: res.Path, Bytes: res.Bytes, DurationMs: res.Duration.Milliseconds(), Frames: res.Frames, Kept: cur.keep}
+			out := StopVideoOut{Path: res.Path, Bytes: res.Bytes, DurationMs: res.Duration.Milliseconds(), Frames: &res.Frames, Kept: cur.keep}
 			for _, c := range res.Chapters {
 				out.Chapters = append(out.Chapters, ChapterOut{Title: c.Title, StartMs: c.Start.Milliseconds()})
 			}
