@@ -232,6 +232,14 @@ func stopHAR(d *Deps) Tool {
 					StoppedBy: cur.done.StoppedBy, Message: selfStopped(engine.RecordHAR, cur.done, d.recs.limits.WithDefaults())}, nil
 			}
 			res, err := s.StopHAR(ctx)
+			if fin, ok := d.recs.raced(engine.SessionIDFrom(ctx), engine.RecordHAR, cur, err); ok {
+				// It stopped by itself while the call reached it.
+				if fin.done.Path == "" {
+					return StopHAROut{}, fin.doneErr(engine.RecordHAR)
+				}
+				return StopHAROut{Path: fin.done.Path, Bytes: fin.done.Bytes, DurationMs: fin.done.Duration.Milliseconds(), Kept: fin.keep,
+					StoppedBy: fin.done.StoppedBy, Message: selfStopped(engine.RecordHAR, fin.done, d.recs.limits.WithDefaults())}, nil
+			}
 			if err != nil {
 				return StopHAROut{}, err
 			}

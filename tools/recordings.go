@@ -143,10 +143,9 @@ func (r *recordings) stopped(session string, kind engine.RecordingKind, rec *rec
 	names := recordingNames[kind]
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.running[session][kind] != rec {
-		return
+	if r.running[session] == nil {
+		return // the session has ended
 	}
-	delete(r.running[session], kind)
 	done.Kind = kind
 	fin := *rec
 	fin.done = &done
@@ -156,6 +155,14 @@ func (r *recordings) stopped(session string, kind engine.RecordingKind, rec *rec
 	if r.finished[session] == nil {
 		r.finished[session] = map[engine.RecordingKind]*recording{}
 	}
+	if r.running[session][kind] != rec {
+		// Its stop_* call took it while it was stopping by itself: the
+		// engine answers that call NO_RECORDING, and the call answers
+		// this (raced), not a notice.
+		r.finished[session][kind] = &fin
+		return
+	}
+	delete(r.running[session], kind)
 	r.finished[session][kind] = &fin
 	var msg string
 	switch {
@@ -172,6 +179,21 @@ func (r *recordings) stopped(session string, kind engine.RecordingKind, rec *rec
 		r.notices = map[string][]string{}
 	}
 	r.notices[session] = append(r.notices[session], msg)
+}
+
+// raced is called after the engine's stop of cur, which a stop_* call
+// took: it forgets cur if it stopped by itself meanwhile (its tab closed,
+// a bound reached; the engine tells Stopped before its stop answers), and
+// returns it when the engine answered err NO_RECORDING for that reason.
+func (r *recordings) raced(session string, kind engine.RecordingKind, cur recording, err error) (recording, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fin := r.finished[session][kind]
+	if fin == nil || fin.path != cur.path {
+		return recording{}, false
+	}
+	delete(r.finished[session], kind)
+	return *fin, engine.CodeOf(err) == engine.NoRecording
 }
 
 // drain returns and forgets session's notices.

@@ -75,8 +75,17 @@ func stopTracing(d *Deps) Tool {
 					return StopTracingOut{}, cur.doneErr(engine.RecordTrace)
 				}
 				rec = *cur.done
-			} else if rec, err = s.StopTracing(ctx); err != nil {
-				return StopTracingOut{}, err
+			} else {
+				rec, err = s.StopTracing(ctx)
+				if fin, ok := d.recs.raced(id, engine.RecordTrace, cur, err); ok {
+					if fin.done.Path == "" {
+						return StopTracingOut{}, fin.doneErr(engine.RecordTrace)
+					}
+					rec, err = *fin.done, nil
+				}
+				if err != nil {
+					return StopTracingOut{}, err
+				}
 			}
 			if rec.Path == "" {
 				return StopTracingOut{}, engine.Errorf(engine.BrowserCrashed, "the trace could not be finished (%s): its tab or browser went away, and its file was removed", rec.StoppedBy)

@@ -66,19 +66,27 @@ type ChapterOut struct {
 func stopVideo(d *Deps) Tool {
 	return inGroup(Devtools, sessionTool(d, "stop_video", "Stop the video start_video began and finish its WebM file.", local,
 		func(ctx context.Context, s engine.Session, in PageIn) (StopVideoOut, error) {
-			cur, err := d.recs.end(engine.SessionIDFrom(ctx), engine.RecordVideo)
+			session := engine.SessionIDFrom(ctx)
+			cur, err := d.recs.end(session, engine.RecordVideo)
 			if err != nil {
 				return StopVideoOut{}, err
 			}
-			if cur.done != nil {
-				// It stopped by itself: its file is finished already.
+			// It stopped by itself (its tab closed, a bound) before the
+			// call, or while the call reached it: its file is finished.
+			selfStoppedOut := func(cur recording) (StopVideoOut, error) {
 				if cur.done.Path == "" {
 					return StopVideoOut{}, cur.doneErr(engine.RecordVideo)
 				}
 				return StopVideoOut{Path: cur.done.Path, Bytes: cur.done.Bytes, DurationMs: cur.done.Duration.Milliseconds(), Kept: cur.keep,
 					StoppedBy: cur.done.StoppedBy, Message: selfStopped(engine.RecordVideo, cur.done, d.recs.limits.WithDefaults())}, nil
 			}
+			if cur.done != nil {
+				return selfStoppedOut(cur)
+			}
 			res, err := s.StopVideo(ctx)
+			if fin, ok := d.recs.raced(session, engine.RecordVideo, cur, err); ok {
+				return selfStoppedOut(fin)
+			}
 			if err != nil {
 				return StopVideoOut{}, err
 			}

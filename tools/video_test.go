@@ -185,6 +185,26 @@ func TestVideoMaxDuration(t *testing.T) {
 	e.ok("start_video", map[string]any{"sessionId": id})
 }
 
+// TestVideoTabClosedThenStop: stop_video right after the recorded tab
+// closed answers the finished file and that the tab's close stopped it,
+// whether the video had finished by then or was finishing.
+func TestVideoTabClosedThenStop(t *testing.T) {
+	e := videoEnv(t, engine.RecordingLimits{})
+	id := e.open("/animation.html")
+	e.ok("tabs", map[string]any{"sessionId": id, "action": "new", "url": site.URL + "/animation.html"})
+	path := e.ok("start_video", map[string]any{"sessionId": id})["path"].(string)
+	time.Sleep(500 * time.Millisecond)
+	e.ok("tabs", map[string]any{"sessionId": id, "action": "close"})
+	stop := e.ok("stop_video", map[string]any{"sessionId": id})
+	if stop["path"] != path || stop["stoppedBy"] != engine.StoppedByTabClosed {
+		t.Fatalf("stop_video after the tab closed: %v, want %s stopped by %s", stop, path, engine.StoppedByTabClosed)
+	}
+	if v := testenv.Probe(t, path); v.Format != "matroska,webm" {
+		t.Errorf("ffprobe reads %+v", v)
+	}
+	e.fail(engine.NoRecording, "stop_video", map[string]any{"sessionId": id})
+}
+
 // TestVideoCloseSession: closing the session during a recording finishes
 // the file; with keep it stays under kept/, without it goes with the
 // session.
