@@ -72,3 +72,21 @@ func TestHARAndGetRequestOverStdio(t *testing.T) {
 		t.Fatalf("a second stop_har: %v", body)
 	}
 }
+
+// TestGetRequestWithoutTheLogOverStdio: with --caps devtools alone,
+// get_request_log is not listed, so get_request's refusal of an unknown id
+// says how to get ids instead of naming a tool the client cannot call.
+func TestGetRequestWithoutTheLogOverStdio(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	s := startBinary(t, "--output-dir", t.TempDir(), "--caps", "devtools,emulation")
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/har.html"})
+	body, isErr := s.call("get_request", map[string]any{"sessionId": id, "id": "r424242"})
+	if !isErr || body["errorCode"] != "INVALID_PARAMETERS" {
+		t.Fatalf("an unknown id: %v", body)
+	}
+	if sug, _ := body["suggestion"].(string); !strings.Contains(sug, "--caps network") || !strings.Contains(sug, "_id") {
+		t.Errorf("the suggestion %q names get_request_log, which is not listed, without saying how to get it or the HAR's ids", sug)
+	}
+}

@@ -57,7 +57,10 @@ type Deps struct {
 	// (--caps testing), in stepLog (codegen.go).
 	codegen codegen.Language
 	record  bool
-	stepLog *stepLog
+	// requestLog is set when get_request_log is listed: get_request's
+	// errors name it only then.
+	requestLog bool
+	stepLog    *stepLog
 	// recs are the sessions' recordings (recordings.go).
 	recs *recordings
 	// version is the server's, which the files it writes name (a HAR's

@@ -68,6 +68,10 @@ func getRequest(d *Deps) Tool {
 		func(ctx context.Context, s engine.Session, in GetRequestIn) (GetRequestOut, error) {
 			r, err := s.Request(ctx, engine.RequestQuery{ID: in.ID})
 			if err != nil {
+				if e := engine.AsError(err); e.Code == engine.InvalidParameters && !d.requestLog {
+					// The suggestion names a tool this server does not list.
+					return GetRequestOut{}, e.Suggest("get_request_log, which lists the ids, is not offered here: start the server with --caps network (or all) for it, or read the ids from a HAR's entries (_id; start_har, stop_har).")
+				}
 				return GetRequestOut{}, err
 			}
 			out := GetRequestOut{RequestEntry: r.RequestEntry, StatusText: r.StatusText, HTTPVersion: r.HTTPVersion,

@@ -137,6 +137,7 @@ func NewServer(m *sessions.Manager, o Options) *server.MCPServer {
 		SnapshotMaxText: o.SnapshotMaxText, actionResult: o.ActionResult, changesCap: o.ChangesCap,
 		recs: &recordings{out: out, limits: o.RecordingLimits}, version: o.Version}
 	d.codegen, d.record = o.Codegen, enabled(o.Caps, Testing)
+	d.requestLog = enabled(o.Caps, Network) && !slices.Contains(o.DisabledTools, "get_request_log")
 	switch {
 	case d.codegen == "" && slices.Contains(o.Caps, Testing):
 		// --caps testing writes TypeScript unless --codegen says otherwise;
