@@ -126,7 +126,13 @@ func describeEmulated(field string, em engine.Emulation) string {
 	case "locale":
 		return "locale " + em.Locale + " (navigator.language, Intl, Accept-Language)"
 	case "device":
-		return fmt.Sprintf("%s: %dx%d, pixel ratio %g, mobile %v, touch %v, its user agent", em.Device, em.Width, em.Height, em.DeviceScaleFactor, em.IsMobile, em.HasTouch)
+		set := fmt.Sprintf("%s: %dx%d, pixel ratio %g, mobile %v, touch %v, its user agent", em.Device, em.Width, em.Height, em.DeviceScaleFactor, em.IsMobile, em.HasTouch)
+		if em.IsMobile {
+			// As on the phone: innerWidth is the viewport's only on a page
+			// that asks for it, which surprises a check of innerWidth.
+			set += fmt.Sprintf("; a page without <meta name=viewport content=\"width=device-width\"> is laid out 980 px wide, as on the phone, and its innerWidth says 980, not %d", em.Width)
+		}
+		return set
 	case "viewport":
 		return fmt.Sprintf("viewport %dx%d", em.Width, em.Height)
 	}

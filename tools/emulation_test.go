@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"fmt"
 	"html"
 	"slices"
 	"strings"
@@ -65,6 +66,16 @@ func TestEmulateChromium(t *testing.T) {
 	if applied, _ := out["applied"].([]any); len(applied) != 8 {
 		t.Fatalf("emulate applied %d fields, want the 8 given: %v", len(applied), out)
 	}
+	// A phone lays out a page without a viewport meta tag 980 px wide:
+	// the answer says so, as a check of innerWidth would be puzzled.
+	if msg := fmt.Sprint(out["applied"]); !strings.Contains(msg, "980 px wide") {
+		t.Errorf("the device's applied text does not say a page without a viewport meta tag is 980 px wide: %s", msg)
+	}
+	e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/welcome.html"})
+	if w := e.eval(id, "innerWidth"); w != 980.0 {
+		t.Errorf("a page without a viewport meta tag on the phone: innerWidth %v, want 980 as the answer says", w)
+	}
+	e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/emulation.html"})
 	check := func(where string) {
 		t.Helper()
 		p := probe(e, id)
