@@ -459,3 +459,38 @@ func TestHARKeepOnClose(t *testing.T) {
 // firefox reports whether e runs on eachEngine's Firefox (its subtest is
 // named pw).
 func (e *env) firefox() bool { return strings.HasSuffix(e.t.Name(), "/pw") }
+
+// TestRecordingPathsAbsolute: with a relative --output-dir, the paths
+// stop_har and get_request give are absolute, which a client that does not
+// run in the server's directory can open.
+func TestRecordingPathsAbsolute(t *testing.T) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs := t.TempDir()
+	rel, err := filepath.Rel(cwd, abs)
+	if err != nil || filepath.IsAbs(rel) {
+		t.Skipf("no relative path to %s from %s", abs, cwd)
+	}
+	e := newEnvWith(t, sessions.Config{OutputDir: rel}, tools.Options{Version: "test", Caps: []tools.Group{tools.All}, OutputDir: rel})
+	id := e.open("/har.html")
+	at := func(m map[string]any) map[string]any { m["sessionId"] = id; return m }
+	e.ok("start_har", at(map[string]any{}))
+	e.press(id, "#img", "image 1")
+	path, _ := e.ok("stop_har", at(map[string]any{}))["path"].(string)
+	if !strings.HasPrefix(path, filepath.Join(abs, id)+string(filepath.Separator)) {
+		t.Errorf("stop_har's path %q, want it absolute under %s", path, abs)
+	}
+	var body string
+	for _, r := range e.ok("get_request_log", at(map[string]any{}))["requests"].([]any) {
+		r := r.(map[string]any)
+		if r["resourceType"] == "image" {
+			res := e.ok("get_request", at(map[string]any{"id": r["id"]}))
+			body, _ = res["responseBody"].(map[string]any)["path"].(string)
+		}
+	}
+	if !strings.HasPrefix(body, filepath.Join(abs, id)+string(filepath.Separator)) {
+		t.Errorf("get_request's binary body path %q, want it absolute under %s", body, abs)
+	}
+}

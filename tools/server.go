@@ -128,6 +128,11 @@ func NewServer(m *sessions.Manager, o Options) *server.MCPServer {
 	if out == "" {
 		out = filepath.Join(os.TempDir(), "browsermcp")
 	}
+	// The paths results give (recordings, bodies) are the client's to
+	// open, and a client does not run in the server's directory.
+	if abs, err := filepath.Abs(out); err == nil {
+		out = abs
+	}
 	// The subscriptions watch every call, before the tools are built: the
 	// observers are fixed from then on.
 	subs := newSubscriptions(s, hooks, d)
