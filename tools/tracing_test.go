@@ -144,11 +144,13 @@ func TestPerformanceVitals(t *testing.T) {
 		t.Logf("after the click: %v", out["message"])
 		firefox := strings.HasSuffix(t.Name(), "/pw")
 
-		for _, m := range []string{"ttfb", "fcp"} {
-			v := out[m].(map[string]any)
-			if n, _ := v["value"].(float64); n <= 0 || v["verdict"] == nil {
-				t.Errorf("%s = %v, want a positive value with a verdict", m, v)
-			}
+		// TTFB on 127.0.0.1 can round to 0 ms under Firefox's coarse
+		// timers; FCP cannot: the page paints after its first byte.
+		if v := out["ttfb"].(map[string]any); v["value"] == nil || v["value"].(float64) < 0 || v["verdict"] == nil {
+			t.Errorf("ttfb = %v, want a value of 0 or more with a verdict", v)
+		}
+		if v := out["fcp"].(map[string]any); v["value"] == nil || v["value"].(float64) <= 0 || v["verdict"] == nil {
+			t.Errorf("fcp = %v, want a positive value with a verdict", v)
 		}
 		lcp := out["lcp"].(map[string]any)
 		if lcp["value"] == nil || lcp["verdict"] == nil {
