@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
 
 // TestExportedTestReplays is the proof that a session becomes a
@@ -188,4 +189,69 @@ func mustEval(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestExportedFileChooserReplays records uploads through native file
+// choosers (a button whose script clicks a hidden input, and a label) over
+// the built binary with --caps testing, and runs the exported test with
+// @playwright/test: each action that opened a chooser waits for it
+// (page.waitForEvent('filechooser')), and upload_file without a target
+// fills that chooser, as page.setInputFiles, which takes a selector,
+// cannot. The page reads the files back into its title, which the test
+// asserts.
+func TestExportedFileChooserReplays(t *testing.T) {
+	node, modules := testenv.PlaywrightTest(t)
+	chromium, err := testenv.ChromiumPath()
+	if err != nil {
+		testenv.NoBrowser(t, err)
+	}
+	site := testsite.Start()
+	defer site.Close()
+	out := t.TempDir()
+	for name, body := range map[string]string{"a.txt": "alpha", "b.txt": "beta"} {
+		if err := os.WriteFile(filepath.Join(out, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := startBinary(t, "--caps", "testing", "--output-dir", out)
+	if _, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	code := func(tool string, args map[string]any) string {
+		t.Helper()
+		args["sessionId"] = id
+		c, _ := s.ok(tool, args)["code"].(string)
+		return c
+	}
+	code("navigate", map[string]any{"url": site.URL + "/chooser.html"})
+	if c := code("click", map[string]any{"selector": "#pick"}); !strings.Contains(c, "const fileChooser1 = page.waitForEvent('filechooser');\n") {
+		t.Errorf("the click that opened a chooser: code %q does not wait for it", c)
+	}
+	if c, want := code("upload_file", map[string]any{"files": []any{"a.txt", "b.txt"}}), "await (await fileChooser1).setFiles(["; !strings.HasPrefix(c, want) {
+		t.Errorf("upload_file without a target: code %q, want %s…", c, want)
+	}
+	code("verify_title", map[string]any{"title": "many a.txt=alpha,b.txt=beta"})
+	code("click", map[string]any{"selector": "#lbl"})
+	if c := code("upload_file", map[string]any{"files": []any{"b.txt"}}); !strings.HasPrefix(c, "await (await fileChooser2).setFiles([") {
+		t.Errorf("the second chooser's upload: code %q", c)
+	}
+	code("verify_title", map[string]any{"title": "one b.txt=beta"})
+
+	path, _ := s.ok("export_test", map[string]any{"sessionId": id})["path"].(string)
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(file), "not replayed") {
+		t.Fatalf("the exported test leaves a step out:\n%s", file)
+	}
+	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err != nil {
+		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
+	}
+	py, _ := s.ok("export_test", map[string]any{"sessionId": id, "language": "python"})["code"].(string)
+	if !strings.Contains(py, "with page.expect_file_chooser() as file_chooser_info1:\n        page.") ||
+		!strings.Contains(py, "    file_chooser1 = file_chooser_info1.value\n") || !strings.Contains(py, "file_chooser2.set_files([") {
+		t.Errorf("the Python export does not wait for its choosers:\n%s", py)
+	}
 }

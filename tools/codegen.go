@@ -41,6 +41,29 @@ type sessionSteps struct {
 	steps   []codegen.Step
 	secrets map[string]string // placeholder -> environment variable
 	dropped int
+	// choosers counts the file choosers the session's actions opened;
+	// openChooser is the number of the one waiting, 0 when none does.
+	choosers, openChooser int
+}
+
+// chooserStep numbers the file chooser st opened, or gives an
+// upload_file without a target (answers) the number of the chooser it
+// answers, so that the test waits for the one and fills it with the
+// other (codegen.Step.Chooser).
+func (r *stepLog) chooserStep(id string, st *codegen.Step, opened, answers bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rec := r.get(id)
+	switch {
+	case answers:
+		if st.Action == codegen.Upload {
+			st.Chooser = rec.openChooser
+		}
+		rec.openChooser = 0
+	case opened:
+		rec.choosers++
+		st.Chooser, rec.openChooser = rec.choosers, rec.choosers
+	}
 }
 
 func (r *stepLog) get(id string) *sessionSteps {
@@ -154,6 +177,9 @@ func (d *Deps) codegenOn(tool string) bool {
 type pendingStep struct {
 	step   codegen.Step
 	finish func(out json.RawMessage, st *codegen.Step) bool
+	// answersChooser is an upload_file without a target: it fills or
+	// cancels the file chooser an earlier action opened.
+	answersChooser bool
 }
 
 // prepareStep builds the step of a call before it runs, from its bound
@@ -250,6 +276,7 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 		*st = codegen.Step{Action: codegen.DragTo, Locator: loc(src.Selector, src.Ref), To: loc(dst.Selector, dst.Ref)}
 	case "upload_file":
 		*st = codegen.Step{Action: codegen.Upload, Locator: loc(a.Selector, a.Ref)}
+		p.answersChooser = a.Selector == "" && a.Ref == ""
 		for _, f := range a.Files {
 			real, err := d.files.resolve(ctx, "files", f, false)
 			if err != nil {
@@ -257,7 +284,13 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 			}
 			rel, err := filepath.Rel(d.files.out, real)
 			if err != nil || !filepath.IsLocal(rel) {
-				return comment("upload_file set %s from %s, outside the output directory: not replayed, as the file may not be where the test runs", describeLoc(st.Locator, a.Selector, a.Ref), real)
+				what := "the file chooser"
+				if !p.answersChooser {
+					what = describeLoc(st.Locator, a.Selector, a.Ref)
+				}
+				c := comment("upload_file set %s from %s, outside the output directory: not replayed, as the file may not be where the test runs", what, real)
+				c.answersChooser = p.answersChooser
+				return c
 			}
 			st.Files = append(st.Files, rel)
 		}
@@ -423,12 +456,17 @@ func (d *Deps) finishStep(sessionID string, p *pendingStep, out any) string {
 		return ""
 	}
 	st := p.step
+	b, _ := json.Marshal(out)
 	if p.finish != nil {
-		b, _ := json.Marshal(out)
 		if !p.finish(b, &st) {
 			return ""
 		}
 	}
+	var opened struct {
+		FileChooser bool `json:"fileChooser"`
+	}
+	_ = json.Unmarshal(b, &opened)
+	d.stepLog.chooserStep(sessionID, &st, opened.FileChooser && st.Action != codegen.Comment, p.answersChooser)
 	if d.record {
 		d.stepLog.add(sessionID, st)
 	}

@@ -94,6 +94,13 @@ type Step struct {
 	Timeout  int      `json:"timeout,omitempty"`
 	// Files are Upload's paths relative to the test file's directory.
 	Files []string `json:"files,omitempty"`
+	// Chooser numbers the native file chooser an action opened (from 1
+	// in a session): the action waits for it as it runs, as Playwright's
+	// page.waitForEvent('filechooser') does, and the Upload without a
+	// Locator that answers it names the same number. An Upload without a
+	// Locator has no other way to reach the input: page.setInputFiles
+	// takes a selector.
+	Chooser int `json:"chooser,omitempty"`
 	// Enter presses Enter in Locator after a Fill or Type.
 	Enter bool `json:"enter,omitempty"`
 	// Note is a Comment's text: what was done and why it is not replayed.
@@ -103,10 +110,33 @@ type Step struct {
 // Code renders s in lang as the lines of a test body, without indent.
 func (s Step) Code(lang Language) []string {
 	if lang == Python {
-		return s.python()
+		return s.withChooserPy(s.python())
 	}
-	return s.typeScript()
+	return s.withChooserTS(s.typeScript())
 }
+
+// withChooserTS waits for the file chooser an action opens while it runs.
+func (s Step) withChooserTS(lines []string) []string {
+	if s.Chooser == 0 || s.Action == Upload {
+		return lines
+	}
+	return append([]string{fmt.Sprintf("const fileChooser%d = page.waitForEvent('filechooser');", s.Chooser)}, lines...)
+}
+
+func (s Step) withChooserPy(lines []string) []string {
+	if s.Chooser == 0 || s.Action == Upload {
+		return lines
+	}
+	out := []string{fmt.Sprintf("with page.expect_file_chooser() as file_chooser_info%d:", s.Chooser)}
+	for _, l := range lines {
+		out = append(out, "    "+l)
+	}
+	return append(out, fmt.Sprintf("file_chooser%d = file_chooser_info%d.value", s.Chooser, s.Chooser))
+}
+
+// uploadNote is the comment of an Upload without a Locator that no
+// recorded action's file chooser leads to.
+const uploadNote = "upload_file answered a file chooser that no recorded action opened: not replayed"
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
@@ -285,6 +315,15 @@ func (s Step) typeScript() []string {
 		for i, f := range s.Files {
 			fs[i] = "path.join(path.dirname(test.info().file), " + TSString(f) + ")"
 		}
+		if s.Locator == nil {
+			switch {
+			case s.Chooser == 0:
+				return commentLines("//", uploadNote)
+			case len(fs) == 0:
+				return []string{fmt.Sprintf("await fileChooser%d; // cancelled: no files chosen", s.Chooser)}
+			}
+			return w("(await fileChooser%d).setFiles([%s])", s.Chooser, strings.Join(fs, ", "))
+		}
 		return w("%s.setInputFiles([%s])", l, strings.Join(fs, ", "))
 	case MouseClick:
 		var opts []string
@@ -416,6 +455,15 @@ func (s Step) python() []string {
 		fs := make([]string, len(s.Files))
 		for i, f := range s.Files {
 			fs[i] = "os.path.join(os.path.dirname(__file__), " + PyString(f) + ")"
+		}
+		if s.Locator == nil {
+			switch {
+			case s.Chooser == 0:
+				return commentLines("#", uploadNote)
+			case len(fs) == 0:
+				return []string{fmt.Sprintf("# file_chooser%d was cancelled: no files chosen", s.Chooser)}
+			}
+			return w("file_chooser%d.set_files([%s])", s.Chooser, strings.Join(fs, ", "))
 		}
 		return w("%s.set_input_files([%s])", l, strings.Join(fs, ", "))
 	case MouseClick:
