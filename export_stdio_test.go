@@ -255,3 +255,59 @@ func TestExportedFileChooserReplays(t *testing.T) {
 		t.Errorf("the Python export does not wait for its choosers:\n%s", py)
 	}
 }
+
+// TestExportedRoleAssertionOfSeveral records verify_element by role and
+// name on a page with two product cards, each with an "Add to cart"
+// button, over the built binary with --caps testing. verify_element holds
+// when any of them is visible; the exported expect keeps the visible ones
+// and takes the first, as getByRole alone matches both and Playwright's
+// strict mode fails it. The test passes on the page, and fails once the
+// buttons are gone.
+func TestExportedRoleAssertionOfSeveral(t *testing.T) {
+	node, modules := testenv.PlaywrightTest(t)
+	chromium, err := testenv.ChromiumPath()
+	if err != nil {
+		testenv.NoBrowser(t, err)
+	}
+	const page = `<!doctype html><title>Shop</title><h1>Shop</h1>
+<div class="card"><h2>Red shirt</h2><button>Add to cart</button></div>
+<div class="card"><h2>Blue shirt</h2><button>Add to cart</button></div>
+<button>Checkout</button>`
+	var broken atomic.Bool
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if broken.Load() {
+			w.Write([]byte(strings.ReplaceAll(page, "Add to cart", "Sold out")))
+			return
+		}
+		w.Write([]byte(page))
+	}))
+	defer site.Close()
+	out := t.TempDir()
+	s := startBinary(t, "--caps", "testing", "--output-dir", out)
+	if _, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/"})
+	c, _ := s.ok("verify_element", map[string]any{"sessionId": id, "role": "button", "name": "Add to cart"})["code"].(string)
+	if want := "await expect(page.getByRole('button', { name: 'Add to cart', exact: true }).filter({ visible: true }).first()).toBeVisible();"; c != want {
+		t.Errorf("verify_element of two buttons: code\n%s\nwant\n%s", c, want)
+	}
+	c, _ = s.ok("verify_element", map[string]any{"sessionId": id, "role": "button", "name": "Checkout"})["code"].(string)
+	if want := "await expect(page.getByRole('button', { name: 'Checkout', exact: true })).toBeVisible();"; c != want {
+		t.Errorf("verify_element of one button: code\n%s\nwant\n%s", c, want)
+	}
+	path, _ := s.ok("export_test", map[string]any{"sessionId": id})["path"].(string)
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err != nil {
+		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
+	}
+	broken.Store(true)
+	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err == nil || !strings.Contains(log, "Add to cart") {
+		t.Fatalf("the exported test against the page without the buttons: %v, want a failure on Add to cart:\n%s", err, log)
+	}
+}

@@ -362,6 +362,10 @@ func (s Step) typeScript() []string {
 	case ExpectShown:
 		return w("expect(%s).toBeVisible()", l)
 	case ExpectHide:
+		if s.Locator != nil && s.Locator.Visible {
+			// Of several elements, none is visible.
+			return w("expect(%s).toHaveCount(0)", l)
+		}
 		return w("expect(%s).toBeHidden()", l)
 	case ExpectText:
 		if s.Locator == nil {
@@ -500,6 +504,9 @@ func (s Step) python() []string {
 	case ExpectShown:
 		return w("expect(%s).to_be_visible()", l)
 	case ExpectHide:
+		if s.Locator != nil && s.Locator.Visible {
+			return w("expect(%s).to_have_count(0)", l)
+		}
 		return w("expect(%s).to_be_hidden()", l)
 	case ExpectText:
 		if s.Locator == nil {
