@@ -311,3 +311,48 @@ func TestExportedRoleAssertionOfSeveral(t *testing.T) {
 		t.Fatalf("the exported test against the page without the buttons: %v, want a failure on Add to cart:\n%s", err, log)
 	}
 }
+
+// TestExportedRE2Regex records verify_title and verify_text with regexes
+// written as RE2 writes them, as their schemas invite: a leading (?i), a
+// named group (?P<n>…), \A and \z. The exported test must load and pass in
+// @playwright/test, whose JavaScript refuses (?i) and (?P<, and fail on a
+// page where they do not hold.
+func TestExportedRE2Regex(t *testing.T) {
+	node, modules := testenv.PlaywrightTest(t)
+	chromium, err := testenv.ChromiumPath()
+	if err != nil {
+		testenv.NoBrowser(t, err)
+	}
+	var broken atomic.Bool
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		n := "3"
+		if broken.Load() {
+			n = "no"
+		}
+		w.Write([]byte("<!doctype html><title>Shop Cart</title><p id=n>" + n + " items</p>"))
+	}))
+	defer site.Close()
+	out := t.TempDir()
+	s := startBinary(t, "--caps", "testing", "--output-dir", out)
+	if _, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/"})
+	s.ok("verify_title", map[string]any{"sessionId": id, "regex": `(?i)\ASHOP cart\z`})
+	s.ok("verify_text", map[string]any{"sessionId": id, "regex": `(?P<count>\d+) items`})
+	s.ok("verify_text", map[string]any{"sessionId": id, "selector": "#n", "regex": `(?i)^\d+ ITEMS$`})
+	path, _ := s.ok("export_test", map[string]any{"sessionId": id})["path"].(string)
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err != nil {
+		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
+	}
+	broken.Store(true)
+	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err == nil || !strings.Contains(log, "toContainText") {
+		t.Fatalf("the exported test against the page with no count: %v, want a failure of toContainText:\n%s", err, log)
+	}
+}

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -154,18 +155,47 @@ func (s Str) py() string {
 	return PyString(s.Lit)
 }
 
-// JS renders r as a JavaScript regular expression literal.
+// leadingFlags matches RE2's flag group at the start of a pattern,
+// (?i) or (?is), which JavaScript does not take.
+var leadingFlags = regexp.MustCompile(`^\(\?([ims]+)\)`)
+
+// JS renders r as a JavaScript regular expression literal. What RE2
+// writes otherwise than JavaScript is rewritten: a leading flag group
+// (?i) becomes the literal's flags, a named group (?P<n> is (?<n>, and \A
+// and \z, the start and end of the text, become lookarounds; JavaScript
+// would refuse the first two (the whole test file would not load) and
+// read \A and \z as the letters.
 func (r Regex) JS() string {
+	pattern, flags := r.Pattern, r.Flags
+	if m := leadingFlags.FindStringSubmatch(pattern); m != nil {
+		pattern = pattern[len(m[0]):]
+		for _, f := range m[1] {
+			if !strings.ContainsRune(flags, f) {
+				flags += string(f)
+			}
+		}
+	}
 	var b strings.Builder
 	b.WriteByte('/')
 	esc := false
 	class := false
-	for _, c := range r.Pattern {
+	rs := []rune(pattern)
+	for i, c := range rs {
 		switch {
 		case esc:
 			esc = false
+			if !class && c == 'A' {
+				b.WriteString(`(?<![\s\S])`)
+				continue
+			}
+			if !class && c == 'z' {
+				b.WriteString(`(?![\s\S])`)
+				continue
+			}
+			b.WriteByte('\\')
 		case c == '\\':
 			esc = true
+			continue
 		case c == '[':
 			class = true
 		case c == ']':
@@ -175,27 +205,39 @@ func (r Regex) JS() string {
 		case c == '\n':
 			b.WriteString(`\n`)
 			continue
+		case c == 'P' && !class && i >= 2 && rs[i-1] == '?' && rs[i-2] == '(' && (i < 3 || rs[i-3] != '\\'):
+			continue
 		}
 		b.WriteRune(c)
 	}
-	if r.Pattern == "" {
+	if pattern == "" {
 		b.WriteString("(?:)")
 	}
 	b.WriteByte('/')
-	b.WriteString(r.Flags)
+	b.WriteString(flags)
 	return b.String()
 }
 
-// Py renders r as a compiled Python regular expression.
+// Py renders r as a compiled Python regular expression; RE2's \z, the
+// end of the text, is Python's \Z.
 func (r Regex) Py() string {
 	var flags []string
 	for _, f := range r.Flags {
 		flags = append(flags, "re."+map[rune]string{'i': "IGNORECASE", 'm': "MULTILINE", 's': "DOTALL"}[f])
 	}
-	if len(flags) == 0 {
-		return "re.compile(" + PyString(r.Pattern) + ")"
+	var p strings.Builder
+	esc := false
+	for _, c := range r.Pattern {
+		if esc && c == 'z' {
+			c = 'Z'
+		}
+		esc = !esc && c == '\\'
+		p.WriteRune(c)
 	}
-	return "re.compile(" + PyString(r.Pattern) + ", " + strings.Join(flags, " | ") + ")"
+	if len(flags) == 0 {
+		return "re.compile(" + PyString(p.String()) + ")"
+	}
+	return "re.compile(" + PyString(p.String()) + ", " + strings.Join(flags, " | ") + ")"
 }
 
 func tsList(vs []string) string {

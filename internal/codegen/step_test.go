@@ -105,6 +105,20 @@ func TestParseRegex(t *testing.T) {
 		}
 	}
 	// A slash inside a class or escaped stays as it is in the JS literal.
+	for re, want := range map[Regex][2]string{
+		{Pattern: `(?i)welcome`}:          {`/welcome/i`, `re.compile("(?i)welcome")`},
+		{Pattern: `(?is)a.b`, Flags: "i"}: {`/a.b/is`, `re.compile("(?is)a.b", re.IGNORECASE)`},
+		{Pattern: `\Ahi\z`}:               {`/(?<![\s\S])hi(?![\s\S])/`, `re.compile("\\Ahi\\Z")`},
+		{Pattern: `(?P<n>\d+) \(?P`}:      {`/(?<n>\d+) \(?P/`, `re.compile("(?P<n>\\d+) \\(?P")`},
+		{Pattern: `[\A]`}:                 {`/[\A]/`, `re.compile("[\\A]")`},
+	} {
+		if got := re.JS(); got != want[0] {
+			t.Errorf("%+v in JavaScript = %s, want %s", re, got, want[0])
+		}
+		if got := re.Py(); got != want[1] {
+			t.Errorf("%+v in Python = %s, want %s", re, got, want[1])
+		}
+	}
 	if got := (Regex{Pattern: `[/]a\/b/c`}).JS(); got != `/[/]a\/b\/c/` {
 		t.Errorf("JS = %s", got)
 	}
