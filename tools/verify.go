@@ -458,14 +458,16 @@ func verifyText(d *Deps) Tool {
 			}
 			e := expectation{what: fmt.Sprintf("the text of %s to contain %s", where, p), expected: p.expected()}
 			_, err := expect(ctx, in.timeout(), e, func(ctx context.Context) (bool, string, error) {
-				t, err := evalInto[*string](ctx, s, req)
+				// The text as rendered (innerText), and as written, before
+				// CSS text-transform, as the exported toContainText reads it.
+				t, err := evalInto[*[2]string](ctx, s, req)
 				switch {
 				case err != nil:
 					return false, "", err
 				case t == nil:
 					return false, noMatch, nil
 				}
-				return p.contains(*t), collapse(*t), nil
+				return p.contains(t[0]) || p.contains(t[1]), collapse(t[0]), nil
 			})
 			if err != nil {
 				return VerifyOut{}, err
