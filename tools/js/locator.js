@@ -424,9 +424,11 @@
   };
   // Whether e shows text of its own, not only its children's: a text node
   // of its own (or of its shadow root) with more than whitespace, or the
-  // value of a button input.
+  // value of a button input. A textarea's text is its first value, which
+  // typing does not change and the field may no longer show.
   const ownText = (e) => {
     if (e.localName === "input") return e.type === "submit" || e.type === "button";
+    if (e.localName === "textarea") return false;
     for (const r of [e, e.shadowRoot]) {
       if (!r) continue;
       for (let c = r.firstChild; c; c = c.nextSibling) if (c.nodeType === 3 && norm(c.nodeValue)) return true;
