@@ -356,3 +356,52 @@ func TestExportedRE2Regex(t *testing.T) {
 		t.Fatalf("the exported test against the page with no count: %v, want a failure of toContainText:\n%s", err, log)
 	}
 }
+
+// TestExportedDialogsReplay records a confirm accepted, a prompt answered
+// and a confirm dismissed over the built binary with --caps testing, each
+// followed by verify_title of what the page did with the answer. The
+// exported test answers each dialog as the session did, with a
+// page.once('dialog') handler before the action that opens it (Playwright
+// dismisses a dialog no handler takes), and passes.
+func TestExportedDialogsReplay(t *testing.T) {
+	node, modules := testenv.PlaywrightTest(t)
+	chromium, err := testenv.ChromiumPath()
+	if err != nil {
+		testenv.NoBrowser(t, err)
+	}
+	site := testsite.Start()
+	defer site.Close()
+	out := t.TempDir()
+	s := startBinary(t, "--caps", "testing", "--output-dir", out)
+	if _, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	call := func(tool string, args map[string]any) {
+		args["sessionId"] = id
+		s.ok(tool, args)
+	}
+	call("navigate", map[string]any{"url": site.URL + "/dialogs.html"})
+	call("click", map[string]any{"selector": "#confirm"})
+	call("handle_dialog", map[string]any{"accept": true})
+	call("verify_title", map[string]any{"title": "confirmed"})
+	call("click", map[string]any{"selector": "#prompt"})
+	call("handle_dialog", map[string]any{"accept": true, "promptText": "Ada 'the' \\ first"})
+	call("verify_title", map[string]any{"title": "name=Ada 'the' \\ first"})
+	call("click", map[string]any{"selector": "#confirm"})
+	call("handle_dialog", map[string]any{"accept": false})
+	call("verify_title", map[string]any{"title": "cancelled"})
+	exp := s.ok("export_test", map[string]any{"sessionId": id})
+	path, _ := exp["path"].(string)
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err != nil {
+		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
+	}
+	py, _ := s.ok("export_test", map[string]any{"sessionId": id, "language": "python"})["code"].(string)
+	if !strings.Contains(py, `    page.once("dialog", lambda dialog: dialog.accept("Ada 'the' \\ first"))`+"\n    page.") {
+		t.Errorf("the Python export does not answer the prompt before the click:\n%s", py)
+	}
+}

@@ -147,6 +147,7 @@ type stepArgs struct {
 	Target     string   `json:"target"`
 	Action     string   `json:"action"`
 	Accept     bool     `json:"accept"`
+	PromptText *string  `json:"promptText"`
 	X          float64  `json:"x"`
 	Y          float64  `json:"y"`
 	ToX        float64  `json:"toX"`
@@ -195,8 +196,8 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 	}
 	// The call got the secrets behind the caller's placeholders; the step
 	// keeps the placeholders.
-	for k, f := range map[string]*string{"text": &a.Text, "value": &a.Value} {
-		if v, ok := caller[k].(string); ok && strings.HasPrefix(v, "{{secret:") {
+	for k, f := range map[string]*string{"text": &a.Text, "value": &a.Value, "promptText": a.PromptText} {
+		if v, ok := caller[k].(string); ok && f != nil && strings.HasPrefix(v, "{{secret:") {
 			*f = v
 		}
 	}
@@ -301,11 +302,10 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 	case "mouse_drag":
 		*st = codegen.Step{Action: codegen.MouseDrag, X: a.X, Y: a.Y, ToX: a.ToX, ToY: a.ToY}
 	case "handle_dialog":
-		verb := "dismissed"
-		if a.Accept {
-			verb = "accepted"
+		*st = codegen.Step{Action: codegen.Dialog, Accept: a.Accept}
+		if a.Accept && a.PromptText != nil {
+			st.Text = str(*a.PromptText)
 		}
-		return comment("a dialog was %s here: not replayed, as the test would need a page.once('dialog') handler before the action that opened it", verb)
 	case "tabs":
 		if a.Action == "list" {
 			return nil

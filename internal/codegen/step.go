@@ -34,6 +34,7 @@ const (
 	WaitTime    = "waitTime"     // Timeout ms
 	WaitLoad    = "waitLoad"     // State: load, domcontentloaded, networkidle
 	Comment     = "comment"      // not replayed; Note says why
+	Dialog      = "dialog"       // a dialog accepted (Accept, Text a prompt's answer) or dismissed
 	ExpectShown = "expectVisible"
 	ExpectHide  = "expectHidden"
 	ExpectText  = "expectText"   // Text or Regex within Locator, or the page without one
@@ -104,12 +105,17 @@ type Step struct {
 	Chooser int `json:"chooser,omitempty"`
 	// Enter presses Enter in Locator after a Fill or Type.
 	Enter bool `json:"enter,omitempty"`
+	// Accept is a Dialog's answer: accepted, or dismissed.
+	Accept bool `json:"accept,omitempty"`
 	// Note is a Comment's text: what was done and why it is not replayed.
 	Note string `json:"note,omitempty"`
 }
 
 // Code renders s in lang as the lines of a test body, without indent.
 func (s Step) Code(lang Language) []string {
+	if s.Action == Dialog {
+		return s.dialogNote(lang)
+	}
 	if lang == Python {
 		return s.withChooserPy(s.python())
 	}
@@ -133,6 +139,42 @@ func (s Step) withChooserPy(lines []string) []string {
 		out = append(out, "    "+l)
 	}
 	return append(out, fmt.Sprintf("file_chooser%d = file_chooser_info%d.value", s.Chooser, s.Chooser))
+}
+
+// DialogHandler is the line a test runs before the action that opens the
+// dialog s answers, so that the dialog is answered as in the session
+// (Playwright dismisses a dialog no handler takes).
+func (s Step) DialogHandler(lang Language) string {
+	if lang == Python {
+		switch {
+		case !s.Accept:
+			return `page.once("dialog", lambda dialog: dialog.dismiss())`
+		case s.Text != (Str{}):
+			return `page.once("dialog", lambda dialog: dialog.accept(` + s.Text.py() + `))`
+		}
+		return `page.once("dialog", lambda dialog: dialog.accept())`
+	}
+	switch {
+	case !s.Accept:
+		return "page.once('dialog', (dialog) => dialog.dismiss());"
+	case s.Text != (Str{}):
+		return "page.once('dialog', (dialog) => dialog.accept(" + s.Text.ts() + "));"
+	}
+	return "page.once('dialog', (dialog) => dialog.accept());"
+}
+
+// dialogNote is a Dialog's code line alone: the handler must come before
+// the action, whose code line was already given.
+func (s Step) dialogNote(lang Language) []string {
+	c := "//"
+	if lang == Python {
+		c = "#"
+	}
+	verb := "dismissed"
+	if s.Accept {
+		verb = "accepted"
+	}
+	return []string{c + " the dialog was " + verb + " here: the exported test runs " + s.DialogHandler(lang) + " before the action that opened it"}
 }
 
 // uploadNote is the comment of an Upload without a Locator that no
