@@ -258,7 +258,9 @@ func TestExportedFileChooserReplays(t *testing.T) {
 
 // TestExportedRoleAssertionOfSeveral records verify_element by role and
 // name on a page with two product cards, each with an "Add to cart"
-// button, over the built binary with --caps testing. verify_element holds
+// button, and a "Pay now" button in an iframe, over the built binary with
+// --caps testing; the one in the iframe is found through its
+// frameLocator. verify_element holds
 // when any of them is visible; the exported expect keeps the visible ones
 // and takes the first, as getByRole alone matches both and Playwright's
 // strict mode fails it. The test passes on the page, and fails once the
@@ -272,7 +274,8 @@ func TestExportedRoleAssertionOfSeveral(t *testing.T) {
 	const page = `<!doctype html><title>Shop</title><h1>Shop</h1>
 <div class="card"><h2>Red shirt</h2><button>Add to cart</button></div>
 <div class="card"><h2>Blue shirt</h2><button>Add to cart</button></div>
-<button>Checkout</button>`
+<button>Checkout</button>
+<iframe id="pay" srcdoc="<button>Pay now</button>"></iframe>`
 	var broken atomic.Bool
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -297,6 +300,12 @@ func TestExportedRoleAssertionOfSeveral(t *testing.T) {
 	c, _ = s.ok("verify_element", map[string]any{"sessionId": id, "role": "button", "name": "Checkout"})["code"].(string)
 	if want := "await expect(page.getByRole('button', { name: 'Checkout', exact: true })).toBeVisible();"; c != want {
 		t.Errorf("verify_element of one button: code\n%s\nwant\n%s", c, want)
+	}
+	// A button in an iframe, which the outline shows and getByRole
+	// alone does not enter.
+	c, _ = s.ok("verify_element", map[string]any{"sessionId": id, "role": "button", "name": "Pay now"})["code"].(string)
+	if want := "await expect(page.frameLocator('#pay').getByRole('button', { name: 'Pay now', exact: true })).toBeVisible();"; c != want {
+		t.Errorf("verify_element of a button in an iframe: code\n%s\nwant\n%s", c, want)
 	}
 	path, _ := s.ok("export_test", map[string]any{"sessionId": id})["path"].(string)
 	file, err := os.ReadFile(path)

@@ -344,17 +344,38 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 		}
 		if a.Role != "" {
 			st.Locator = &codegen.Locator{Kind: codegen.ByRole, Role: a.Role, Name: a.Name, Exact: a.Name != ""}
-			// The assertion is about any element of the role and name;
-			// when the page has several, the test's locator keeps the
-			// visible ones, as Playwright's would fail in strict mode.
+			// The assertion is about any element of the role and name, as
+			// the outline shows them, iframes' included: an element in an
+			// iframe is found through its frameLocator chain, which
+			// page.getByRole alone does not enter, and when the page has
+			// several, the test's locator keeps the visible ones, as
+			// Playwright's would fail in strict mode.
 			p.finish = func(_ json.RawMessage, st *codegen.Step) bool {
 				r, err := s.Snapshot(ctx, engine.SnapshotRequest{Target: engine.Target{Selector: ":root"}, MaxText: -1})
-				role := strings.ToLower(strings.TrimSpace(a.Role))
-				if err == nil && len(outlineMatches(r.Text, role, collapse(a.Name), a.Name != "")) > 1 {
-					l := *st.Locator
-					l.Visible, l.First = true, st.Action == codegen.ExpectShown
-					st.Locator = &l
+				if err != nil {
+					return true
 				}
+				ms := outlineMatches(r.Text, strings.ToLower(strings.TrimSpace(a.Role)), collapse(a.Name), a.Name != "")
+				if len(ms) == 0 {
+					return true
+				}
+				l := *st.Locator
+				pick := ms[0]
+				for _, m := range ms {
+					if m.visible {
+						pick = m
+						break
+					}
+				}
+				if pick.ref != "" {
+					if at, err := locate(ctx, s, engine.Target{Ref: pick.ref}); err == nil {
+						l.Frames = at.Frames
+					}
+				}
+				if len(ms) > 1 {
+					l.Visible, l.First = true, st.Action == codegen.ExpectShown
+				}
+				st.Locator = &l
 				return true
 			}
 		} else if st.Locator = loc(a.Selector, a.Ref); st.Locator == nil && a.Selector != "" {

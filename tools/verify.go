@@ -388,6 +388,7 @@ func describeMatches(shown, unseen []string) string {
 // outlineMatch is one line of an outline whose role and name matched.
 type outlineMatch struct {
 	line    string // without indentation
+	ref     string // the element's ref, when the outline gave it one
 	visible bool
 }
 
@@ -415,7 +416,7 @@ func outlineMatches(outline, role, name string, named bool) []outlineMatch {
 		}
 		off := strings.Contains(head, "[offscreen]")
 		if l.role == role && (!named || collapse(l.name) == name) {
-			out = append(out, outlineMatch{line: strings.TrimSpace(raw), visible: !off && len(offAt) == 0})
+			out = append(out, outlineMatch{line: strings.TrimSpace(raw), ref: l.ref, visible: !off && len(offAt) == 0})
 		}
 		if off {
 			offAt = append(offAt, l.indent)
