@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
+	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
 
 // TestExportedTestReplays is the issue's proof that a session becomes a
@@ -188,4 +189,228 @@ func mustEval(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestExportedFileChooserReplays records uploads through native file
+// choosers (a button whose script clicks a hidden input, and a label) over
+// the built binary with --caps testing, and runs the exported test with
+// @playwright/test: each action that opened a chooser waits for it
+// (page.waitForEvent('filechooser')), and upload_file without a target
+// fills that chooser, as page.setInputFiles, which takes a selector,
+// cannot. The page reads the files back into its title, which the test
+// asserts.
+func TestExportedFileChooserReplays(t *testing.T) {
+	node, modules := testenv.PlaywrightTest(t)
+	chromium, err := testenv.ChromiumPath()
+	if err != nil {
+		testenv.NoBrowser(t, err)
+	}
+	site := testsite.Start()
+	defer site.Close()
+	out := t.TempDir()
+	for name, body := range map[string]string{"a.txt": "alpha", "b.txt": "beta"} {
+		if err := os.WriteFile(filepath.Join(out, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := startBinary(t, "--caps", "testing", "--output-dir", out)
+	if _, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	code := func(tool string, args map[string]any) string {
+		t.Helper()
+		args["sessionId"] = id
+		c, _ := s.ok(tool, args)["code"].(string)
+		return c
+	}
+	code("navigate", map[string]any{"url": site.URL + "/chooser.html"})
+	if c := code("click", map[string]any{"selector": "#pick"}); !strings.Contains(c, "const fileChooser1 = page.waitForEvent('filechooser');\n") {
+		t.Errorf("the click that opened a chooser: code %q does not wait for it", c)
+	}
+	if c, want := code("upload_file", map[string]any{"files": []any{"a.txt", "b.txt"}}), "await (await fileChooser1).setFiles(["; !strings.HasPrefix(c, want) {
+		t.Errorf("upload_file without a target: code %q, want %s…", c, want)
+	}
+	code("verify_title", map[string]any{"title": "many a.txt=alpha,b.txt=beta"})
+	code("click", map[string]any{"selector": "#lbl"})
+	if c := code("upload_file", map[string]any{"files": []any{"b.txt"}}); !strings.HasPrefix(c, "await (await fileChooser2).setFiles([") {
+		t.Errorf("the second chooser's upload: code %q", c)
+	}
+	code("verify_title", map[string]any{"title": "one b.txt=beta"})
+
+	path, _ := s.ok("export_test", map[string]any{"sessionId": id})["path"].(string)
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(file), "not replayed") {
+		t.Fatalf("the exported test leaves a step out:\n%s", file)
+	}
+	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err != nil {
+		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
+	}
+	py, _ := s.ok("export_test", map[string]any{"sessionId": id, "language": "python"})["code"].(string)
+	if !strings.Contains(py, "with page.expect_file_chooser() as file_chooser_info1:\n        page.") ||
+		!strings.Contains(py, "    file_chooser1 = file_chooser_info1.value\n") || !strings.Contains(py, "file_chooser2.set_files([") {
+		t.Errorf("the Python export does not wait for its choosers:\n%s", py)
+	}
+}
+
+// TestExportedRoleAssertionOfSeveral records verify_element by role and
+// name on a page with two product cards, each with an "Add to cart"
+// button, and a "Pay now" button in an iframe, over the built binary with
+// --caps testing; the one in the iframe is found through its
+// frameLocator. verify_element holds
+// when any of them is visible; the exported expect keeps the visible ones
+// and takes the first, as getByRole alone matches both and Playwright's
+// strict mode fails it. The test passes on the page, and fails once the
+// buttons are gone.
+func TestExportedRoleAssertionOfSeveral(t *testing.T) {
+	node, modules := testenv.PlaywrightTest(t)
+	chromium, err := testenv.ChromiumPath()
+	if err != nil {
+		testenv.NoBrowser(t, err)
+	}
+	const page = `<!doctype html><title>Shop</title><h1>Shop</h1>
+<div class="card"><h2>Red shirt</h2><button>Add to cart</button></div>
+<div class="card"><h2>Blue shirt</h2><button>Add to cart</button></div>
+<button>Checkout</button>
+<iframe id="pay" srcdoc="<button>Pay now</button>"></iframe>`
+	var broken atomic.Bool
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if broken.Load() {
+			w.Write([]byte(strings.ReplaceAll(page, "Add to cart", "Sold out")))
+			return
+		}
+		w.Write([]byte(page))
+	}))
+	defer site.Close()
+	out := t.TempDir()
+	s := startBinary(t, "--caps", "testing", "--output-dir", out)
+	if _, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/"})
+	c, _ := s.ok("verify_element", map[string]any{"sessionId": id, "role": "button", "name": "Add to cart"})["code"].(string)
+	if want := "await expect(page.getByRole('button', { name: 'Add to cart', exact: true }).filter({ visible: true }).first()).toBeVisible();"; c != want {
+		t.Errorf("verify_element of two buttons: code\n%s\nwant\n%s", c, want)
+	}
+	c, _ = s.ok("verify_element", map[string]any{"sessionId": id, "role": "button", "name": "Checkout"})["code"].(string)
+	if want := "await expect(page.getByRole('button', { name: 'Checkout', exact: true })).toBeVisible();"; c != want {
+		t.Errorf("verify_element of one button: code\n%s\nwant\n%s", c, want)
+	}
+	// A button in an iframe, which the outline shows and getByRole
+	// alone does not enter.
+	c, _ = s.ok("verify_element", map[string]any{"sessionId": id, "role": "button", "name": "Pay now"})["code"].(string)
+	if want := "await expect(page.frameLocator('#pay').getByRole('button', { name: 'Pay now', exact: true })).toBeVisible();"; c != want {
+		t.Errorf("verify_element of a button in an iframe: code\n%s\nwant\n%s", c, want)
+	}
+	path, _ := s.ok("export_test", map[string]any{"sessionId": id})["path"].(string)
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err != nil {
+		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
+	}
+	broken.Store(true)
+	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err == nil || !strings.Contains(log, "Add to cart") {
+		t.Fatalf("the exported test against the page without the buttons: %v, want a failure on Add to cart:\n%s", err, log)
+	}
+}
+
+// TestExportedRE2Regex records verify_title and verify_text with regexes
+// written as RE2 writes them, as their schemas invite: a leading (?i), a
+// named group (?P<n>…), \A and \z. The exported test must load and pass in
+// @playwright/test, whose JavaScript refuses (?i) and (?P<, and fail on a
+// page where they do not hold.
+func TestExportedRE2Regex(t *testing.T) {
+	node, modules := testenv.PlaywrightTest(t)
+	chromium, err := testenv.ChromiumPath()
+	if err != nil {
+		testenv.NoBrowser(t, err)
+	}
+	var broken atomic.Bool
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		n := "3"
+		if broken.Load() {
+			n = "no"
+		}
+		w.Write([]byte("<!doctype html><title>Shop Cart</title><p id=n>" + n + " items</p>"))
+	}))
+	defer site.Close()
+	out := t.TempDir()
+	s := startBinary(t, "--caps", "testing", "--output-dir", out)
+	if _, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/"})
+	s.ok("verify_title", map[string]any{"sessionId": id, "regex": `(?i)\ASHOP cart\z`})
+	s.ok("verify_text", map[string]any{"sessionId": id, "regex": `(?P<count>\d+) items`})
+	s.ok("verify_text", map[string]any{"sessionId": id, "selector": "#n", "regex": `(?i)^\d+ ITEMS$`})
+	path, _ := s.ok("export_test", map[string]any{"sessionId": id})["path"].(string)
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err != nil {
+		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
+	}
+	broken.Store(true)
+	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err == nil || !strings.Contains(log, "toContainText") {
+		t.Fatalf("the exported test against the page with no count: %v, want a failure of toContainText:\n%s", err, log)
+	}
+}
+
+// TestExportedDialogsReplay records a confirm accepted, a prompt answered
+// and a confirm dismissed over the built binary with --caps testing, each
+// followed by verify_title of what the page did with the answer. The
+// exported test answers each dialog as the session did, with a
+// page.once('dialog') handler before the action that opens it (Playwright
+// dismisses a dialog no handler takes), and passes.
+func TestExportedDialogsReplay(t *testing.T) {
+	node, modules := testenv.PlaywrightTest(t)
+	chromium, err := testenv.ChromiumPath()
+	if err != nil {
+		testenv.NoBrowser(t, err)
+	}
+	site := testsite.Start()
+	defer site.Close()
+	out := t.TempDir()
+	s := startBinary(t, "--caps", "testing", "--output-dir", out)
+	if _, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	id := s.ok("create_session", nil)["sessionId"].(string)
+	call := func(tool string, args map[string]any) {
+		args["sessionId"] = id
+		s.ok(tool, args)
+	}
+	call("navigate", map[string]any{"url": site.URL + "/dialogs.html"})
+	call("click", map[string]any{"selector": "#confirm"})
+	call("handle_dialog", map[string]any{"accept": true})
+	call("verify_title", map[string]any{"title": "confirmed"})
+	call("click", map[string]any{"selector": "#prompt"})
+	call("handle_dialog", map[string]any{"accept": true, "promptText": "Ada 'the' \\ first"})
+	call("verify_title", map[string]any{"title": "name=Ada 'the' \\ first"})
+	call("click", map[string]any{"selector": "#confirm"})
+	call("handle_dialog", map[string]any{"accept": false})
+	call("verify_title", map[string]any{"title": "cancelled"})
+	exp := s.ok("export_test", map[string]any{"sessionId": id})
+	path, _ := exp["path"].(string)
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err != nil {
+		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
+	}
+	py, _ := s.ok("export_test", map[string]any{"sessionId": id, "language": "python"})["code"].(string)
+	if !strings.Contains(py, `    page.once("dialog", lambda dialog: dialog.accept("Ada 'the' \\ first"))`+"\n    page.") {
+		t.Errorf("the Python export does not answer the prompt before the click:\n%s", py)
+	}
 }

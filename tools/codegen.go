@@ -41,6 +41,29 @@ type sessionSteps struct {
 	steps   []codegen.Step
 	secrets map[string]string // placeholder -> environment variable
 	dropped int
+	// choosers counts the file choosers the session's actions opened;
+	// openChooser is the number of the one waiting, 0 when none does.
+	choosers, openChooser int
+}
+
+// chooserStep numbers the file chooser st opened, or gives an
+// upload_file without a target (answers) the number of the chooser it
+// answers, so that the test waits for the one and fills it with the
+// other (codegen.Step.Chooser).
+func (r *stepLog) chooserStep(id string, st *codegen.Step, opened, answers bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rec := r.get(id)
+	switch {
+	case answers:
+		if st.Action == codegen.Upload {
+			st.Chooser = rec.openChooser
+		}
+		rec.openChooser = 0
+	case opened:
+		rec.choosers++
+		st.Chooser, rec.openChooser = rec.choosers, rec.choosers
+	}
 }
 
 func (r *stepLog) get(id string) *sessionSteps {
@@ -124,6 +147,7 @@ type stepArgs struct {
 	Target     string   `json:"target"`
 	Action     string   `json:"action"`
 	Accept     bool     `json:"accept"`
+	PromptText *string  `json:"promptText"`
 	X          float64  `json:"x"`
 	Y          float64  `json:"y"`
 	ToX        float64  `json:"toX"`
@@ -154,6 +178,9 @@ func (d *Deps) codegenOn(tool string) bool {
 type pendingStep struct {
 	step   codegen.Step
 	finish func(out json.RawMessage, st *codegen.Step) bool
+	// answersChooser is an upload_file without a target: it fills or
+	// cancels the file chooser an earlier action opened.
+	answersChooser bool
 }
 
 // prepareStep builds the step of a call before it runs, from its bound
@@ -169,8 +196,8 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 	}
 	// The call got the secrets behind the caller's placeholders; the step
 	// keeps the placeholders.
-	for k, f := range map[string]*string{"text": &a.Text, "value": &a.Value} {
-		if v, ok := caller[k].(string); ok && strings.HasPrefix(v, "{{secret:") {
+	for k, f := range map[string]*string{"text": &a.Text, "value": &a.Value, "promptText": a.PromptText} {
+		if v, ok := caller[k].(string); ok && f != nil && strings.HasPrefix(v, "{{secret:") {
 			*f = v
 		}
 	}
@@ -250,6 +277,7 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 		*st = codegen.Step{Action: codegen.DragTo, Locator: loc(src.Selector, src.Ref), To: loc(dst.Selector, dst.Ref)}
 	case "upload_file":
 		*st = codegen.Step{Action: codegen.Upload, Locator: loc(a.Selector, a.Ref)}
+		p.answersChooser = a.Selector == "" && a.Ref == ""
 		for _, f := range a.Files {
 			real, err := d.files.resolve(ctx, "files", f, false)
 			if err != nil {
@@ -257,7 +285,13 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 			}
 			rel, err := filepath.Rel(d.files.out, real)
 			if err != nil || !filepath.IsLocal(rel) {
-				return comment("upload_file set %s from %s, outside the output directory: not replayed, as the file may not be where the test runs", describeLoc(st.Locator, a.Selector, a.Ref), real)
+				what := "the file chooser"
+				if !p.answersChooser {
+					what = describeLoc(st.Locator, a.Selector, a.Ref)
+				}
+				c := comment("upload_file set %s from %s, outside the output directory: not replayed, as the file may not be where the test runs", what, real)
+				c.answersChooser = p.answersChooser
+				return c
 			}
 			st.Files = append(st.Files, rel)
 		}
@@ -268,11 +302,10 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 	case "mouse_drag":
 		*st = codegen.Step{Action: codegen.MouseDrag, X: a.X, Y: a.Y, ToX: a.ToX, ToY: a.ToY}
 	case "handle_dialog":
-		verb := "dismissed"
-		if a.Accept {
-			verb = "accepted"
+		*st = codegen.Step{Action: codegen.Dialog, Accept: a.Accept}
+		if a.Accept && a.PromptText != nil {
+			st.Text = str(*a.PromptText)
 		}
-		return comment("a dialog was %s here: not replayed, as the test would need a page.once('dialog') handler before the action that opened it", verb)
 	case "tabs":
 		if a.Action == "list" {
 			return nil
@@ -311,6 +344,40 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 		}
 		if a.Role != "" {
 			st.Locator = &codegen.Locator{Kind: codegen.ByRole, Role: a.Role, Name: a.Name, Exact: a.Name != ""}
+			// The assertion is about any element of the role and name, as
+			// the outline shows them, iframes' included: an element in an
+			// iframe is found through its frameLocator chain, which
+			// page.getByRole alone does not enter, and when the page has
+			// several, the test's locator keeps the visible ones, as
+			// Playwright's would fail in strict mode.
+			p.finish = func(_ json.RawMessage, st *codegen.Step) bool {
+				r, err := s.Snapshot(ctx, engine.SnapshotRequest{Target: engine.Target{Selector: ":root"}, MaxText: -1})
+				if err != nil {
+					return true
+				}
+				ms := outlineMatches(r.Text, strings.ToLower(strings.TrimSpace(a.Role)), collapse(a.Name), a.Name != "")
+				if len(ms) == 0 {
+					return true
+				}
+				l := *st.Locator
+				pick := ms[0]
+				for _, m := range ms {
+					if m.visible {
+						pick = m
+						break
+					}
+				}
+				if pick.ref != "" {
+					if at, err := locate(ctx, s, engine.Target{Ref: pick.ref}); err == nil {
+						l.Frames = at.Frames
+					}
+				}
+				if len(ms) > 1 {
+					l.Visible, l.First = true, st.Action == codegen.ExpectShown
+				}
+				st.Locator = &l
+				return true
+			}
 		} else if st.Locator = loc(a.Selector, a.Ref); st.Locator == nil && a.Selector != "" {
 			// A hidden element may not be there to locate.
 			st.Locator, locErr = selectorLocator(a.Selector), nil
@@ -423,12 +490,17 @@ func (d *Deps) finishStep(sessionID string, p *pendingStep, out any) string {
 		return ""
 	}
 	st := p.step
+	b, _ := json.Marshal(out)
 	if p.finish != nil {
-		b, _ := json.Marshal(out)
 		if !p.finish(b, &st) {
 			return ""
 		}
 	}
+	var opened struct {
+		FileChooser bool `json:"fileChooser"`
+	}
+	_ = json.Unmarshal(b, &opened)
+	d.stepLog.chooserStep(sessionID, &st, opened.FileChooser && st.Action != codegen.Comment, p.answersChooser)
 	if d.record {
 		d.stepLog.add(sessionID, st)
 	}

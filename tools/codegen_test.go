@@ -248,14 +248,14 @@ func TestExportTestComments(t *testing.T) {
 	e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/dialogs.html"})
 	e.ok("click", map[string]any{"sessionId": id, "selector": "#confirm"})
 	out := e.ok("handle_dialog", map[string]any{"sessionId": id, "accept": true})
-	if c, _ := out["code"].(string); !strings.HasPrefix(c, "// a dialog was accepted here: not replayed") {
+	if c, _ := out["code"].(string); c != "// the dialog was accepted here: the exported test runs page.once('dialog', (dialog) => dialog.accept()); before the action that opened it" {
 		t.Errorf("handle_dialog code = %q", c)
 	}
 	if got := e.title(id); got != "confirmed" {
 		t.Errorf("title = %q", got)
 	}
 	exp := e.ok("export_test", map[string]any{"sessionId": id})
-	if c, _ := exp["code"].(string); !codeRe("  await LOC.click();\n  // a dialog was accepted here").MatchString(c) {
+	if c, _ := exp["code"].(string); !codeRe("  page.once('dialog', (dialog) => dialog.accept());\n  await LOC.click();\n});").MatchString(c) {
 		t.Errorf("export:\n%s", c)
 	}
 	e.ok("close_session", map[string]any{"sessionId": id})

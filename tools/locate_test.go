@@ -33,6 +33,10 @@ var locatorCases = []struct {
 		`page.get_by_text("Free shipping on orders over $50.")`, "text"},
 	{"nothing but its place", ".bar > span:nth-of-type(2)", `page.locator('span:nth-of-type(2)')`,
 		`page.locator("span:nth-of-type(2)")`, "css"},
+	{"a list: its id, not its items' texts run together", "#basket", `page.locator('#basket')`, `page.locator("#basket")`, "css"},
+	{"an item with text of its own: text", "#basket > li", `page.getByText('milk (hi)')`, `page.get_by_text("milk (hi)")`, "text"},
+	{"a select with no label: its id, not its options' texts", "#size", `page.locator('#size')`, `page.locator("#size")`, "css"},
+	{"a textarea with no label: not its first value's text", "textarea", `page.locator('textarea')`, `page.locator("textarea")`, "css"},
 	{"a generated id is passed over", "#ember1234 > span", `page.locator('div:nth-of-type(5) > span')`,
 		`page.locator("div:nth-of-type(5) > span")`, "css"},
 }

@@ -388,6 +388,7 @@ func describeMatches(shown, unseen []string) string {
 // outlineMatch is one line of an outline whose role and name matched.
 type outlineMatch struct {
 	line    string // without indentation
+	ref     string // the element's ref, when the outline gave it one
 	visible bool
 }
 
@@ -415,7 +416,7 @@ func outlineMatches(outline, role, name string, named bool) []outlineMatch {
 		}
 		off := strings.Contains(head, "[offscreen]")
 		if l.role == role && (!named || collapse(l.name) == name) {
-			out = append(out, outlineMatch{line: strings.TrimSpace(raw), visible: !off && len(offAt) == 0})
+			out = append(out, outlineMatch{line: strings.TrimSpace(raw), ref: l.ref, visible: !off && len(offAt) == 0})
 		}
 		if off {
 			offAt = append(offAt, l.indent)
@@ -458,14 +459,16 @@ func verifyText(d *Deps) Tool {
 			}
 			e := expectation{what: fmt.Sprintf("the text of %s to contain %s", where, p), expected: p.expected()}
 			_, err := expect(ctx, in.timeout(), e, func(ctx context.Context) (bool, string, error) {
-				t, err := evalInto[*string](ctx, s, req)
+				// The text as rendered (innerText), and as written, before
+				// CSS text-transform, as the exported toContainText reads it.
+				t, err := evalInto[*[2]string](ctx, s, req)
 				switch {
 				case err != nil:
 					return false, "", err
 				case t == nil:
 					return false, noMatch, nil
 				}
-				return p.contains(*t), collapse(*t), nil
+				return p.contains(t[0]) || p.contains(t[1]), collapse(t[0]), nil
 			})
 			if err != nil {
 				return VerifyOut{}, err

@@ -151,6 +151,11 @@ func TestVerifyText(t *testing.T) {
 		e.passes("verify_text", at(map[string]any{"regex": `/hello\s+WORLD/i`}))
 		e.passes("verify_text", at(map[string]any{"regex": `Banana`}))
 		e.passes("verify_text", at(map[string]any{"selector": "#intro", "text": "the verify page"}))
+		// Text styled upper case reads as written, as toContainText
+		// reads it, and as rendered.
+		e.passes("verify_text", at(map[string]any{"text": "Sign in first"}))
+		e.passes("verify_text", at(map[string]any{"text": "SIGN IN FIRST"}))
+		e.passes("verify_text", at(map[string]any{"selector": "#caps", "regex": "^Sign in"}))
 
 		// Text that is not rendered is not visible text.
 		e.assertFails("verify_text", at(map[string]any{"text": "Hidden cherry"}))

@@ -69,6 +69,10 @@ type Locator struct {
 	// First picks the first match of a locator that matches more than one
 	// element when this element is it (Nth 0): .first().
 	First bool `json:"first,omitempty"`
+	// Visible keeps only the visible matches (.filter({ visible: true }),
+	// Playwright 1.51): an assertion about any of several elements, which
+	// the locator alone would fail in strict mode.
+	Visible bool `json:"visible,omitempty"`
 }
 
 // In renders l in lang, rooted at page: `page.getByRole('button', {
@@ -112,6 +116,9 @@ func (l Locator) TypeScript() string {
 	default:
 		b.WriteString(".locator(" + TSString(l.Value) + ")")
 	}
+	if l.Visible {
+		b.WriteString(".filter({ visible: true })")
+	}
 	if l.Nth > 0 {
 		b.WriteString(".nth(" + strconv.Itoa(l.Nth) + ")")
 	} else if l.First {
@@ -147,6 +154,9 @@ func (l Locator) Python() string {
 		b.WriteString(".get_by_test_id(" + PyString(l.Value) + ")")
 	default:
 		b.WriteString(".locator(" + PyString(l.Value) + ")")
+	}
+	if l.Visible {
+		b.WriteString(".filter(visible=True)")
 	}
 	if l.Nth > 0 {
 		b.WriteString(".nth(" + strconv.Itoa(l.Nth) + ")")

@@ -62,7 +62,14 @@ func File(lang Language, name, header string, steps []Step) (string, int, bool) 
 		}
 		b.WriteString("\ntest(" + TSString(name) + ", async ({ page }) => {\n")
 	}
-	for _, s := range steps {
+	for i, s := range steps {
+		if s.Action == Dialog {
+			// Its handler went before the action that opened it.
+			continue
+		}
+		if i+1 < len(steps) && steps[i+1].Action == Dialog {
+			b.WriteString(indent + steps[i+1].DialogHandler(lang) + "\n")
+		}
 		for _, l := range s.Code(lang) {
 			b.WriteString(indent + l + "\n")
 		}

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -33,6 +34,7 @@ const (
 	WaitTime    = "waitTime"     // Timeout ms
 	WaitLoad    = "waitLoad"     // State: load, domcontentloaded, networkidle
 	Comment     = "comment"      // not replayed; Note says why
+	Dialog      = "dialog"       // a dialog accepted (Accept, Text a prompt's answer) or dismissed
 	ExpectShown = "expectVisible"
 	ExpectHide  = "expectHidden"
 	ExpectText  = "expectText"   // Text or Regex within Locator, or the page without one
@@ -94,19 +96,90 @@ type Step struct {
 	Timeout  int      `json:"timeout,omitempty"`
 	// Files are Upload's paths relative to the test file's directory.
 	Files []string `json:"files,omitempty"`
+	// Chooser numbers the native file chooser an action opened (from 1
+	// in a session): the action waits for it as it runs, as Playwright's
+	// page.waitForEvent('filechooser') does, and the Upload without a
+	// Locator that answers it names the same number. An Upload without a
+	// Locator has no other way to reach the input: page.setInputFiles
+	// takes a selector.
+	Chooser int `json:"chooser,omitempty"`
 	// Enter presses Enter in Locator after a Fill or Type.
 	Enter bool `json:"enter,omitempty"`
+	// Accept is a Dialog's answer: accepted, or dismissed.
+	Accept bool `json:"accept,omitempty"`
 	// Note is a Comment's text: what was done and why it is not replayed.
 	Note string `json:"note,omitempty"`
 }
 
 // Code renders s in lang as the lines of a test body, without indent.
 func (s Step) Code(lang Language) []string {
-	if lang == Python {
-		return s.python()
+	if s.Action == Dialog {
+		return s.dialogNote(lang)
 	}
-	return s.typeScript()
+	if lang == Python {
+		return s.withChooserPy(s.python())
+	}
+	return s.withChooserTS(s.typeScript())
 }
+
+// withChooserTS waits for the file chooser an action opens while it runs.
+func (s Step) withChooserTS(lines []string) []string {
+	if s.Chooser == 0 || s.Action == Upload {
+		return lines
+	}
+	return append([]string{fmt.Sprintf("const fileChooser%d = page.waitForEvent('filechooser');", s.Chooser)}, lines...)
+}
+
+func (s Step) withChooserPy(lines []string) []string {
+	if s.Chooser == 0 || s.Action == Upload {
+		return lines
+	}
+	out := []string{fmt.Sprintf("with page.expect_file_chooser() as file_chooser_info%d:", s.Chooser)}
+	for _, l := range lines {
+		out = append(out, "    "+l)
+	}
+	return append(out, fmt.Sprintf("file_chooser%d = file_chooser_info%d.value", s.Chooser, s.Chooser))
+}
+
+// DialogHandler is the line a test runs before the action that opens the
+// dialog s answers, so that the dialog is answered as in the session
+// (Playwright dismisses a dialog no handler takes).
+func (s Step) DialogHandler(lang Language) string {
+	if lang == Python {
+		switch {
+		case !s.Accept:
+			return `page.once("dialog", lambda dialog: dialog.dismiss())`
+		case s.Text != (Str{}):
+			return `page.once("dialog", lambda dialog: dialog.accept(` + s.Text.py() + `))`
+		}
+		return `page.once("dialog", lambda dialog: dialog.accept())`
+	}
+	switch {
+	case !s.Accept:
+		return "page.once('dialog', (dialog) => dialog.dismiss());"
+	case s.Text != (Str{}):
+		return "page.once('dialog', (dialog) => dialog.accept(" + s.Text.ts() + "));"
+	}
+	return "page.once('dialog', (dialog) => dialog.accept());"
+}
+
+// dialogNote is a Dialog's code line alone: the handler must come before
+// the action, whose code line was already given.
+func (s Step) dialogNote(lang Language) []string {
+	c := "//"
+	if lang == Python {
+		c = "#"
+	}
+	verb := "dismissed"
+	if s.Accept {
+		verb = "accepted"
+	}
+	return []string{c + " the dialog was " + verb + " here: the exported test runs " + s.DialogHandler(lang) + " before the action that opened it"}
+}
+
+// uploadNote is the comment of an Upload without a Locator that no
+// recorded action's file chooser leads to.
+const uploadNote = "upload_file answered a file chooser that no recorded action opened: not replayed"
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
@@ -124,18 +197,47 @@ func (s Str) py() string {
 	return PyString(s.Lit)
 }
 
-// JS renders r as a JavaScript regular expression literal.
+// leadingFlags matches RE2's flag group at the start of a pattern,
+// (?i) or (?is), which JavaScript does not take.
+var leadingFlags = regexp.MustCompile(`^\(\?([ims]+)\)`)
+
+// JS renders r as a JavaScript regular expression literal. What RE2
+// writes otherwise than JavaScript is rewritten: a leading flag group
+// (?i) becomes the literal's flags, a named group (?P<n> is (?<n>, and \A
+// and \z, the start and end of the text, become lookarounds; JavaScript
+// would refuse the first two (the whole test file would not load) and
+// read \A and \z as the letters.
 func (r Regex) JS() string {
+	pattern, flags := r.Pattern, r.Flags
+	if m := leadingFlags.FindStringSubmatch(pattern); m != nil {
+		pattern = pattern[len(m[0]):]
+		for _, f := range m[1] {
+			if !strings.ContainsRune(flags, f) {
+				flags += string(f)
+			}
+		}
+	}
 	var b strings.Builder
 	b.WriteByte('/')
 	esc := false
 	class := false
-	for _, c := range r.Pattern {
+	rs := []rune(pattern)
+	for i, c := range rs {
 		switch {
 		case esc:
 			esc = false
+			if !class && c == 'A' {
+				b.WriteString(`(?<![\s\S])`)
+				continue
+			}
+			if !class && c == 'z' {
+				b.WriteString(`(?![\s\S])`)
+				continue
+			}
+			b.WriteByte('\\')
 		case c == '\\':
 			esc = true
+			continue
 		case c == '[':
 			class = true
 		case c == ']':
@@ -145,27 +247,39 @@ func (r Regex) JS() string {
 		case c == '\n':
 			b.WriteString(`\n`)
 			continue
+		case c == 'P' && !class && i >= 2 && rs[i-1] == '?' && rs[i-2] == '(' && (i < 3 || rs[i-3] != '\\'):
+			continue
 		}
 		b.WriteRune(c)
 	}
-	if r.Pattern == "" {
+	if pattern == "" {
 		b.WriteString("(?:)")
 	}
 	b.WriteByte('/')
-	b.WriteString(r.Flags)
+	b.WriteString(flags)
 	return b.String()
 }
 
-// Py renders r as a compiled Python regular expression.
+// Py renders r as a compiled Python regular expression; RE2's \z, the
+// end of the text, is Python's \Z.
 func (r Regex) Py() string {
 	var flags []string
 	for _, f := range r.Flags {
 		flags = append(flags, "re."+map[rune]string{'i': "IGNORECASE", 'm': "MULTILINE", 's': "DOTALL"}[f])
 	}
-	if len(flags) == 0 {
-		return "re.compile(" + PyString(r.Pattern) + ")"
+	var p strings.Builder
+	esc := false
+	for _, c := range r.Pattern {
+		if esc && c == 'z' {
+			c = 'Z'
+		}
+		esc = !esc && c == '\\'
+		p.WriteRune(c)
 	}
-	return "re.compile(" + PyString(r.Pattern) + ", " + strings.Join(flags, " | ") + ")"
+	if len(flags) == 0 {
+		return "re.compile(" + PyString(p.String()) + ")"
+	}
+	return "re.compile(" + PyString(p.String()) + ", " + strings.Join(flags, " | ") + ")"
 }
 
 func tsList(vs []string) string {
@@ -285,6 +399,15 @@ func (s Step) typeScript() []string {
 		for i, f := range s.Files {
 			fs[i] = "path.join(path.dirname(test.info().file), " + TSString(f) + ")"
 		}
+		if s.Locator == nil {
+			switch {
+			case s.Chooser == 0:
+				return commentLines("//", uploadNote)
+			case len(fs) == 0:
+				return []string{fmt.Sprintf("await fileChooser%d; // cancelled: no files chosen", s.Chooser)}
+			}
+			return w("(await fileChooser%d).setFiles([%s])", s.Chooser, strings.Join(fs, ", "))
+		}
 		return w("%s.setInputFiles([%s])", l, strings.Join(fs, ", "))
 	case MouseClick:
 		var opts []string
@@ -323,6 +446,10 @@ func (s Step) typeScript() []string {
 	case ExpectShown:
 		return w("expect(%s).toBeVisible()", l)
 	case ExpectHide:
+		if s.Locator != nil && s.Locator.Visible {
+			// Of several elements, none is visible.
+			return w("expect(%s).toHaveCount(0)", l)
+		}
 		return w("expect(%s).toBeHidden()", l)
 	case ExpectText:
 		if s.Locator == nil {
@@ -417,6 +544,15 @@ func (s Step) python() []string {
 		for i, f := range s.Files {
 			fs[i] = "os.path.join(os.path.dirname(__file__), " + PyString(f) + ")"
 		}
+		if s.Locator == nil {
+			switch {
+			case s.Chooser == 0:
+				return commentLines("#", uploadNote)
+			case len(fs) == 0:
+				return []string{fmt.Sprintf("# file_chooser%d was cancelled: no files chosen", s.Chooser)}
+			}
+			return w("file_chooser%d.set_files([%s])", s.Chooser, strings.Join(fs, ", "))
+		}
 		return w("%s.set_input_files([%s])", l, strings.Join(fs, ", "))
 	case MouseClick:
 		var opts []string
@@ -452,6 +588,9 @@ func (s Step) python() []string {
 	case ExpectShown:
 		return w("expect(%s).to_be_visible()", l)
 	case ExpectHide:
+		if s.Locator != nil && s.Locator.Visible {
+			return w("expect(%s).to_have_count(0)", l)
+		}
 		return w("expect(%s).to_be_hidden()", l)
 	case ExpectText:
 		if s.Locator == nil {

@@ -56,6 +56,17 @@ func TestStepCode(t *testing.T) {
 		{Step{Action: Comment, Note: "a dialog was accepted here\nnot replayed"}, "// a dialog was accepted here\n// not replayed", "# a dialog was accepted here\n# not replayed"},
 		{Step{Action: ExpectShown, Locator: btn}, `await expect(page.getByRole('button', { name: 'Add' })).toBeVisible();`, `expect(page.get_by_role("button", name="Add")).to_be_visible()`},
 		{Step{Action: ExpectHide, Locator: btn}, `await expect(page.getByRole('button', { name: 'Add' })).toBeHidden();`, `expect(page.get_by_role("button", name="Add")).to_be_hidden()`},
+		{Step{Action: ExpectShown, Locator: &Locator{Kind: ByRole, Role: "button", Name: "Add", Visible: true, First: true}},
+			`await expect(page.getByRole('button', { name: 'Add' }).filter({ visible: true }).first()).toBeVisible();`,
+			`expect(page.get_by_role("button", name="Add").filter(visible=True).first).to_be_visible()`},
+		{Step{Action: ExpectHide, Locator: &Locator{Kind: ByRole, Role: "button", Name: "Add", Visible: true}},
+			`await expect(page.getByRole('button', { name: 'Add' }).filter({ visible: true })).toHaveCount(0);`,
+			`expect(page.get_by_role("button", name="Add").filter(visible=True)).to_have_count(0)`},
+		{Step{Action: Click, Locator: btn, Chooser: 2}, "const fileChooser2 = page.waitForEvent('filechooser');\nawait page.getByRole('button', { name: 'Add' }).click();",
+			"with page.expect_file_chooser() as file_chooser_info2:\n    page.get_by_role(\"button\", name=\"Add\").click()\nfile_chooser2 = file_chooser_info2.value"},
+		{Step{Action: Upload, Chooser: 2, Files: []string{"a.txt"}}, "await (await fileChooser2).setFiles([path.join(path.dirname(test.info().file), 'a.txt')]);",
+			`file_chooser2.set_files([os.path.join(os.path.dirname(__file__), "a.txt")])`},
+		{Step{Action: Upload, Files: []string{"a.txt"}}, "// " + uploadNote, "# " + uploadNote},
 		{Step{Action: ExpectText, Text: Str{Lit: "1 task"}}, `await expect(page.locator('body')).toContainText('1 task');`, `expect(page.locator("body")).to_contain_text("1 task")`},
 		{Step{Action: ExpectText, Locator: list, Regex: &Regex{Pattern: `milk \(hi`, Flags: "i"}},
 			`await expect(page.locator('#list')).toContainText(/milk \(hi/i);`, `expect(page.locator("#list")).to_contain_text(re.compile("milk \\(hi", re.IGNORECASE))`},
@@ -94,6 +105,20 @@ func TestParseRegex(t *testing.T) {
 		}
 	}
 	// A slash inside a class or escaped stays as it is in the JS literal.
+	for re, want := range map[Regex][2]string{
+		{Pattern: `(?i)welcome`}:          {`/welcome/i`, `re.compile("(?i)welcome")`},
+		{Pattern: `(?is)a.b`, Flags: "i"}: {`/a.b/is`, `re.compile("(?is)a.b", re.IGNORECASE)`},
+		{Pattern: `\Ahi\z`}:               {`/(?<![\s\S])hi(?![\s\S])/`, `re.compile("\\Ahi\\Z")`},
+		{Pattern: `(?P<n>\d+) \(?P`}:      {`/(?<n>\d+) \(?P/`, `re.compile("(?P<n>\\d+) \\(?P")`},
+		{Pattern: `[\A]`}:                 {`/[\A]/`, `re.compile("[\\A]")`},
+	} {
+		if got := re.JS(); got != want[0] {
+			t.Errorf("%+v in JavaScript = %s, want %s", re, got, want[0])
+		}
+		if got := re.Py(); got != want[1] {
+			t.Errorf("%+v in Python = %s, want %s", re, got, want[1])
+		}
+	}
 	if got := (Regex{Pattern: `[/]a\/b/c`}).JS(); got != `/[/]a\/b\/c/` {
 		t.Errorf("JS = %s", got)
 	}

@@ -13,7 +13,8 @@
 //   3. getByPlaceholder: the placeholder attribute (not normalised);
 //   4. getByTestId: the test id attribute, whole and case-sensitive;
 //   5. getByText: the smallest element whose text (textContent, or the
-//      value of a button input) holds the string;
+//      value of a button input) holds the string, for an element with
+//      short text of its own (not only its children's, run together);
 //   6. a CSS path: an id that is unique and does not look generated, else
 //      tag names and :nth-of-type up the tree until the path is unique.
 // Each string strategy tries the substring match first and exact second.
@@ -421,6 +422,19 @@
     textCache.set(n, s);
     return s;
   };
+  // Whether e shows text of its own, not only its children's: a text node
+  // of its own (or of its shadow root) with more than whitespace, or the
+  // value of a button input. A textarea's text is its first value, which
+  // typing does not change and the field may no longer show.
+  const ownText = (e) => {
+    if (e.localName === "input") return e.type === "submit" || e.type === "button";
+    if (e.localName === "textarea") return false;
+    for (const r of [e, e.shadowRoot]) {
+      if (!r) continue;
+      for (let c = r.firstChild; c; c = c.nextSibling) if (c.nodeType === 3 && norm(c.nodeValue)) return true;
+    }
+    return false;
+  };
   const skipText = (e) => e.localName === "script" || e.localName === "noscript" || e.localName === "style" ||
     (e.ownerDocument.head && e.ownerDocument.head.contains(e));
   const lax = (v) => { const want = norm(v).toLowerCase(); return (s) => norm(s).toLowerCase().includes(want); };
@@ -489,8 +503,12 @@
       const r = pick("testid", { value: tid }, [{ exact: false, match: (e) => e.getAttribute(testIdAttr) === tid }]);
       if (r) return { ...r, exact: false };
     }
+    // Only an element with text of its own: one whose text is all its
+    // children's (a list, a select, a form) would get their texts run
+    // together ("milk (hi)eggs"), which no reader recognises and any
+    // change to one child breaks.
     const text = textOf(el);
-    if (text && text.length <= 80) {
+    if (text && text.length <= 80 && ownText(el)) {
       const r = pick("text", { value: text }, testMatchers(text, textMatches));
       if (r) return r;
     }
