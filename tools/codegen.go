@@ -368,7 +368,7 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 					}
 				}
 				if pick.ref != "" {
-					if at, err := locate(ctx, s, engine.Target{Ref: pick.ref}); err == nil {
+					if at, err := locateStep(ctx, s, engine.Target{Ref: pick.ref}, engine.TimeoutsOf(s).Action); err == nil {
 						l.Frames = at.Frames
 					}
 				}

@@ -24,6 +24,14 @@ func (s listSession) Evaluate(ctx context.Context, req engine.EvalRequest) (json
 	return json.Marshal(s.itemRole)
 }
 
+// outlineSession answers the outline verify_element's code reads to find
+// the element of a role and name: one visible button "Add".
+type outlineSession struct{ engine.Session }
+
+func (outlineSession) Snapshot(ctx context.Context, req engine.SnapshotRequest) (engine.SnapshotResult, error) {
+	return engine.SnapshotResult{Text: `- button "Add" [ref=e1]`}, nil
+}
+
 // TestAssertionSteps: each verify_* tool, in the shapes issue 27 agreed,
 // records the expect that checks the same, rendered from its arguments and
 // its result (verify_value's kind and actual). The tools themselves come
@@ -40,7 +48,7 @@ func TestAssertionSteps(t *testing.T) {
 		s      engine.Session
 		want   string
 	}{
-		{"verify_element", map[string]any{"role": "button", "name": "Add"}, nil, nil,
+		{"verify_element", map[string]any{"role": "button", "name": "Add"}, nil, outlineSession{},
 			"await expect(page.getByRole('button', { name: 'Add', exact: true })).toBeVisible();"},
 		{"verify_element", map[string]any{"selector": "#gone", "state": "hidden"}, nil, nil,
 			"await expect(page.locator('#gone')).toBeHidden();"},
