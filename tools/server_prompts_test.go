@@ -240,3 +240,26 @@ func TestSecretRedactedInSnapshotFile(t *testing.T) {
 		t.Errorf("the saved outline shows the secret, or not its placeholder:\n%s", b)
 	}
 }
+
+// verify_value takes a secret placeholder as the value it checks, as fill
+// and type take one: the field holds the secret, and the answer shows only
+// the placeholder.
+func TestVerifyValueTakesASecret(t *testing.T) {
+	s := startHTTP(t, tools.Options{Caps: []tools.Group{tools.Testing}})
+	c := s.HTTPClient(t, httpservetest.KeyA)
+	const password = `s3cret-Pa"ss&w0rd<`
+	handle := secretHandle(t, c, password)
+	id := c.OK("create_session", nil)["sessionId"].(string)
+	c.OK("navigate", map[string]any{"sessionId": id, "url": site.URL + "/form.html"})
+	c.OK("fill", map[string]any{"sessionId": id, "selector": "#notes", "value": handle})
+	out := c.OK("verify_value", map[string]any{"sessionId": id, "selector": "#notes", "value": handle})
+	if b, _ := json.Marshal(out); strings.Contains(string(b), "w0rd") {
+		t.Errorf("verify_value shows the secret: %s", b)
+	}
+	// A wrong value fails, and its error shows no secret either.
+	c.OK("fill", map[string]any{"sessionId": id, "selector": "#notes", "value": "plain"})
+	res, isErr := c.Call("verify_value", map[string]any{"sessionId": id, "selector": "#notes", "value": handle, "timeout": 300})
+	if b, _ := json.Marshal(res); !isErr || strings.Contains(string(b), "w0rd") || !strings.Contains(string(b), "ASSERTION_FAILED") {
+		t.Errorf("verify_value of a wrong value = %s, want ASSERTION_FAILED without the secret", b)
+	}
+}

@@ -195,6 +195,8 @@ func secretForms(v string) []string {
 		add(url.PathEscape(w))
 		add(encodeURIComponent(w))
 		add(html.EscapeString(w))
+		// As an error message quotes it (%q): an assertion's expected value.
+		add(strings.TrimSuffix(strings.TrimPrefix(strconv.Quote(w), `"`), `"`))
 		codes := make([]string, 0, len(w))
 		for _, r := range w {
 			codes = append(codes, strconv.Itoa(int(r)))
@@ -382,9 +384,10 @@ func redactValue(r *strings.Replacer, v any) any {
 	return v
 }
 
-// secretTools may receive placeholders; other tools (evaluate, navigate)
+// secretTools may receive placeholders (verify_value to check a field
+// typed with one); other tools (evaluate, navigate)
 // never see the secret.
-var secretTools = []string{"type", "fill", "fill_form"}
+var secretTools = []string{"type", "fill", "fill_form", "verify_value"}
 
 // middleware substitutes the caller's placeholders in string arguments of
 // the typing tools, and redacts the caller's secrets from every result.
