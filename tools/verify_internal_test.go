@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -33,7 +34,11 @@ func TestOutlineMatches(t *testing.T) {
 		{"dialog", "", false, `[{- dialog "Menu" [offscreen]: false}]`},
 		{"button", "Missing", true, `[]`},
 	} {
-		if got := fmt.Sprint(outlineMatches(outline, c.role, c.name, c.named)); got != c.want {
+		var got []string
+		for _, m := range outlineMatches(outline, c.role, c.name, c.named) {
+			got = append(got, fmt.Sprintf("{%s %v}", m.line, m.visible))
+		}
+		if got := "[" + strings.Join(got, " ") + "]"; got != c.want {
 			t.Errorf("%s %q: %s, want %s", c.role, c.name, got, c.want)
 		}
 	}
