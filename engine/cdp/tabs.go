@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/kit"
+	"github.com/seed4af8c199/browsermcp/engine/kit/video"
 )
 
 // tabbed is a session with several pages in one browser context. It embeds
@@ -42,10 +43,8 @@ type tabbed struct {
 	// traceMu guards it against the trace's own stop.
 	traceMu sync.Mutex
 	trace   *tracer
-	// video is the session's video recording (video.go), nil when none
-	// was started or it was stopped; vmu guards it.
-	vmu   sync.Mutex
-	video *tabVideo
+	// video is the session's video recording (video.go).
+	video video.Slot
 }
 
 func newTabbed(first *session, open func(context.Context, chromedp.ContextOption) (*session, error)) *tabbed {
@@ -75,7 +74,7 @@ func (t *tabbed) Close(ctx context.Context) error {
 	// A running trace is finished first, while its tab lives.
 	t.finishTrace(engine.StoppedBySessionEnd, nil)
 	// The video is finished first, while its tab still paints.
-	t.endVideo(ctx)
+	t.video.End(ctx)
 	if t.unregister != nil {
 		t.unregister()
 	}

@@ -13,13 +13,6 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine/kit/video"
 )
 
-// tabVideo is the session's video recording: the tab it records and the
-// encoder (engine/kit/video) the tab's screencast frames go to.
-type tabVideo struct {
-	rec *video.Recording
-	tab *session
-}
-
 // ackTimeout bounds one frame's acknowledgement and the screencast's stop.
 const ackTimeout = 5 * time.Second
 
@@ -28,15 +21,19 @@ const ackTimeout = 5 * time.Second
 // start. The recording stays on this tab when another is selected, and
 // stops by itself (StoppedByTabClosed) when it closes.
 func (t *tabbed) StartVideo(ctx context.Context, req engine.VideoRequest) error {
-	t.vmu.Lock()
-	defer t.vmu.Unlock()
-	if t.video != nil {
-		select {
-		case <-t.video.rec.Done():
-		default:
-			return engine.Errorf(engine.RecordingActive, "a video is already recording on this session; call stop_video first")
-		}
+	if err := t.video.Begin(); err != nil {
+		return err
 	}
+	// The slot holds the recording once it runs, and is released if it
+	// does not.
+	var started *video.Recording
+	defer func() {
+		if started != nil {
+			t.video.Set(started)
+		} else {
+			t.video.Release()
+		}
+	}()
 	if _, err := video.FFmpeg(); err != nil {
 		return err
 	}
@@ -123,7 +120,7 @@ func (t *tabbed) StartVideo(ctx context.Context, req engine.VideoRequest) error 
 	for _, id := range acks {
 		ack(id)
 	}
-	t.video = &tabVideo{rec: r, tab: s}
+	started = r
 	go t.watchVideo(r, s)
 	return nil
 }
@@ -149,32 +146,8 @@ func (t *tabbed) watchVideo(r *video.Recording, s *session) {
 
 // StopVideo finishes the file.
 func (t *tabbed) StopVideo(ctx context.Context) (engine.VideoResult, error) {
-	t.vmu.Lock()
-	v := t.video
-	t.video = nil
-	t.vmu.Unlock()
-	if v == nil {
-		return engine.VideoResult{}, engine.Errorf(engine.NoRecording, "no video is recording on this session; call start_video first")
-	}
-	return v.rec.Stop(ctx)
+	return t.video.Stop(ctx)
 }
 
 // VideoChapter marks an action in the running video.
-func (t *tabbed) VideoChapter(title string) {
-	t.vmu.Lock()
-	defer t.vmu.Unlock()
-	if t.video != nil {
-		t.video.rec.Chapter(title)
-	}
-}
-
-// endVideo finishes the running video as the session closes.
-func (t *tabbed) endVideo(ctx context.Context) {
-	t.vmu.Lock()
-	v := t.video
-	t.video = nil
-	t.vmu.Unlock()
-	if v != nil {
-		v.rec.End(ctx, engine.StoppedBySessionEnd)
-	}
-}
+func (t *tabbed) VideoChapter(title string) { t.video.Chapter(title) }

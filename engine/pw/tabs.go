@@ -10,6 +10,7 @@ import (
 
 	"github.com/seed4af8c199/browsermcp/engine"
 	"github.com/seed4af8c199/browsermcp/engine/kit"
+	"github.com/seed4af8c199/browsermcp/engine/kit/video"
 )
 
 // tabbed is a session with several pages in one browser context, as in
@@ -29,10 +30,8 @@ type tabbed struct {
 	// traceMu guards it against the trace's own stop.
 	traceMu sync.Mutex
 	trace   *tracer
-	// video is the session's video recording (video.go), nil when none
-	// was started or it was stopped; vmu guards it.
-	vmu   sync.Mutex
-	video *pwVideo
+	// video is the session's video recording (video.go).
+	video video.Slot
 }
 
 func newTabbed(first *session) *tabbed {
@@ -63,7 +62,7 @@ func (t *tabbed) Close(ctx context.Context) error {
 	// A running trace is finished first, while its tab lives.
 	t.finishTrace(engine.StoppedBySessionEnd, nil)
 	// The video is finished first, while its tab still paints.
-	t.endVideo(ctx)
+	t.video.End(ctx)
 	t.endHAR(ctx) // while the pages still hold the bodies being read
 	err := t.first.Close(ctx)
 	// The session's downloads go with it.

@@ -12,13 +12,6 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine/kit/video"
 )
 
-// pwVideo is the session's video recording on Chromium: a DevTools
-// session on the recorded tab, whose screencast frames go to the encoder
-// (engine/kit/video), as in engine/cdp.
-type pwVideo struct {
-	rec *video.Recording
-}
-
 // StartVideo records the current tab from Chromium's screencast, through a
 // DevTools session Playwright opens on the page. Firefox, over BiDi, has
 // no screencast, and Playwright records video only from a browser
@@ -29,15 +22,19 @@ func (t *tabbed) StartVideo(ctx context.Context, req engine.VideoRequest) error 
 	if b := t.e.cfg.Browser; b != Chromium {
 		return unsupported(b, "start_video", b+" (playwright) cannot record video mid-session: Playwright records video only from a browser context's start, and the browser sends no screencast over BiDi")
 	}
-	t.vmu.Lock()
-	defer t.vmu.Unlock()
-	if t.video != nil {
-		select {
-		case <-t.video.rec.Done():
-		default:
-			return engine.Errorf(engine.RecordingActive, "a video is already recording on this session; call stop_video first")
-		}
+	if err := t.video.Begin(); err != nil {
+		return err
 	}
+	// The slot holds the recording once it runs, and is released if it
+	// does not.
+	var started *video.Recording
+	defer func() {
+		if started != nil {
+			t.video.Set(started)
+		} else {
+			t.video.Release()
+		}
+	}()
 	if _, err := video.FFmpeg(); err != nil {
 		return err
 	}
@@ -134,7 +131,7 @@ func (t *tabbed) StartVideo(ctx context.Context, req engine.VideoRequest) error 
 	for _, id := range acks {
 		ack(id)
 	}
-	t.video = &pwVideo{rec: r}
+	started = r
 	go func() {
 		why := ""
 		select {
@@ -159,32 +156,8 @@ const ackTimeout = 5 * time.Second
 
 // StopVideo finishes the file.
 func (t *tabbed) StopVideo(ctx context.Context) (engine.VideoResult, error) {
-	t.vmu.Lock()
-	v := t.video
-	t.video = nil
-	t.vmu.Unlock()
-	if v == nil {
-		return engine.VideoResult{}, engine.Errorf(engine.NoRecording, "no video is recording on this session; call start_video first")
-	}
-	return v.rec.Stop(ctx)
+	return t.video.Stop(ctx)
 }
 
 // VideoChapter marks an action in the running video.
-func (t *tabbed) VideoChapter(title string) {
-	t.vmu.Lock()
-	defer t.vmu.Unlock()
-	if t.video != nil {
-		t.video.rec.Chapter(title)
-	}
-}
-
-// endVideo finishes the running video as the session closes.
-func (t *tabbed) endVideo(ctx context.Context) {
-	t.vmu.Lock()
-	v := t.video
-	t.video = nil
-	t.vmu.Unlock()
-	if v != nil {
-		v.rec.End(ctx, engine.StoppedBySessionEnd)
-	}
-}
+func (t *tabbed) VideoChapter(title string) { t.video.Chapter(title) }
