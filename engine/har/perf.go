@@ -39,6 +39,21 @@ type PerfEntry struct {
 	ResponseEnd   float64 `json:"responseEnd"`
 }
 
+// AddPerf adds to r the entries of list, a late tab's Performance
+// timeline (PerfScript), that seen (the URLs its log has) lacks and that
+// finished, on page; the URLs are cut at maxURL bytes. An entry r does
+// not take (Hold: stopped, or full) is left out.
+func (r *Recorder) AddPerf(list []PerfEntry, seen map[string]bool, page string, maxURL int) {
+	for _, p := range list {
+		if seen[p.Name] || p.ResponseEnd <= 0 || !r.Hold() {
+			continue
+		}
+		seen[p.Name] = true
+		r.Add(p.Entry(page, maxURL))
+		r.Release()
+	}
+}
+
 // Entry is the HAR entry of a request the engine saw no network events
 // for (a popup's first load, before it became a tab), from what the
 // page's timeline tells: no headers, no bodies, and it says so (_source

@@ -302,14 +302,7 @@ func (t *tabbed) backfill(ctx context.Context, rec *har.Recorder) {
 		if json.Unmarshal(raw, &list) != nil {
 			continue
 		}
-		for _, p := range list {
-			if seen[p.Name] || p.ResponseEnd <= 0 || !rec.Hold() {
-				continue
-			}
-			seen[p.Name] = true
-			rec.Add(p.Entry(tap.first, maxLoggedURL))
-			rec.Release()
-		}
+		rec.AddPerf(list, seen, tap.first, maxLoggedURL)
 	}
 }
 
