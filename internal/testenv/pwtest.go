@@ -1,14 +1,10 @@
 package testenv
 
 import (
-	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
-	"time"
 )
 
 // pwtestInstall installs @playwright/test once per test binary.
@@ -22,23 +18,8 @@ var pwtestInstall sync.Mutex
 // skips only when node is not installed, unless CI requires a browser.
 func PlaywrightTest(tb testing.TB) (node, modules string) {
 	tb.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		NoBrowser(tb, err)
-	}
 	_, file, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(file), "..", "..", "testdata", "pwtest")
-	pwtestInstall.Lock()
-	defer pwtestInstall.Unlock()
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@playwright", "test", "cli.js")); err != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		install := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund")
-		install.Dir = dir
-		install.Env = append(os.Environ(), "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1")
-		if out, err := install.CombinedOutput(); err != nil {
-			tb.Fatalf("npm install of @playwright/test: %v\n%s", err, out)
-		}
-	}
+	node = npmInstalled(tb, &pwtestInstall, dir, "@playwright/test", filepath.Join("@playwright", "test", "cli.js"), "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1")
 	return node, filepath.Join(dir, "node_modules")
 }
