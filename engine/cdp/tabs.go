@@ -39,10 +39,8 @@ type tabbed struct {
 	// release takes the session off its browser in the engine's pool
 	// (pool.go), once.
 	release func()
-	// trace is the trace running on one of the tabs, if any (tracing.go);
-	// traceMu guards it against the trace's own stop.
-	traceMu sync.Mutex
-	trace   *tracer
+	// trace is the trace running on one of the tabs, if any (tracing.go).
+	trace kit.TraceSlot[*session]
 	// video is the session's video recording (video.go).
 	video video.Slot
 }
@@ -72,7 +70,7 @@ func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 // Close closes every tab and the browser context.
 func (t *tabbed) Close(ctx context.Context) error {
 	// A running trace is finished first, while its tab lives.
-	t.finishTrace(engine.StoppedBySessionEnd, nil)
+	t.trace.Finish(engine.StoppedBySessionEnd, nil)
 	// The video is finished first, while its tab still paints.
 	t.video.End(ctx)
 	if t.unregister != nil {
@@ -129,7 +127,7 @@ func (t *tabbed) Navigate(ctx context.Context, req engine.NavigateRequest) (engi
 
 // closePage closes one tab's page.
 func (t *tabbed) closePage(ctx context.Context, s *session) error {
-	t.finishTrace(engine.StoppedByTabClosed, s)
+	t.trace.Finish(engine.StoppedByTabClosed, s)
 	if s == t.first {
 		// Close only the page: cancelling the first tab's context would
 		// dispose of the whole browser context.

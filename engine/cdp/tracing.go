@@ -3,8 +3,6 @@ package cdp
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/chromedp/cdproto"
@@ -20,7 +18,8 @@ import (
 // tracer is the trace a session runs on one of its tabs: Tracing.start on
 // that tab's target, the events kept by the browser until Tracing.end
 // (ReturnAsStream), then read from the stream into the file. kit.TraceRun
-// keeps its bounds and its one stop.
+// keeps its bounds and its one stop, and t.trace (a kit.TraceSlot) the
+// session's one trace.
 type tracer struct {
 	*kit.TraceRun
 	tab *session
@@ -28,11 +27,8 @@ type tracer struct {
 
 // StartTracing starts a trace of the current tab (engine.Tracer).
 func (t *tabbed) StartTracing(ctx context.Context, req engine.TraceRequest) error {
-	t.traceMu.Lock()
-	defer t.traceMu.Unlock()
-	if t.trace != nil {
-		return engine.Errorf(engine.RecordingActive, "a trace is already recording on this session, into %s; call stop_tracing first", t.trace.Path()).
-			With("path", t.trace.Path())
+	if err := t.trace.Begin(); err != nil {
+		return err
 	}
 	s := t.tabs.Current()
 	cats, kb := kit.TraceConfig(req)
@@ -53,12 +49,13 @@ func (t *tabbed) StartTracing(ctx context.Context, req engine.TraceRequest) erro
 		})
 		var ce *cdproto.Error
 		if errors.As(err, &ce) && strings.Contains(ce.Message, "already been started") {
-			return traceBusy(err)
+			return kit.TraceBusy(err)
 		}
 		return err
 	})
 	if err != nil {
 		wcancel()
+		t.trace.Release()
 		return err
 	}
 	full := make(chan struct{})
@@ -76,44 +73,15 @@ func (t *tabbed) StartTracing(ctx context.Context, req engine.TraceRequest) erro
 	tr := &tracer{tab: s}
 	tr.TraceRun = kit.StartTraceRun(req, kit.TraceEnds{Full: full, Crash: s.st.crash.Done(), Gone: s.b.Gone()}, tr.end, func() {
 		wcancel()
-		t.traceMu.Lock()
-		if t.trace == tr {
-			t.trace = nil
-		}
-		t.traceMu.Unlock()
+		t.trace.Clear(tr.TraceRun)
 	})
-	t.trace = tr
+	t.trace.Set(s, tr.TraceRun)
 	return nil
-}
-
-// traceBusy is the error of a start while another session of the browser
-// traces: Chrome records one trace at a time, for the whole browser.
-func traceBusy(err error) error {
-	return engine.Wrap(engine.RecordingActive, err, "another session of this browser is recording a trace, and Chrome records one at a time").
-		With("scope", "browser").Suggest("Call start_tracing again once the other session's trace has stopped.")
 }
 
 // StopTracing ends the trace and writes its file (engine.Tracer).
 func (t *tabbed) StopTracing(ctx context.Context) (engine.Recorded, error) {
-	t.traceMu.Lock()
-	tr := t.trace
-	t.traceMu.Unlock()
-	if tr == nil {
-		return engine.Recorded{}, engine.Errorf(engine.NoRecording, "no trace is recording on this session; call start_tracing first")
-	}
-	return tr.Stop(ctx)
-}
-
-// finishTrace finishes the session's trace as it closes, or as the
-// traced tab closes: the file is written whole.
-func (t *tabbed) finishTrace(reason string, only *session) {
-	t.traceMu.Lock()
-	tr := t.trace
-	t.traceMu.Unlock()
-	if tr == nil || (only != nil && tr.tab != only) {
-		return
-	}
-	tr.StopBy(reason)
+	return t.trace.Stop(ctx)
 }
 
 // end sends Tracing.end, waits for tracingComplete and copies the stream
@@ -155,15 +123,5 @@ func (tr *tracer) end(ctx context.Context) (n int64, cut bool, err error) {
 		}
 		return res.Data, res.EOF, nil
 	}}
-	return writeTrace(tr.Path(), r, tr.MaxBytes())
-}
-
-// writeTrace writes the trace r streams to path, within max bytes.
-func writeTrace(path string, r io.Reader, max int64) (int64, bool, error) {
-	n, cut, err := kit.WriteTrace(path, r, max)
-	var e *engine.Error
-	if err != nil && !errors.As(err, &e) {
-		err = engine.Wrap(engine.BrowserError, err, fmt.Sprintf("could not write the trace: %v", err))
-	}
-	return n, cut, err
+	return kit.WriteTrace(tr.Path(), r, tr.MaxBytes())
 }

@@ -2,7 +2,6 @@ package cdp
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -21,33 +20,18 @@ const ackTimeout = 5 * time.Second
 // start. The recording stays on this tab when another is selected, and
 // stops by itself (StoppedByTabClosed) when it closes.
 func (t *tabbed) StartVideo(ctx context.Context, req engine.VideoRequest) error {
-	if err := t.video.Begin(); err != nil {
-		return err
-	}
-	// The slot holds the recording once it runs, and is released if it
-	// does not.
-	var started *video.Recording
-	defer func() {
-		if started != nil {
-			t.video.Set(started)
-		} else {
-			t.video.Release()
-		}
-	}()
-	if _, err := video.FFmpeg(); err != nil {
-		return err
-	}
+	return t.video.Start(func() (*video.Recording, error) { return t.startVideo(ctx, req) })
+}
+
+// startVideo is StartVideo's while it holds the session's video slot.
+func (t *tabbed) startVideo(ctx context.Context, req engine.VideoRequest) (*video.Recording, error) {
 	s := t.tabs.Current()
 	if err := s.alive(); err != nil {
-		return err
+		return nil, err
 	}
 	// Frames go to the recording once it runs; until then the first one
 	// is kept, and every one is acknowledged once it runs.
-	var mu sync.Mutex
-	var rec *video.Recording
-	var first []byte
-	var early []int64
-	got := make(chan struct{})
+	frames := video.NewFrames()
 	lctx, lcancel := context.WithCancel(s.tab)
 	tgt := chromedp.FromContext(s.tab).Target
 	ack := func(id int64) {
@@ -65,25 +49,13 @@ func (t *tabbed) StartVideo(ctx context.Context, req engine.VideoRequest) error 
 		cdp.Call(c, tgt, page.StopScreencast, cdp.Empty{})
 	}
 	err := chromedp.Listen(lctx, func(ev any) {
-		f, ok := ev.(*page.EventScreencastFrame)
-		if !ok {
-			return
+		if f, ok := ev.(*page.EventScreencastFrame); ok {
+			frames.Add(f.Data, f.SessionID)
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		if rec != nil {
-			rec.Frame(f.Data, f.SessionID)
-			return
-		}
-		if first == nil {
-			first = f.Data
-			close(got)
-		}
-		early = append(early, f.SessionID)
 	})
 	if err != nil {
 		lcancel()
-		return s.classify(err, "listen to the screencast")
+		return nil, s.classify(err, "listen to the screencast")
 	}
 	err = s.run(ctx, "start the screencast", func(ctx context.Context, tt *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tt, page.StartScreencast, page.StartScreencastParams{
@@ -94,54 +66,27 @@ func (t *tabbed) StartVideo(ctx context.Context, req engine.VideoRequest) error 
 	})
 	if err != nil {
 		lcancel()
-		return err
+		return nil, err
 	}
 	select {
-	case <-got:
+	case <-frames.First():
 	case <-ctx.Done():
 		stopCast()
-		return engine.Wrap(engine.Timeout, ctx.Err(), "the tab sent no screencast frame to record")
+		return nil, engine.Wrap(engine.Timeout, ctx.Err(), "the tab sent no screencast frame to record")
 	case <-s.st.crash.Done():
 		stopCast()
-		return s.classify(errCrashed, "start the screencast")
+		return nil, s.classify(errCrashed, "start the screencast")
 	case <-t.Gone():
 		lcancel()
-		return engine.Errorf(engine.BrowserCrashed, "the browser went away while the video started")
+		return nil, engine.Errorf(engine.BrowserCrashed, "the browser went away while the video started")
 	}
-	mu.Lock()
-	r, err := video.Start(first, video.Options{Req: req.RecordingRequest, Chapters: req.Chapters, Ack: ack, OnEnd: stopCast})
-	rec = r
-	acks := early
-	mu.Unlock()
+	r, err := frames.Start(video.Options{Req: req.RecordingRequest, Chapters: req.Chapters, Ack: ack, OnEnd: stopCast})
 	if err != nil {
 		stopCast()
-		return err
+		return nil, err
 	}
-	for _, id := range acks {
-		ack(id)
-	}
-	started = r
-	go t.watchVideo(r, s)
-	return nil
-}
-
-// watchVideo ends the recording when its tab or browser goes away: the
-// file is finished with the frames it has.
-func (t *tabbed) watchVideo(r *video.Recording, s *session) {
-	why := ""
-	select {
-	case <-r.Done():
-		return
-	case <-s.st.crash.Done():
-		why = engine.StoppedByCrash
-	case <-t.Gone():
-		why = engine.StoppedByCrash
-	case <-s.tab.Done():
-		why = engine.StoppedByTabClosed
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), engine.StopVideoTimeout)
-	defer cancel()
-	r.End(ctx, why)
+	go video.Watch(r, s.st.crash.Done(), t.Gone(), s.tab.Done())
+	return r, nil
 }
 
 // StopVideo finishes the file.

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/seed4af8c199/browsermcp/engine"
 )
 
 // WriteTrace copies a Chrome trace in JSON, {"traceEvents": [...], ...} as
@@ -15,8 +17,18 @@ import (
 // object of at most max bytes: the events that would pass max are left
 // out, and cut says so. It writes path.part first and renames it into
 // place once whole, so that path is never half-written; on an error
-// nothing is left.
-func WriteTrace(path string, r io.Reader, max int64) (n int64, cut bool, err error) {
+// nothing is left. An error is an *engine.Error: the reader's own, or
+// BROWSER_ERROR for one of the file.
+func WriteTrace(path string, r io.Reader, max int64) (int64, bool, error) {
+	n, cut, err := writeTrace(path, r, max)
+	var e *engine.Error
+	if err != nil && !errors.As(err, &e) {
+		err = engine.Wrap(engine.BrowserError, err, fmt.Sprintf("could not write the trace: %v", err))
+	}
+	return n, cut, err
+}
+
+func writeTrace(path string, r io.Reader, max int64) (n int64, cut bool, err error) {
 	part := path + ".part"
 	f, err := os.OpenFile(part, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {

@@ -171,3 +171,78 @@ func (r *StreamReader) Read(p []byte) (int, error) {
 	r.buf = r.buf[n:]
 	return n, nil
 }
+
+// TraceSlot is a session's one trace, as the engines keep it: Begin holds
+// it while a start runs, and Stop and Finish act on what it holds. Tab is
+// the engine's tab, which a trace records. The zero TraceSlot is empty.
+type TraceSlot[Tab comparable] struct {
+	mu  sync.Mutex
+	run *TraceRun
+	tab Tab
+}
+
+// Begin takes the slot for a start, which must end with Set or Release:
+// RECORDING_ACTIVE while a trace runs on the session.
+func (s *TraceSlot[Tab]) Begin() error {
+	s.mu.Lock()
+	if s.run != nil {
+		path := s.run.Path()
+		s.mu.Unlock()
+		return engine.Errorf(engine.RecordingActive, "a trace is already recording on this session, into %s; call stop_tracing first", path).
+			With("path", path)
+	}
+	return nil
+}
+
+// Set ends a start that made r on tab: the slot holds it until r stops.
+func (s *TraceSlot[Tab]) Set(tab Tab, r *TraceRun) {
+	s.run, s.tab = r, tab
+	s.mu.Unlock()
+}
+
+// Release ends a start that failed.
+func (s *TraceSlot[Tab]) Release() { s.mu.Unlock() }
+
+// Clear empties the slot once r has stopped (StartTraceRun's done).
+func (s *TraceSlot[Tab]) Clear(r *TraceRun) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.run == r {
+		var zero Tab
+		s.run, s.tab = nil, zero
+	}
+}
+
+// held is the running trace and its tab, or nil.
+func (s *TraceSlot[Tab]) held() (*TraceRun, Tab) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.run, s.tab
+}
+
+// Stop is stop_tracing's: NO_RECORDING when no trace runs.
+func (s *TraceSlot[Tab]) Stop(ctx context.Context) (engine.Recorded, error) {
+	r, _ := s.held()
+	if r == nil {
+		return engine.Recorded{}, engine.Errorf(engine.NoRecording, "no trace is recording on this session; call start_tracing first")
+	}
+	return r.Stop(ctx)
+}
+
+// Finish finishes the running trace for reason, as its session closes
+// (only is the zero Tab) or as the tab only closes, if it records that
+// tab: the file is written whole.
+func (s *TraceSlot[Tab]) Finish(reason string, only Tab) {
+	r, tab := s.held()
+	var zero Tab
+	if r != nil && (only == zero || tab == only) {
+		r.StopBy(reason)
+	}
+}
+
+// TraceBusy is the error of a start while another session of the browser
+// traces: Chrome records one trace at a time, for the whole browser.
+func TraceBusy(err error) error {
+	return engine.Wrap(engine.RecordingActive, err, "another session of this browser is recording a trace, and Chrome records one at a time").
+		With("scope", "browser").Suggest("Call start_tracing again once the other session's trace has stopped.")
+}

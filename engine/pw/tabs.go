@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"slices"
-	"sync"
 
 	"github.com/playwright-community/playwright-go"
 
@@ -26,10 +25,8 @@ type tabbed struct {
 
 	tabs  kit.TabSet[*session]
 	first *session // owns the browser context
-	// trace is the trace running on one of the tabs, if any (tracing.go);
-	// traceMu guards it against the trace's own stop.
-	traceMu sync.Mutex
-	trace   *tracer
+	// trace is the trace running on one of the tabs, if any (tracing.go).
+	trace kit.TraceSlot[*session]
 	// video is the session's video recording (video.go).
 	video video.Slot
 }
@@ -60,7 +57,7 @@ func (t *tabbed) Info(ctx context.Context) engine.PageInfo {
 // Close closes the browser context and with it every tab.
 func (t *tabbed) Close(ctx context.Context) error {
 	// A running trace is finished first, while its tab lives.
-	t.finishTrace(engine.StoppedBySessionEnd, nil)
+	t.trace.Finish(engine.StoppedBySessionEnd, nil)
 	// The video is finished first, while its tab still paints.
 	t.video.End(ctx)
 	t.endHAR(ctx) // while the pages still hold the bodies being read
@@ -85,7 +82,7 @@ func (t *tabbed) Tabs(ctx context.Context, req engine.TabsRequest) (engine.TabsR
 		// The first tab's session owns the browser context: close only
 		// its page. A trace of the tab is finished first.
 		Close: func(ctx context.Context, s *session) error {
-			t.finishTrace(engine.StoppedByTabClosed, s)
+			t.trace.Finish(engine.StoppedByTabClosed, s)
 			return do(ctx, func() error { return s.page.Close() })
 		},
 	})

@@ -3,8 +3,6 @@ package pw
 import (
 	"context"
 	"encoding/base64"
-	"errors"
-	"fmt"
 	"strings"
 	"sync"
 
@@ -29,12 +27,15 @@ func (t *tabbed) StartTracing(ctx context.Context, req engine.TraceRequest) erro
 	if b := t.e.cfg.Browser; b != Chromium {
 		return unsupported(b, "start_tracing", "a performance trace is Chrome's (the DevTools protocol's Tracing domain), which "+b+" (playwright) does not record")
 	}
-	t.traceMu.Lock()
-	defer t.traceMu.Unlock()
-	if t.trace != nil {
-		return engine.Errorf(engine.RecordingActive, "a trace is already recording on this session, into %s; call stop_tracing first", t.trace.Path()).
-			With("path", t.trace.Path())
+	if err := t.trace.Begin(); err != nil {
+		return err
 	}
+	started := false
+	defer func() {
+		if !started {
+			t.trace.Release()
+		}
+	}()
 	s := t.tabs.Current()
 	if err := s.alive(); err != nil {
 		return err
@@ -78,8 +79,7 @@ func (t *tabbed) StartTracing(ctx context.Context, req engine.TraceRequest) erro
 	if err != nil {
 		forget()
 		if strings.Contains(err.Error(), "already been started") {
-			return engine.Wrap(engine.RecordingActive, err, "another session of this browser is recording a trace, and Chrome records one at a time").
-				With("scope", "browser").Suggest("Call start_tracing again once the other session's trace has stopped.")
+			return kit.TraceBusy(err)
 		}
 		return s.classify(err, "start tracing")
 	}
@@ -87,36 +87,16 @@ func (t *tabbed) StartTracing(ctx context.Context, req engine.TraceRequest) erro
 		func(ctx context.Context) (int64, bool, error) { return tr.end(ctx, cs) },
 		func() {
 			forget()
-			t.traceMu.Lock()
-			if t.trace == tr {
-				t.trace = nil
-			}
-			t.traceMu.Unlock()
+			t.trace.Clear(tr.TraceRun)
 		})
-	t.trace = tr
+	started = true
+	t.trace.Set(s, tr.TraceRun)
 	return nil
 }
 
 // StopTracing ends the trace and writes its file (engine.Tracer).
 func (t *tabbed) StopTracing(ctx context.Context) (engine.Recorded, error) {
-	t.traceMu.Lock()
-	tr := t.trace
-	t.traceMu.Unlock()
-	if tr == nil {
-		return engine.Recorded{}, engine.Errorf(engine.NoRecording, "no trace is recording on this session; call start_tracing first")
-	}
-	return tr.Stop(ctx)
-}
-
-// finishTrace finishes the session's trace as it closes, or as the
-// traced tab (only, when not nil) closes: the file is written whole.
-func (t *tabbed) finishTrace(reason string, only *session) {
-	t.traceMu.Lock()
-	tr := t.trace
-	t.traceMu.Unlock()
-	if tr != nil && (only == nil || tr.tab == only) {
-		tr.StopBy(reason)
-	}
+	return t.trace.Stop(ctx)
 }
 
 // devtools is the part of a CDP session a trace's end needs.
@@ -167,10 +147,5 @@ func (tr *tracer) end(ctx context.Context, cs devtoolsSender) (int64, bool, erro
 		}
 		return []byte(data), eof, nil
 	}}
-	n, cut, err := kit.WriteTrace(tr.Path(), r, tr.MaxBytes())
-	var e *engine.Error
-	if err != nil && !errors.As(err, &e) {
-		err = engine.Wrap(engine.BrowserError, err, fmt.Sprintf("could not write the trace: %v", err))
-	}
-	return n, cut, err
+	return kit.WriteTrace(tr.Path(), r, tr.MaxBytes())
 }

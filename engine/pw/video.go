@@ -22,56 +22,30 @@ func (t *tabbed) StartVideo(ctx context.Context, req engine.VideoRequest) error 
 	if b := t.e.cfg.Browser; b != Chromium {
 		return unsupported(b, "start_video", b+" (playwright) cannot record video mid-session: Playwright records video only from a browser context's start, and the browser sends no screencast over BiDi")
 	}
-	if err := t.video.Begin(); err != nil {
-		return err
-	}
-	// The slot holds the recording once it runs, and is released if it
-	// does not.
-	var started *video.Recording
-	defer func() {
-		if started != nil {
-			t.video.Set(started)
-		} else {
-			t.video.Release()
-		}
-	}()
-	if _, err := video.FFmpeg(); err != nil {
-		return err
-	}
+	return t.video.Start(func() (*video.Recording, error) { return t.startVideo(ctx, req) })
+}
+
+// startVideo is StartVideo's while it holds the session's video slot.
+func (t *tabbed) startVideo(ctx context.Context, req engine.VideoRequest) (*video.Recording, error) {
 	s := t.tabs.Current()
 	if err := s.alive(); err != nil {
-		return err
+		return nil, err
 	}
 	cs, err := call(ctx, func() (playwright.CDPSession, error) { return s.bctx.NewCDPSession(s.page) },
 		func(cs playwright.CDPSession) { _ = cs.Detach() })
 	if err != nil {
-		return s.classify(err, "open a DevTools session for the screencast")
+		return nil, s.classify(err, "open a DevTools session for the screencast")
 	}
 	// Frames go to the recording once it runs; until then the first one
 	// is kept, and every one is acknowledged once it runs.
-	var mu sync.Mutex
-	var rec *video.Recording
-	var first []byte
-	var early []int64
-	got := make(chan struct{})
+	frames := video.NewFrames()
 	cs.On("Page.screencastFrame", func(ev map[string]any) {
 		data, _ := ev["data"].(string)
 		id, _ := ev["sessionId"].(float64)
 		img, err := base64.StdEncoding.DecodeString(data)
-		if err != nil {
-			return
+		if err == nil {
+			frames.Add(img, int64(id))
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		if rec != nil {
-			rec.Frame(img, int64(id))
-			return
-		}
-		if first == nil {
-			first = img
-			close(got)
-		}
-		early = append(early, int64(id))
 	})
 	closed := make(chan struct{})
 	var closeOnce sync.Once
@@ -106,49 +80,26 @@ func (t *tabbed) StartVideo(ctx context.Context, req engine.VideoRequest) error 
 	}
 	if err := send(ctx, "Page.startScreencast", params); err != nil {
 		stopCast()
-		return s.classify(err, "start the screencast")
+		return nil, s.classify(err, "start the screencast")
 	}
 	select {
-	case <-got:
+	case <-frames.First():
 	case <-ctx.Done():
 		stopCast()
-		return engine.Wrap(engine.Timeout, ctx.Err(), "the tab sent no screencast frame to record")
+		return nil, engine.Wrap(engine.Timeout, ctx.Err(), "the tab sent no screencast frame to record")
 	case <-s.st.crash.Done():
 		stopCast()
-		return engine.RendererCrashed()
+		return nil, engine.RendererCrashed()
 	case <-t.Gone():
-		return engine.Errorf(engine.BrowserCrashed, "the browser went away while the video started")
+		return nil, engine.Errorf(engine.BrowserCrashed, "the browser went away while the video started")
 	}
-	mu.Lock()
-	r, err := video.Start(first, video.Options{Req: req.RecordingRequest, Chapters: req.Chapters, Ack: ack, OnEnd: stopCast})
-	rec = r
-	acks := early
-	mu.Unlock()
+	r, err := frames.Start(video.Options{Req: req.RecordingRequest, Chapters: req.Chapters, Ack: ack, OnEnd: stopCast})
 	if err != nil {
 		stopCast()
-		return err
+		return nil, err
 	}
-	for _, id := range acks {
-		ack(id)
-	}
-	started = r
-	go func() {
-		why := ""
-		select {
-		case <-r.Done():
-			return
-		case <-s.st.crash.Done():
-			why = engine.StoppedByCrash
-		case <-t.Gone():
-			why = engine.StoppedByCrash
-		case <-closed:
-			why = engine.StoppedByTabClosed
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), engine.StopVideoTimeout)
-		defer cancel()
-		r.End(ctx, why)
-	}()
-	return nil
+	go video.Watch(r, s.st.crash.Done(), t.Gone(), closed)
+	return r, nil
 }
 
 // ackTimeout bounds one frame's acknowledgement and the screencast's stop.

@@ -7,7 +7,7 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine"
 )
 
-// Slot is a session's one video recording, as the engines keep it: Begin
+// Slot is a session's one video recording, as the engines keep it: Start
 // holds it while a start runs, and Stop, Chapter and End act on what it
 // holds. The zero Slot is empty.
 type Slot struct {
@@ -15,29 +15,29 @@ type Slot struct {
 	rec *Recording
 }
 
-// Begin takes the slot for a start, which must end with Set or Release:
-// RECORDING_ACTIVE while a recording runs.
-func (s *Slot) Begin() error {
+// Start runs start, which starts a recording, while it holds the slot:
+// RECORDING_ACTIVE while a recording runs, UNSUPPORTED when ffmpeg is
+// missing; the slot then holds what start made.
+func (s *Slot) Start(start func() (*Recording, error)) error {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.rec != nil {
 		select {
 		case <-s.rec.Done():
 		default:
-			s.mu.Unlock()
 			return engine.Errorf(engine.RecordingActive, "a video is already recording on this session; call stop_video first")
 		}
 	}
+	if _, err := FFmpeg(); err != nil {
+		return err
+	}
+	r, err := start()
+	if err != nil {
+		return err
+	}
+	s.rec = r
 	return nil
 }
-
-// Set ends a start that made r: the slot holds it.
-func (s *Slot) Set(r *Recording) {
-	s.rec = r
-	s.mu.Unlock()
-}
-
-// Release ends a start that failed.
-func (s *Slot) Release() { s.mu.Unlock() }
 
 // take empties the slot and returns what it held.
 func (s *Slot) take() *Recording {
