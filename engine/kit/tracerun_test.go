@@ -81,3 +81,47 @@ func TestTraceRunStops(t *testing.T) {
 		}
 	})
 }
+
+func TestTraceSlot(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var slot kit.TraceSlot[*int]
+	if _, err := slot.Stop(ctx); engine.CodeOf(err) != engine.NoRecording {
+		t.Fatalf("Stop of an empty slot = %v, want NO_RECORDING", err)
+	}
+	tab, other := new(int), new(int)
+	if err := slot.Begin(); err != nil {
+		t.Fatal(err)
+	}
+	run, path, stopped, _, _ := fakeTrace(t, engine.RecordingLimits{}, kit.TraceEnds{})
+	slot.Set(tab, run)
+	if err := slot.Begin(); engine.CodeOf(err) != engine.RecordingActive {
+		t.Fatalf("Begin while a trace runs = %v, want RECORDING_ACTIVE", err)
+	}
+	// Another tab's close leaves the trace running; its own tab's close
+	// finishes it, whole.
+	slot.Finish(engine.StoppedByTabClosed, other)
+	if len(stopped) != 0 {
+		t.Fatal("another tab's close stopped the trace")
+	}
+	slot.Finish(engine.StoppedByTabClosed, tab)
+	if r := <-stopped; r.StoppedBy != engine.StoppedByTabClosed || r.Path != path {
+		t.Fatalf("Stopped = %+v", r)
+	}
+	// The run's done clears the slot for the next start.
+	slot.Clear(run)
+	if err := slot.Begin(); err != nil {
+		t.Fatalf("Begin once the trace stopped = %v", err)
+	}
+	slot.Release()
+	// The session's close (the zero tab) finishes whatever runs.
+	if err := slot.Begin(); err != nil {
+		t.Fatal(err)
+	}
+	run2, _, stopped2, _, _ := fakeTrace(t, engine.RecordingLimits{}, kit.TraceEnds{})
+	slot.Set(other, run2)
+	slot.Finish(engine.StoppedBySessionEnd, nil)
+	if r := <-stopped2; r.StoppedBy != engine.StoppedBySessionEnd {
+		t.Fatalf("Stopped at the session's close = %+v", r)
+	}
+}
