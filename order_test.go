@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -610,4 +612,45 @@ func TestPipelinedSwitchAndCloseOverStdio(t *testing.T) {
 	got = answers(t, w, 30, 31)
 	ok(got, 30, "navigate queued before browser_context_close")
 	ok(got, 31, "browser_context_close")
+}
+
+// TestPipelinedCallsRunInOrderThroughTheTypeScriptSDK (issue 23, item 3):
+// the official TypeScript SDK sends each request over HTTP with a fetch
+// of its own, on several connections, so calls sent at once reach the
+// server in any order: 10 of 30 navigate, click, snapshot groups ran out
+// of order over Streamable HTTP before the server put them back in the
+// order of their ids (jsonrpc.Order).
+func TestPipelinedCallsRunInOrderThroughTheTypeScriptSDK(t *testing.T) {
+	testenv.Chromium(t)
+	node, dir := testenv.TSClient(t)
+	site := testsite.Start()
+	defer site.Close()
+	s := startHTTPBinary(t, "--headless")
+	const reps = 30
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "pipeline.mjs", s.url, httpservetest.KeyA, site.URL, strconv.Itoa(reps))
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node pipeline.mjs: %v\n%s\n%s", err, out, stderr.String())
+	}
+	var got map[string]struct {
+		Reps  int              `json:"reps"`
+		Wrong []map[string]any `json:"wrong"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("pipeline.mjs printed %s: %v", out, err)
+	}
+	for _, transport := range []string{"streamable", "sse"} {
+		r := got[transport]
+		if r.Reps != reps {
+			t.Errorf("%s: %d repetitions ran, want %d", transport, r.Reps, reps)
+		}
+		for _, w := range r.Wrong {
+			t.Errorf("%s: repetition %v ran out of order: navigate %v, click %v, snapshot %v", transport, w["rep"], w["navigate"], w["click"], w["snapshot"])
+		}
+	}
 }

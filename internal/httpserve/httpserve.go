@@ -161,7 +161,7 @@ type Handler struct {
 // NewHandler serves srv to the holders of o.APIKeys, on the hosts o allows.
 func NewHandler(srv *server.MCPServer, o Options, log *slog.Logger) *Handler {
 	h := &Handler{mux: http.NewServeMux(), srv: srv, hosts: allowedHosts(o), log: log,
-		guard: jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check, Recode: o.Recode, Turns: o.Turns}}
+		guard: jsonrpc.Guard{MaxMessage: o.MaxMessage, Check: o.Check, Recode: o.Recode, Turns: o.Turns, Order: &jsonrpc.Order{}}}
 	for _, k := range o.APIKeys {
 		h.keys = append(h.keys, sha256.Sum256([]byte(k)))
 		h.ids = append(h.ids, KeyIdentity(k))

@@ -1,6 +1,7 @@
 package httpserve
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -149,10 +150,21 @@ func (h *Handler) postMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	// One byte past the limit is enough for the guard to refuse the
 	// message as too large; the rest is not read.
-	body := io.LimitReader(r.Body, h.guard.Max()+1)
-	st.mu.Lock()
-	err := copyLine(st.in, body, make([]byte, 32<<10))
-	st.mu.Unlock()
+	// A request waits for the ones its client posted before it (the
+	// TypeScript SDK posts each with its own fetch), then takes its place
+	// on the stream.
+	limit := h.guard.Max() + 1
+	msg, err := io.ReadAll(io.LimitReader(r.Body, limit))
+	if err == nil {
+		entered := func() {}
+		if m, ok := jsonrpc.Parse(msg); ok && m.Method != "" && m.HasID {
+			entered = h.guard.Order.Enter(r.Context(), "sse-"+id, m.ID)
+		}
+		st.mu.Lock()
+		err = copyLine(st.in, bytes.NewReader(msg), make([]byte, 32<<10))
+		st.mu.Unlock()
+		entered()
+	}
 	switch {
 	case errors.Is(err, errSSEEnded) || errors.Is(err, io.ErrClosedPipe):
 		httpError(w, http.StatusNotFound, "session_not_found", "the SSE stream has ended: open a new one with GET /sse")

@@ -38,7 +38,13 @@ func Handler(g Guard, next http.Handler) http.Handler {
 			serveBatch(g, next, w, r, t)
 			return
 		}
+		m, _ := Parse(body)
+		sid := r.Header.Get(HeaderSession)
 		if resp, code := g.Inspect(r.Context(), body); code != 0 {
+			if m.Method != "" && m.HasID {
+				// Refused, it has gone on all the same.
+				g.Order.Enter(r.Context(), sid, m.ID)()
+			}
 			if resp == nil {
 				w.WriteHeader(http.StatusAccepted) // a notification
 				return
@@ -51,14 +57,30 @@ func Handler(g Guard, next http.Handler) http.Handler {
 			write(w, status, resp)
 			return
 		}
+		// A request waits for the ones its client sent before it, then
+		// takes its turn.
+		entered := func() {}
+		if m.Method != "" && m.HasID {
+			entered = g.Order.Enter(r.Context(), sid, m.ID)
+		}
 		body, token, _ := g.turn(r.Context(), body)
+		entered()
 		w, end := g.afterPOST(w, token)
 		defer end()
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 		next.ServeHTTP(g.Writer(w), r)
+		if m.Method == "initialize" && sid == "" && g.Order != nil {
+			// The client's next request follows its initialize's id.
+			if n, ok := intID(m.ID); ok {
+				g.Order.Base(w.Header().Get(HeaderSession), n+1)
+			}
+		}
 	})
 }
+
+// HeaderSession is Streamable HTTP's header of the client's MCP session.
+const HeaderSession = "Mcp-Session-Id"
 
 func write(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
@@ -97,7 +119,12 @@ func serveBatch(g Guard, next http.Handler, w http.ResponseWriter, r *http.Reque
 		}
 		// The turns are taken here, in the batch's order, before its
 		// requests run at the same time.
+		entered := func() {}
+		if m, _ := Parse(e); m.Method != "" && m.HasID {
+			entered = g.Order.Enter(r.Context(), r.Header.Get(HeaderSession), m.ID)
+		}
 		e, token, _ := g.turn(r.Context(), e)
+		entered()
 		wg.Go(func() {
 			rec := &recorder{header: http.Header{}}
 			w, end := g.afterPOST(rec, token)

@@ -63,6 +63,9 @@ type Guard struct {
 	Recode Recode
 	// Turns, when set, orders the calls on each session by arrival.
 	Turns Turns
+	// Order, when set, puts back in order the requests a client posts at
+	// once over HTTP before they arrive (order.go).
+	Order *Order
 }
 
 // Max is the most bytes of one message under g.

@@ -1,0 +1,186 @@
+package jsonrpc
+
+import (
+	"context"
+	"math"
+	"sync"
+	"time"
+)
+
+// Order puts back in their order the requests a client sends at once over
+// HTTP. Over Streamable HTTP and legacy SSE each message is a POST of its
+// own, and a client that does not wait for answers (the TypeScript SDK
+// sends each request with its own fetch, on several connections) has its
+// POSTs reach the server in any order: a click posted after a navigate
+// can arrive first. Clients number their requests 0, 1, 2, ... (the
+// TypeScript, Python and Go SDKs do), so a request whose id is ahead of
+// the next one expected from its client waits, at most Wait, for the ones
+// before it to arrive; then it goes on. Requests with other ids (strings,
+// far ahead, behind) never wait, and a client whose gaps were not filled
+// in time three times is not waited for again.
+type Order struct {
+	// Wait is the longest a request waits for the ones before it; 0 is
+	// DefaultOrderWait.
+	Wait time.Duration
+
+	mu    sync.Mutex
+	lines map[string]*idLine
+}
+
+// DefaultOrderWait is Order's wait when Wait is 0: long enough for the
+// POSTs a client sent together to arrive on a busy machine, short enough
+// not to stall a client that skips an id.
+const DefaultOrderWait = 500 * time.Millisecond
+
+// orderGap is the furthest ahead of the next expected id that a request
+// waits for; orderMisses is how many waits may run out on one client
+// before it is not waited for again.
+const (
+	orderGap    = 64
+	orderMisses = 3
+)
+
+// idLine is one client's requests: every id below next has gone on (or
+// was given up on); passed holds those at or above next that have.
+type idLine struct {
+	next   int64
+	passed map[int64]bool
+	wake   chan struct{} // closed when next moves
+	misses int
+	used   time.Time
+}
+
+// Base says that the first request of the client key will have id next:
+// the id after its initialize, which reaches the server before key exists.
+func (o *Order) Base(key string, next int64) {
+	if key == "" {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if _, ok := o.lines[key]; !ok {
+		o.add(key, next)
+	}
+}
+
+// Enter waits until the requests of the client key with ids below id have
+// gone on, at most Wait (or until ctx ends), and returns the func to call
+// once this request has taken its place (its turn, or its line on the
+// stream): the request after it waits for that.
+func (o *Order) Enter(ctx context.Context, key string, id any) (done func()) {
+	n, ok := intID(id)
+	if o == nil || key == "" || !ok {
+		return func() {}
+	}
+	done = func() { o.pass(key, n) }
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	l, ok := o.lines[key]
+	if !ok {
+		l = o.add(key, n)
+	}
+	l.used = time.Now()
+	switch {
+	case n-l.next > orderGap:
+		// A client that numbers otherwise: its line starts again here.
+		l.skipTo(n)
+		return done
+	case n <= l.next || l.misses >= orderMisses:
+		return done
+	}
+	wait := o.Wait
+	if wait <= 0 {
+		wait = DefaultOrderWait
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for n > l.next {
+		wake := l.wake
+		o.mu.Unlock()
+		select {
+		case <-wake:
+			o.mu.Lock()
+			continue
+		case <-ctx.Done():
+			o.mu.Lock()
+			return done
+		case <-timer.C:
+			o.mu.Lock()
+		}
+		if n > l.next {
+			// The requests before it did not come: it goes on, and so do
+			// they when they come.
+			l.misses++
+			l.skipTo(n)
+		}
+	}
+	return done
+}
+
+// add starts the line of key at next; it drops the lines of clients not
+// heard from in an hour.
+func (o *Order) add(key string, next int64) *idLine {
+	if o.lines == nil {
+		o.lines = map[string]*idLine{}
+	}
+	if len(o.lines) >= 256 {
+		for k, l := range o.lines {
+			if time.Since(l.used) > time.Hour {
+				delete(o.lines, k)
+			}
+		}
+	}
+	l := &idLine{next: next, passed: map[int64]bool{}, wake: make(chan struct{}), used: time.Now()}
+	o.lines[key] = l
+	return l
+}
+
+// pass notes that request n of key has gone on.
+func (o *Order) pass(key string, n int64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	l, ok := o.lines[key]
+	if !ok || n < l.next {
+		return
+	}
+	l.passed[n] = true
+	l.skipTo(l.next)
+}
+
+// skipTo moves next to at least n, past every id that has gone on, and
+// wakes the requests waiting.
+func (l *idLine) skipTo(n int64) {
+	moved := false
+	if n > l.next {
+		for id := range l.passed {
+			if id < n {
+				delete(l.passed, id)
+			}
+		}
+		l.next, moved = n, true
+	}
+	for l.passed[l.next] {
+		delete(l.passed, l.next)
+		l.next++
+		moved = true
+	}
+	if moved {
+		close(l.wake)
+		l.wake = make(chan struct{})
+	}
+}
+
+// intID is a request id that is a whole number.
+func intID(id any) (int64, bool) {
+	switch v := id.(type) {
+	case float64:
+		if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+			return int64(v), true
+		}
+	case int64:
+		return v, true
+	case int:
+		return int64(v), true
+	}
+	return 0, false
+}

@@ -1,0 +1,121 @@
+package jsonrpc
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+)
+
+// enterAll enters ids on o's line key, each from its own goroutine and in
+// the order given, each a little after the one before, and returns the
+// order in which they went on.
+func enterAll(t *testing.T, o *Order, key string, ids ...any) []any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var mu sync.Mutex
+	var got []any
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		wg.Go(func() {
+			done := o.Enter(ctx, key, id)
+			mu.Lock()
+			got = append(got, id)
+			mu.Unlock()
+			done()
+		})
+		time.Sleep(20 * time.Millisecond)
+	}
+	wg.Wait()
+	return got
+}
+
+func TestOrderPutsRequestsBackInOrder(t *testing.T) {
+	o := &Order{Wait: time.Minute}
+	o.Base("s", 2) // initialize was 1
+	// The client sent 2, 3, 4, 5; they arrived 4, 5, 3, 2.
+	got := enterAll(t, o, "s", 4.0, 5.0, 3.0, 2.0)
+	want := []any{2.0, 3.0, 4.0, 5.0}
+	if !equal(got, want) {
+		t.Fatalf("went on in the order %v, want %v", got, want)
+	}
+	// Another client's line is its own: its first request waits for none.
+	if got := enterAll(t, o, "other", 9.0, 10.0); !equal(got, []any{9.0, 10.0}) {
+		t.Fatalf("another client's requests went on in the order %v", got)
+	}
+}
+
+func TestOrderWaitsNoLongerThanWait(t *testing.T) {
+	o := &Order{Wait: 50 * time.Millisecond}
+	o.Base("s", 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	// 1 never comes: 2 goes on after the wait, and 1, when it comes
+	// late, goes on at once.
+	o.Enter(ctx, "s", 2.0)()
+	o.Enter(ctx, "s", 1.0)()
+	o.Enter(ctx, "s", 3.0)()
+	o.mu.Lock()
+	next, misses := o.lines["s"].next, o.lines["s"].misses
+	o.mu.Unlock()
+	if next != 4 || misses != 1 {
+		t.Fatalf("next %d, misses %d; want 4 and 1", next, misses)
+	}
+	// After three waits that ran out, the client is not waited for.
+	o.Enter(ctx, "s", 5.0)()
+	o.Enter(ctx, "s", 7.0)()
+	o.mu.Lock()
+	misses = o.lines["s"].misses
+	o.mu.Unlock()
+	if misses != 3 {
+		t.Fatalf("misses %d, want 3", misses)
+	}
+	gone := make(chan struct{})
+	go func() { o.Enter(ctx, "s", 10.0)(); close(gone) }()
+	select {
+	case <-gone:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a request waited on a client whose gaps were never filled")
+	}
+}
+
+func TestOrderNeverWaitsForOtherIDs(t *testing.T) {
+	o := &Order{Wait: time.Hour}
+	o.Base("s", 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	passed := make(chan struct{})
+	go func() {
+		o.Enter(ctx, "s", "a-string-id")()
+		o.Enter(ctx, "s", 1.5)()
+		o.Enter(ctx, "", 7.0)()     // no client session
+		o.Enter(ctx, "s", 1000.0)() // far ahead: the line starts again there
+		o.Enter(ctx, "s", 1001.0)() // and goes on from it
+		o.Enter(ctx, "s", 3.0)()    // behind
+		var nilOrder *Order
+		nilOrder.Enter(ctx, "s", 5.0)()
+		close(passed)
+	}()
+	select {
+	case <-passed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a request waited though its id says nothing of the order")
+	}
+	// A cancelled request stops waiting.
+	cctx, ccancel := context.WithCancel(ctx)
+	ccancel()
+	o.Enter(cctx, "s", 1010.0)()
+}
+
+func equal(a, b []any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
