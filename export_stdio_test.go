@@ -352,6 +352,11 @@ func TestExportedRE2Regex(t *testing.T) {
 	s.ok("verify_title", map[string]any{"sessionId": id, "regex": `(?i)\ASHOP cart\z`})
 	s.ok("verify_text", map[string]any{"sessionId": id, "regex": `(?P<count>\d+) items`})
 	s.ok("verify_text", map[string]any{"sessionId": id, "selector": "#n", "regex": `(?i)^\d+ ITEMS$`})
+	// RE2 syntax that JavaScript reads otherwise (a POSIX class, \Q...\E,
+	// \p{Lu}, \x{43}, a flag group after the start): the exported test
+	// must mean the same.
+	s.ok("verify_text", map[string]any{"sessionId": id, "selector": "#n", "regex": `^[[:digit:]]+ \Qitems\E$`})
+	s.ok("verify_title", map[string]any{"sessionId": id, "regex": `^\p{Lu}\pL+ \x{43}(?i)ART$`})
 	path, _ := s.ok("export_test", map[string]any{"sessionId": id})["path"].(string)
 	file, err := os.ReadFile(path)
 	if err != nil {
