@@ -416,7 +416,9 @@ func (s Step) typeScript() []string {
 			case s.Chooser == 0:
 				return commentLines("//", uploadNote)
 			case len(fs) == 0:
-				return []string{fmt.Sprintf("await fileChooser%d; // cancelled: no files chosen", s.Chooser)}
+				// The session cancelled it as a user closing the chooser
+				// does: the input hears cancel.
+				return w("(await fileChooser%d).element().dispatchEvent('cancel')", s.Chooser)
 			}
 			return w("(await fileChooser%d).setFiles([%s])", s.Chooser, strings.Join(fs, ", "))
 		}
@@ -561,7 +563,7 @@ func (s Step) python() []string {
 			case s.Chooser == 0:
 				return commentLines("#", uploadNote)
 			case len(fs) == 0:
-				return []string{fmt.Sprintf("# file_chooser%d was cancelled: no files chosen", s.Chooser)}
+				return w("file_chooser%d.element.dispatch_event(\"cancel\")", s.Chooser)
 			}
 			return w("file_chooser%d.set_files([%s])", s.Chooser, strings.Join(fs, ", "))
 		}
