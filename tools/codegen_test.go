@@ -267,6 +267,30 @@ func TestExportTestComments(t *testing.T) {
 	e.fail(engine.InvalidParameters, "export_test", map[string]any{"sessionId": id2})
 }
 
+// TestExportRoleAssertionInCrossOriginFrame: verify_element by role and
+// name passes on a button of a cross-origin frame, which no frameLocator
+// chain reaches, so the recorded step is a comment saying why, not an
+// expect on page.getByRole that would look for it in the page and fail;
+// the same button of a same-origin frame gets its frameLocator.
+func TestExportRoleAssertionInCrossOriginFrame(t *testing.T) {
+	eachEngineWith(t, tools.Options{Caps: []tools.Group{tools.Testing}}, func(t *testing.T, e *env) {
+		id := e.open("/frames.html")
+		e.waitSnap(id, `button "Inner cross"`)
+		out := e.ok("verify_element", map[string]any{"sessionId": id, "role": "button", "name": "Inner cross"})
+		if c, _ := out["code"].(string); !strings.HasPrefix(c, "// verify_element on button \"Inner cross\": no locator (") || !strings.HasSuffix(c, "this step is not replayed") {
+			t.Errorf("verify_element in a cross-origin frame: code %q", c)
+		}
+		out = e.ok("verify_element", map[string]any{"sessionId": id, "role": "button", "name": "Inner same"})
+		if c := out["code"]; c != "await expect(page.frameLocator('#same').getByRole('button', { name: 'Inner same', exact: true })).toBeVisible();" {
+			t.Errorf("verify_element in a same-origin frame: code %v", c)
+		}
+		exp := e.ok("export_test", map[string]any{"sessionId": id})
+		if c, _ := exp["code"].(string); strings.Contains(c, "page.getByRole('button', { name: 'Inner cross'") {
+			t.Errorf("the export looks for the cross-origin frame's button in the page:\n%s", c)
+		}
+	})
+}
+
 // codeRe matches the code want, in which LOC stands for any locator: what
 // locate answers for a selector is the locator generator's to choose.
 // "^" and "$" at its ends anchor it.
