@@ -367,8 +367,19 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 						break
 					}
 				}
-				if pick.ref != "" {
-					at, err := locateStep(ctx, s, engine.Target{Ref: pick.ref}, engine.TimeoutsOf(s).Action)
+				// An element without a ref in an iframe takes the chain of
+				// an element of its frame's document that has one.
+				by := pick.ref
+				if by == "" {
+					by = pick.frameRef
+				}
+				if by == "" && pick.inFrame {
+					*st = codegen.Step{Action: codegen.Comment, Note: fmt.Sprintf("verify_element on %s %q: no locator (the element is in an iframe whose document has no element to reach it by); this step is not replayed",
+						a.Role, a.Name)}
+					return true
+				}
+				if by != "" {
+					at, err := locateStep(ctx, s, engine.Target{Ref: by}, engine.TimeoutsOf(s).Action)
 					if engine.CodeOf(err) == engine.Unsupported {
 						// In a cross-origin frame, which no frameLocator
 						// chain reaches: page.getByRole would look for the

@@ -291,6 +291,31 @@ func TestExportRoleAssertionInCrossOriginFrame(t *testing.T) {
 	})
 }
 
+// TestExportRoleAssertionInFrameWithoutRef: verify_element by role and
+// name on an element of a same-origin iframe that the outline gives no
+// ref (a heading) gets the frameLocator chain of an element of the same
+// document that has one; in a frame where none has, the step is a comment
+// saying it is not replayed, not an expect on page.getByRole that would
+// look for the heading in the page and fail.
+func TestExportRoleAssertionInFrameWithoutRef(t *testing.T) {
+	eachEngineWith(t, tools.Options{Caps: []tools.Group{tools.Testing}}, func(t *testing.T, e *env) {
+		id := e.open("/framed-text.html")
+		e.waitSnap(id, `heading "Delivery note"`)
+		out := e.ok("verify_element", map[string]any{"sessionId": id, "role": "heading", "name": "Card details"})
+		if c := out["code"]; c != "await expect(page.frameLocator('#card').getByRole('heading', { name: 'Card details', exact: true })).toBeVisible();" {
+			t.Errorf("verify_element on a heading of a frame with a button: code %v", c)
+		}
+		out = e.ok("verify_element", map[string]any{"sessionId": id, "role": "heading", "name": "Delivery note"})
+		if c, _ := out["code"].(string); !strings.HasPrefix(c, "// verify_element on heading \"Delivery note\": no locator (") {
+			t.Errorf("verify_element on a heading of a frame without refs: code %q", c)
+		}
+		out = e.ok("verify_element", map[string]any{"sessionId": id, "role": "heading", "name": "Order"})
+		if c := out["code"]; c != "await expect(page.getByRole('heading', { name: 'Order', exact: true })).toBeVisible();" {
+			t.Errorf("verify_element on the page's heading: code %v", c)
+		}
+	})
+}
+
 // codeRe matches the code want, in which LOC stands for any locator: what
 // locate answers for a selector is the locator generator's to choose.
 // "^" and "$" at its ends anchor it.
