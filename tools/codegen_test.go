@@ -316,6 +316,35 @@ func TestExportRoleAssertionInFrameWithoutRef(t *testing.T) {
 	})
 }
 
+// TestExportStepsOnOtherTabs: the test drives the tab of the session's
+// first navigation; a step on another tab (tabs new or select) is a
+// comment saying it is not replayed, not a line that would run on the
+// test's page, and the page's steps are replayed again once it is
+// current, also after a tab before it closed.
+func TestExportStepsOnOtherTabs(t *testing.T) {
+	eachEngineWith(t, tools.Options{Caps: []tools.Group{tools.Testing}}, func(t *testing.T, e *env) {
+		id := e.session()
+		e.ok("tabs", map[string]any{"sessionId": id, "action": "new", "url": site.URL + "/todo.html"})
+		url := site.URL + "/todo.html"
+		if c := e.ok("navigate", map[string]any{"sessionId": id, "url": url})["code"]; c != "await page.goto('"+url+"');" {
+			t.Errorf("the first navigation, on tab 1: code %v", c)
+		}
+		e.ok("tabs", map[string]any{"sessionId": id, "action": "new", "url": url})
+		if c := e.ok("fill", map[string]any{"sessionId": id, "selector": "#task", "value": "elsewhere"})["code"]; c != "// fill on tab 2, not the one this test drives: not replayed" {
+			t.Errorf("fill on another tab: code %v", c)
+		}
+		e.ok("tabs", map[string]any{"sessionId": id, "action": "close", "index": 0})
+		e.ok("tabs", map[string]any{"sessionId": id, "action": "select", "index": 0})
+		if c, _ := e.ok("fill", map[string]any{"sessionId": id, "selector": "#task", "value": "here"})["code"].(string); !codeRe("^await LOC.fill('here');$").MatchString(c) {
+			t.Errorf("fill on the test's tab, now 0: code %q", c)
+		}
+		exp, _ := e.ok("export_test", map[string]any{"sessionId": id})["code"].(string)
+		if strings.Contains(exp, "elsewhere') ") || strings.Contains(exp, ".fill('elsewhere')") || !strings.Contains(exp, ".fill('here');") {
+			t.Errorf("export:\n%s", exp)
+		}
+	})
+}
+
 // codeRe matches the code want, in which LOC stands for any locator: what
 // locate answers for a selector is the locator generator's to choose.
 // "^" and "$" at its ends anchor it.
