@@ -197,8 +197,9 @@ func mustEval(t *testing.T, p string) string {
 // @playwright/test: each action that opened a chooser waits for it
 // (page.waitForEvent('filechooser')), and upload_file without a target
 // fills that chooser, as page.setInputFiles, which takes a selector,
-// cannot. The page reads the files back into its title, which the test
-// asserts.
+// cannot; a chooser cancelled with files: [] is cancelled in the test
+// too. The page reads the files back into its title (or says its input
+// heard cancel), which the test asserts.
 func TestExportedFileChooserReplays(t *testing.T) {
 	node, modules := testenv.PlaywrightTest(t)
 	chromium, err := testenv.ChromiumPath()
@@ -237,6 +238,13 @@ func TestExportedFileChooserReplays(t *testing.T) {
 		t.Errorf("the second chooser's upload: code %q", c)
 	}
 	code("verify_title", map[string]any{"title": "one b.txt=beta"})
+	// A chooser cancelled (files: []) is cancelled in the test too: the
+	// input hears cancel, as from a user who closed the chooser.
+	code("click", map[string]any{"selector": "#lbl"})
+	if c, want := code("upload_file", map[string]any{"files": []any{}}), "await (await fileChooser3).element().dispatchEvent('cancel');"; c != want {
+		t.Errorf("upload_file with no files: code %q, want %s", c, want)
+	}
+	code("verify_title", map[string]any{"title": "one cancelled"})
 
 	path, _ := s.ok("export_test", map[string]any{"sessionId": id})["path"].(string)
 	file, err := os.ReadFile(path)
@@ -251,7 +259,8 @@ func TestExportedFileChooserReplays(t *testing.T) {
 	}
 	py, _ := s.ok("export_test", map[string]any{"sessionId": id, "language": "python"})["code"].(string)
 	if !strings.Contains(py, "with page.expect_file_chooser() as file_chooser_info1:\n        page.") ||
-		!strings.Contains(py, "    file_chooser1 = file_chooser_info1.value\n") || !strings.Contains(py, "file_chooser2.set_files([") {
+		!strings.Contains(py, "    file_chooser1 = file_chooser_info1.value\n") || !strings.Contains(py, "file_chooser2.set_files([") ||
+		!strings.Contains(py, `file_chooser3.element.dispatch_event("cancel")`) {
 		t.Errorf("the Python export does not wait for its choosers:\n%s", py)
 	}
 }
@@ -352,6 +361,11 @@ func TestExportedRE2Regex(t *testing.T) {
 	s.ok("verify_title", map[string]any{"sessionId": id, "regex": `(?i)\ASHOP cart\z`})
 	s.ok("verify_text", map[string]any{"sessionId": id, "regex": `(?P<count>\d+) items`})
 	s.ok("verify_text", map[string]any{"sessionId": id, "selector": "#n", "regex": `(?i)^\d+ ITEMS$`})
+	// RE2 syntax that JavaScript reads otherwise (a POSIX class, \Q...\E,
+	// \p{Lu}, \x{43}, a flag group after the start): the exported test
+	// must mean the same.
+	s.ok("verify_text", map[string]any{"sessionId": id, "selector": "#n", "regex": `^[[:digit:]]+ \Qitems\E$`})
+	s.ok("verify_title", map[string]any{"sessionId": id, "regex": `^\p{Lu}\pL+ \x{43}(?i)ART$`})
 	path, _ := s.ok("export_test", map[string]any{"sessionId": id})["path"].(string)
 	file, err := os.ReadFile(path)
 	if err != nil {

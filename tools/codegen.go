@@ -44,6 +44,53 @@ type sessionSteps struct {
 	// choosers counts the file choosers the session's actions opened;
 	// openChooser is the number of the one waiting, 0 when none does.
 	choosers, openChooser int
+	// cur is the index of the session's current tab, as the tabs calls
+	// left it; page is the tab the test drives, the one of the first
+	// navigation (navigated), -1 once it is closed.
+	cur, page int
+	navigated bool
+}
+
+// tabsCall is what a tabs call does to the tabs' indices.
+type tabsCall struct {
+	closes bool
+	index  *int // the tab closed; nil: the current one
+}
+
+// tabsDone follows a tabs call that left tab current the current one.
+func (r *stepLog) tabsDone(id string, c tabsCall, current int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rec := r.get(id)
+	if c.closes {
+		closed := rec.cur
+		if c.index != nil {
+			closed = *c.index
+		}
+		switch {
+		case closed < rec.page:
+			rec.page--
+		case closed == rec.page && rec.navigated:
+			rec.page = -1
+		}
+	}
+	rec.cur = current
+}
+
+// offPage reports whether a step runs on another tab than the one the
+// test drives, and on which; the first navigation (first) makes its tab
+// that one.
+func (r *stepLog) offPage(id string, first bool) (int, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rec := r.get(id)
+	if !rec.navigated {
+		if first {
+			rec.navigated, rec.page = true, rec.cur
+		}
+		return rec.cur, false
+	}
+	return rec.cur, rec.cur != rec.page
 }
 
 // chooserStep numbers the file chooser st opened, or gives an
@@ -181,11 +228,33 @@ type pendingStep struct {
 	// answersChooser is an upload_file without a target: it fills or
 	// cancels the file chooser an earlier action opened.
 	answersChooser bool
+	tool           string
+	// tabs is a tabs call's, which moves the current tab.
+	tabs *tabsCall
 }
 
 // prepareStep builds the step of a call before it runs, from its bound
 // input in and the caller's own arguments.
 func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionID string, in any, caller map[string]any) *pendingStep {
+	p := d.buildStep(ctx, s, tool, sessionID, in, caller)
+	if p == nil {
+		return nil
+	}
+	p.tool = tool
+	if tool == "tabs" {
+		var a struct {
+			Action string `json:"action"`
+			Index  *int   `json:"index"`
+		}
+		if b, err := json.Marshal(in); err == nil && json.Unmarshal(b, &a) == nil {
+			p.tabs = &tabsCall{closes: a.Action == "close", index: a.Index}
+		}
+	}
+	return p
+}
+
+// buildStep is prepareStep's step.
+func (d *Deps) buildStep(ctx context.Context, s engine.Session, tool, sessionID string, in any, caller map[string]any) *pendingStep {
 	b, err := json.Marshal(in)
 	if err != nil {
 		return nil
@@ -367,8 +436,28 @@ func (d *Deps) prepareStep(ctx context.Context, s engine.Session, tool, sessionI
 						break
 					}
 				}
-				if pick.ref != "" {
-					if at, err := locateStep(ctx, s, engine.Target{Ref: pick.ref}, engine.TimeoutsOf(s).Action); err == nil {
+				// An element without a ref in an iframe takes the chain of
+				// an element of its frame's document that has one.
+				by := pick.ref
+				if by == "" {
+					by = pick.frameRef
+				}
+				if by == "" && pick.inFrame {
+					*st = codegen.Step{Action: codegen.Comment, Note: fmt.Sprintf("verify_element on %s %q: no locator (the element is in an iframe whose document has no element to reach it by); this step is not replayed",
+						a.Role, a.Name)}
+					return true
+				}
+				if by != "" {
+					at, err := locateStep(ctx, s, engine.Target{Ref: by}, engine.TimeoutsOf(s).Action)
+					if engine.CodeOf(err) == engine.Unsupported {
+						// In a cross-origin frame, which no frameLocator
+						// chain reaches: page.getByRole would look for the
+						// element in the page and fail the test.
+						*st = codegen.Step{Action: codegen.Comment, Note: fmt.Sprintf("verify_element on %s %q: no locator (%s); this step is not replayed",
+							a.Role, a.Name, engine.AsError(err).Message)}
+						return true
+					}
+					if err == nil {
 						l.Frames = at.Frames
 					}
 				}
@@ -495,6 +584,18 @@ func (d *Deps) finishStep(sessionID string, p *pendingStep, out any) string {
 		if !p.finish(b, &st) {
 			return ""
 		}
+	}
+	if p.tabs != nil {
+		var r struct {
+			Current *int `json:"current"`
+		}
+		if json.Unmarshal(b, &r) == nil && r.Current != nil {
+			d.stepLog.tabsDone(sessionID, *p.tabs, *r.Current)
+		}
+	} else if tab, off := d.stepLog.offPage(sessionID, st.Action == codegen.Goto); off && st.Action != codegen.Comment {
+		// The test drives one page: a step on another tab would run on
+		// it instead.
+		st = codegen.Step{Action: codegen.Comment, Note: fmt.Sprintf("%s on tab %d, not the one this test drives: not replayed", p.tool, tab)}
 	}
 	var opened struct {
 		FileChooser bool `json:"fileChooser"`

@@ -245,6 +245,9 @@ func TestExportTest(t *testing.T) {
 func TestExportTestComments(t *testing.T) {
 	e := newEnvWith(t, sessions.Config{}, tools.Options{Version: "test", Caps: []tools.Group{tools.Testing}})
 	id := e.ok("create_session", map[string]any{"name": "rec"})["sessionId"].(string)
+	// A script run before the first navigation is not replayed, and the
+	// test says so before its goto.
+	e.ok("evaluate", map[string]any{"sessionId": id, "script": "1"})
 	e.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/dialogs.html"})
 	e.ok("click", map[string]any{"sessionId": id, "selector": "#confirm"})
 	out := e.ok("handle_dialog", map[string]any{"sessionId": id, "accept": true})
@@ -255,12 +258,91 @@ func TestExportTestComments(t *testing.T) {
 		t.Errorf("title = %q", got)
 	}
 	exp := e.ok("export_test", map[string]any{"sessionId": id})
-	if c, _ := exp["code"].(string); !codeRe("  page.once('dialog', (dialog) => dialog.accept());\n  await LOC.click();\n});").MatchString(c) {
+	if c, _ := exp["code"].(string); !codeRe("  page.once('dialog', (dialog) => dialog.accept());\n  await LOC.click();\n});").MatchString(c) ||
+		!strings.Contains(c, "  // evaluate ran a script here: not replayed, as its effect is not an action a user takes\n  await page.goto(") {
 		t.Errorf("export:\n%s", c)
 	}
 	e.ok("close_session", map[string]any{"sessionId": id})
 	id2 := e.ok("create_session", map[string]any{"name": "rec"})["sessionId"].(string)
 	e.fail(engine.InvalidParameters, "export_test", map[string]any{"sessionId": id2})
+}
+
+// TestExportRoleAssertionInCrossOriginFrame: verify_element by role and
+// name passes on a button of a cross-origin frame, which no frameLocator
+// chain reaches, so the recorded step is a comment saying why, not an
+// expect on page.getByRole that would look for it in the page and fail;
+// the same button of a same-origin frame gets its frameLocator.
+func TestExportRoleAssertionInCrossOriginFrame(t *testing.T) {
+	eachEngineWith(t, tools.Options{Caps: []tools.Group{tools.Testing}}, func(t *testing.T, e *env) {
+		id := e.open("/frames.html")
+		e.waitSnap(id, `button "Inner cross"`)
+		out := e.ok("verify_element", map[string]any{"sessionId": id, "role": "button", "name": "Inner cross"})
+		if c, _ := out["code"].(string); !strings.HasPrefix(c, "// verify_element on button \"Inner cross\": no locator (") || !strings.HasSuffix(c, "this step is not replayed") {
+			t.Errorf("verify_element in a cross-origin frame: code %q", c)
+		}
+		out = e.ok("verify_element", map[string]any{"sessionId": id, "role": "button", "name": "Inner same"})
+		if c := out["code"]; c != "await expect(page.frameLocator('#same').getByRole('button', { name: 'Inner same', exact: true })).toBeVisible();" {
+			t.Errorf("verify_element in a same-origin frame: code %v", c)
+		}
+		exp := e.ok("export_test", map[string]any{"sessionId": id})
+		if c, _ := exp["code"].(string); strings.Contains(c, "page.getByRole('button', { name: 'Inner cross'") {
+			t.Errorf("the export looks for the cross-origin frame's button in the page:\n%s", c)
+		}
+	})
+}
+
+// TestExportRoleAssertionInFrameWithoutRef: verify_element by role and
+// name on an element of a same-origin iframe that the outline gives no
+// ref (a heading) gets the frameLocator chain of an element of the same
+// document that has one; in a frame where none has, the step is a comment
+// saying it is not replayed, not an expect on page.getByRole that would
+// look for the heading in the page and fail.
+func TestExportRoleAssertionInFrameWithoutRef(t *testing.T) {
+	eachEngineWith(t, tools.Options{Caps: []tools.Group{tools.Testing}}, func(t *testing.T, e *env) {
+		id := e.open("/framed-text.html")
+		e.waitSnap(id, `heading "Delivery note"`)
+		out := e.ok("verify_element", map[string]any{"sessionId": id, "role": "heading", "name": "Card details"})
+		if c := out["code"]; c != "await expect(page.frameLocator('#card').getByRole('heading', { name: 'Card details', exact: true })).toBeVisible();" {
+			t.Errorf("verify_element on a heading of a frame with a button: code %v", c)
+		}
+		out = e.ok("verify_element", map[string]any{"sessionId": id, "role": "heading", "name": "Delivery note"})
+		if c, _ := out["code"].(string); !strings.HasPrefix(c, "// verify_element on heading \"Delivery note\": no locator (") {
+			t.Errorf("verify_element on a heading of a frame without refs: code %q", c)
+		}
+		out = e.ok("verify_element", map[string]any{"sessionId": id, "role": "heading", "name": "Order"})
+		if c := out["code"]; c != "await expect(page.getByRole('heading', { name: 'Order', exact: true })).toBeVisible();" {
+			t.Errorf("verify_element on the page's heading: code %v", c)
+		}
+	})
+}
+
+// TestExportStepsOnOtherTabs: the test drives the tab of the session's
+// first navigation; a step on another tab (tabs new or select) is a
+// comment saying it is not replayed, not a line that would run on the
+// test's page, and the page's steps are replayed again once it is
+// current, also after a tab before it closed.
+func TestExportStepsOnOtherTabs(t *testing.T) {
+	eachEngineWith(t, tools.Options{Caps: []tools.Group{tools.Testing}}, func(t *testing.T, e *env) {
+		id := e.session()
+		e.ok("tabs", map[string]any{"sessionId": id, "action": "new", "url": site.URL + "/todo.html"})
+		url := site.URL + "/todo.html"
+		if c := e.ok("navigate", map[string]any{"sessionId": id, "url": url})["code"]; c != "await page.goto('"+url+"');" {
+			t.Errorf("the first navigation, on tab 1: code %v", c)
+		}
+		e.ok("tabs", map[string]any{"sessionId": id, "action": "new", "url": url})
+		if c := e.ok("fill", map[string]any{"sessionId": id, "selector": "#task", "value": "elsewhere"})["code"]; c != "// fill on tab 2, not the one this test drives: not replayed" {
+			t.Errorf("fill on another tab: code %v", c)
+		}
+		e.ok("tabs", map[string]any{"sessionId": id, "action": "close", "index": 0})
+		e.ok("tabs", map[string]any{"sessionId": id, "action": "select", "index": 0})
+		if c, _ := e.ok("fill", map[string]any{"sessionId": id, "selector": "#task", "value": "here"})["code"].(string); !codeRe("^await LOC.fill('here');$").MatchString(c) {
+			t.Errorf("fill on the test's tab, now 0: code %q", c)
+		}
+		exp, _ := e.ok("export_test", map[string]any{"sessionId": id})["code"].(string)
+		if strings.Contains(exp, "elsewhere') ") || strings.Contains(exp, ".fill('elsewhere')") || !strings.Contains(exp, ".fill('here');") {
+			t.Errorf("export:\n%s", exp)
+		}
+	})
 }
 
 // codeRe matches the code want, in which LOC stands for any locator: what

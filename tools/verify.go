@@ -390,6 +390,11 @@ type outlineMatch struct {
 	line    string // without indentation
 	ref     string // the element's ref, when the outline gave it one
 	visible bool
+	// inFrame: the element is in an iframe's document; frameRef is then
+	// the ref of an element of that same document, when the outline gives
+	// one, whose frame chain is the element's own.
+	inFrame  bool
+	frameRef string
 }
 
 // outlineMatches lists the lines of outline of role named name (any name
@@ -398,8 +403,13 @@ type outlineMatch struct {
 func outlineMatches(outline, role, name string, named bool) []outlineMatch {
 	var out []outlineMatch
 	// offAt holds the indentations of the [offscreen] lines that hold the
-	// current one.
-	var offAt []int
+	// current one; frameAt those of the iframe lines, and frames their
+	// numbers (from 1) in firstRef, the first ref of each frame's own
+	// document.
+	var offAt, frameAt, frames []int
+	firstRef := map[int]string{}
+	frameOf := map[int]int{} // out's index to its frame's number
+	n := 0
 	for raw := range strings.SplitSeq(outline, "\n") {
 		l := parseLine(raw)
 		if l.role == "" {
@@ -407,6 +417,20 @@ func outlineMatches(outline, role, name string, named bool) []outlineMatch {
 		}
 		for len(offAt) > 0 && offAt[len(offAt)-1] >= l.indent {
 			offAt = offAt[:len(offAt)-1]
+		}
+		for len(frameAt) > 0 && frameAt[len(frameAt)-1] >= l.indent {
+			frameAt, frames = frameAt[:len(frameAt)-1], frames[:len(frames)-1]
+		}
+		frame := 0
+		if len(frames) > 0 {
+			frame = frames[len(frames)-1]
+			if _, ok := firstRef[frame]; !ok && l.ref != "" {
+				firstRef[frame] = l.ref
+			}
+		}
+		if l.role == "iframe" {
+			n++
+			frameAt, frames = append(frameAt, l.indent), append(frames, n)
 		}
 		// The marks come before the text, which cannot hold one: the
 		// outline quotes a text with a bracket in it.
@@ -416,11 +440,17 @@ func outlineMatches(outline, role, name string, named bool) []outlineMatch {
 		}
 		off := strings.Contains(head, "[offscreen]")
 		if l.role == role && (!named || collapse(l.name) == name) {
+			if frame > 0 {
+				frameOf[len(out)] = frame
+			}
 			out = append(out, outlineMatch{line: strings.TrimSpace(raw), ref: l.ref, visible: !off && len(offAt) == 0})
 		}
 		if off {
 			offAt = append(offAt, l.indent)
 		}
+	}
+	for i, f := range frameOf {
+		out[i].inFrame, out[i].frameRef = true, firstRef[f]
 	}
 	return out
 }

@@ -9,14 +9,22 @@ import (
 // file for TypeScript, a pytest-playwright one for Python. header is a
 // comment put first (where it came from, how to run it). The steps before
 // the first Goto are left out: the test starts from a blank page as the
-// session did, and replays from its first navigation. File reports false
-// when there is no Goto.
+// session did, and replays from its first navigation. Their comments stay,
+// before it: a route set up front or a script run there shaped what the
+// session saw, and the test must say it does not. File reports false when
+// there is no Goto.
 func File(lang Language, name, header string, steps []Step) (string, int, bool) {
 	first := slices.IndexFunc(steps, func(s Step) bool { return s.Action == Goto })
 	if first < 0 {
 		return "", 0, false
 	}
-	steps = steps[first:]
+	var kept []Step
+	for _, s := range steps[:first] {
+		if s.Action == Comment {
+			kept = append(kept, s)
+		}
+	}
+	steps = append(kept, steps[first:]...)
 	var env []string
 	regex, files := false, false
 	for _, s := range steps {

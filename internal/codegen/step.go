@@ -206,8 +206,14 @@ var leadingFlags = regexp.MustCompile(`^\(\?([ims]+)\)`)
 // (?i) becomes the literal's flags, a named group (?P<n> is (?<n>, and \A
 // and \z, the start and end of the text, become lookarounds; JavaScript
 // would refuse the first two (the whole test file would not load) and
-// read \A and \z as the letters.
+// read \A and \z as the letters. A pattern using other RE2 syntax (see
+// plain) is written anew from its parsed form, with the u flag.
 func (r Regex) JS() string {
+	if !r.plain() {
+		if re := r.parsed(); re != nil {
+			return r.jsFromSyntax(re)
+		}
+	}
 	pattern, flags := r.Pattern, r.Flags
 	if m := leadingFlags.FindStringSubmatch(pattern); m != nil {
 		pattern = pattern[len(m[0]):]
@@ -261,8 +267,14 @@ func (r Regex) JS() string {
 }
 
 // Py renders r as a compiled Python regular expression; RE2's \z, the
-// end of the text, is Python's \Z.
+// end of the text, is Python's \Z. A pattern using other RE2 syntax (see
+// plain) is written anew from its parsed form.
 func (r Regex) Py() string {
+	if !r.plain() {
+		if re := r.parsed(); re != nil {
+			return r.pyFromSyntax(re)
+		}
+	}
 	var flags []string
 	for _, f := range r.Flags {
 		flags = append(flags, "re."+map[rune]string{'i': "IGNORECASE", 'm': "MULTILINE", 's': "DOTALL"}[f])
@@ -404,7 +416,9 @@ func (s Step) typeScript() []string {
 			case s.Chooser == 0:
 				return commentLines("//", uploadNote)
 			case len(fs) == 0:
-				return []string{fmt.Sprintf("await fileChooser%d; // cancelled: no files chosen", s.Chooser)}
+				// The session cancelled it as a user closing the chooser
+				// does: the input hears cancel.
+				return w("(await fileChooser%d).element().dispatchEvent('cancel')", s.Chooser)
 			}
 			return w("(await fileChooser%d).setFiles([%s])", s.Chooser, strings.Join(fs, ", "))
 		}
@@ -549,7 +563,7 @@ func (s Step) python() []string {
 			case s.Chooser == 0:
 				return commentLines("#", uploadNote)
 			case len(fs) == 0:
-				return []string{fmt.Sprintf("# file_chooser%d was cancelled: no files chosen", s.Chooser)}
+				return w("file_chooser%d.element.dispatch_event(\"cancel\")", s.Chooser)
 			}
 			return w("file_chooser%d.set_files([%s])", s.Chooser, strings.Join(fs, ", "))
 		}

@@ -111,6 +111,12 @@ func TestParseRegex(t *testing.T) {
 		{Pattern: `\Ahi\z`}:               {`/(?<![\s\S])hi(?![\s\S])/`, `re.compile("\\Ahi\\Z")`},
 		{Pattern: `(?P<n>\d+) \(?P`}:      {`/(?<n>\d+) \(?P/`, `re.compile("(?P<n>\\d+) \\(?P")`},
 		{Pattern: `[\A]`}:                 {`/[\A]/`, `re.compile("[\\A]")`},
+		// RE2 syntax that JavaScript or Python reads otherwise is
+		// written anew from the parsed pattern.
+		{Pattern: `[[:digit:]]+ \Qa.b\E`}: {`/[0-9]+ a\.b/u`, `re.compile("[0-9]+ a\\.b")`},
+		{Pattern: `\x{43}a(?i)rt`}:        {`/Ca[Rr][Tt]/u`, `re.compile("Ca[Rr][Tt]")`},
+		{Pattern: `(?i)\Qa.b\E`}:          {`/a\.b/iu`, `re.compile("a\\.b", re.IGNORECASE)`},
+		{Pattern: `(?U)(?m)^a+$`}:         {`/(?<![^\n])a+?(?![^\n])/u`, `re.compile("(?m:^)a+?(?m:$)")`},
 	} {
 		if got := re.JS(); got != want[0] {
 			t.Errorf("%+v in JavaScript = %s, want %s", re, got, want[0])
