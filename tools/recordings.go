@@ -219,3 +219,18 @@ func (r *recordings) forget(session string) {
 type noticer interface{ setNotices([]string) }
 
 func (m *SessionMeta) setNotices(n []string) { m.Notices = n }
+
+// noRecording is a stop call's answer when no recording of its kind runs
+// on the session (err, NO_RECORDING from end): the engine's own stop says
+// UNSUPPORTED, naming the browser, when it cannot record that kind at all
+// (Firefox's traces and videos), which tells the agent more than "call
+// start first".
+func noRecording(err error, engineStop func() error) error {
+	if engine.CodeOf(err) != engine.NoRecording {
+		return err
+	}
+	if e := engineStop(); engine.CodeOf(e) == engine.Unsupported {
+		return e
+	}
+	return err
+}

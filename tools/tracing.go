@@ -65,7 +65,7 @@ func stopTracing(d *Deps) Tool {
 			id := engine.SessionIDFrom(ctx)
 			cur, err := d.recs.end(id, engine.RecordTrace)
 			if err != nil {
-				return StopTracingOut{}, err
+				return StopTracingOut{}, noRecording(err, func() error { _, err := s.StopTracing(ctx); return err })
 			}
 			rec := engine.Recorded{}
 			if cur.done != nil {

@@ -264,8 +264,11 @@ func TestTracingUnsupportedOnFirefox(t *testing.T) {
 	if !strings.Contains(body["message"].(string), "firefox") {
 		t.Errorf("UNSUPPORTED does not name the browser: %v", body)
 	}
-	// The refused start left nothing running, and no file.
-	e.fail(engine.NoRecording, "stop_tracing", map[string]any{"sessionId": id})
+	// The refused start left nothing running, and no file; the stop is
+	// as unsupported as the start.
+	if body := e.fail(engine.Unsupported, "stop_tracing", map[string]any{"sessionId": id}); !strings.Contains(body["message"].(string), "firefox") {
+		t.Errorf("stop_tracing's UNSUPPORTED does not name the browser: %v", body)
+	}
 	if entries, _ := os.ReadDir(filepath.Join(out, id, "trace")); len(entries) > 0 {
 		t.Errorf("a refused trace left files: %v", entries)
 	}

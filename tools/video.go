@@ -69,7 +69,7 @@ func stopVideo(d *Deps) Tool {
 			session := engine.SessionIDFrom(ctx)
 			cur, err := d.recs.end(session, engine.RecordVideo)
 			if err != nil {
-				return StopVideoOut{}, err
+				return StopVideoOut{}, noRecording(err, func() error { _, err := s.StopVideo(ctx); return err })
 			}
 			// It stopped by itself (its tab closed, a bound) before the
 			// call, or while the call reached it: its file is finished.

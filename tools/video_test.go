@@ -252,7 +252,9 @@ func TestVideoFirefox(t *testing.T) {
 	if !strings.Contains(out["message"].(string), "firefox") {
 		t.Errorf("UNSUPPORTED does not name the browser: %v", out)
 	}
-	e.fail(engine.NoRecording, "stop_video", map[string]any{"sessionId": id})
+	if body := e.fail(engine.Unsupported, "stop_video", map[string]any{"sessionId": id}); !strings.Contains(body["message"].(string), "firefox") {
+		t.Errorf("stop_video's UNSUPPORTED does not name the browser: %v", body)
+	}
 }
 
 // TestVideoEncoderDies: an ffmpeg killed during the recording leaves no

@@ -13,7 +13,7 @@ import (
 // testVideo records a tab, selects another during the recording (the video
 // stays on its tab), and closes a recorded tab (the recording stops by
 // itself, its file finished). An engine whose browser cannot record
-// answers UNSUPPORTED naming it, and NO_RECORDING to a stop.
+// answers UNSUPPORTED naming it, to a stop too.
 func (h *harness) testVideo(t *testing.T) {
 	s := h.open(t, "/animation.html")
 	start := func(name string, stopped func(engine.Recorded)) (string, error) {
@@ -23,8 +23,8 @@ func (h *harness) testVideo(t *testing.T) {
 	}
 	path, err := start("a.webm", func(r engine.Recorded) { t.Errorf("the first video stopped by itself: %+v", r) })
 	if !supported(t, err) {
-		if _, err := s.StopVideo(ctx(t)); engine.CodeOf(err) != engine.NoRecording {
-			t.Errorf("StopVideo without a video: %v, want NO_RECORDING", err)
+		if _, err := s.StopVideo(ctx(t)); engine.CodeOf(err) != engine.Unsupported {
+			t.Errorf("StopVideo where videos are unsupported: %v, want UNSUPPORTED", err)
 		}
 		return
 	}

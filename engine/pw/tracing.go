@@ -25,7 +25,7 @@ type tracer struct {
 // Firefox has no Chrome trace: it answers UNSUPPORTED naming it.
 func (t *tabbed) StartTracing(ctx context.Context, req engine.TraceRequest) error {
 	if b := t.e.cfg.Browser; b != Chromium {
-		return unsupported(b, "start_tracing", "a performance trace is Chrome's (the DevTools protocol's Tracing domain), which "+b+" (playwright) does not record")
+		return tracingUnsupported(b, "start_tracing")
 	}
 	if err := t.trace.Begin(); err != nil {
 		return err
@@ -95,8 +95,18 @@ func (t *tabbed) StartTracing(ctx context.Context, req engine.TraceRequest) erro
 }
 
 // StopTracing ends the trace and writes its file (engine.Tracer).
+// Firefox, which has none to stop, answers UNSUPPORTED naming it.
 func (t *tabbed) StopTracing(ctx context.Context) (engine.Recorded, error) {
+	if b := t.e.cfg.Browser; b != Chromium {
+		return engine.Recorded{}, tracingUnsupported(b, "stop_tracing")
+	}
 	return t.trace.Stop(ctx)
+}
+
+// tracingUnsupported is the error of the tracing tools on a browser
+// other than Chromium.
+func tracingUnsupported(browser, tool string) *engine.Error {
+	return unsupported(browser, tool, "a performance trace is Chrome's (the DevTools protocol's Tracing domain), which "+browser+" (playwright) does not record")
 }
 
 // devtools is the part of a CDP session a trace's end needs.

@@ -20,7 +20,7 @@ import (
 // tab closes.
 func (t *tabbed) StartVideo(ctx context.Context, req engine.VideoRequest) error {
 	if b := t.e.cfg.Browser; b != Chromium {
-		return unsupported(b, "start_video", b+" (playwright) cannot record video mid-session: Playwright records video only from a browser context's start, and the browser sends no screencast over BiDi")
+		return videoUnsupported(b, "start_video")
 	}
 	return t.video.Start(func() (*video.Recording, error) { return t.startVideo(ctx, req) })
 }
@@ -105,9 +105,19 @@ func (t *tabbed) startVideo(ctx context.Context, req engine.VideoRequest) (*vide
 // ackTimeout bounds one frame's acknowledgement and the screencast's stop.
 const ackTimeout = 5 * time.Second
 
-// StopVideo finishes the file.
+// StopVideo finishes the file. Firefox, which has none to stop, answers
+// UNSUPPORTED naming it.
 func (t *tabbed) StopVideo(ctx context.Context) (engine.VideoResult, error) {
+	if b := t.e.cfg.Browser; b != Chromium {
+		return engine.VideoResult{}, videoUnsupported(b, "stop_video")
+	}
 	return t.video.Stop(ctx)
+}
+
+// videoUnsupported is the error of the video tools on a browser other
+// than Chromium.
+func videoUnsupported(browser, tool string) *engine.Error {
+	return unsupported(browser, tool, browser+" (playwright) cannot record video mid-session: Playwright records video only from a browser context's start, and the browser sends no screencast over BiDi")
 }
 
 // VideoChapter marks an action in the running video.
