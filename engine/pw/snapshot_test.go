@@ -71,37 +71,24 @@ func TestSnapshotMatchesCDP(t *testing.T) {
 	site := testsite.Start()
 	defer site.Close()
 	cases := snapshotCases(t)
-	outlines := map[string][]string{}
-	for _, browser := range []string{pw.Chromium, pw.Firefox} {
-		cfg := pwenv.Playwright(t, browser)
-		cfg.Viewport = enginetest.Viewport
-		e, err := pw.New(cfg)
-		if err != nil {
-			t.Fatal(err)
+	browsers := []string{pw.Chromium, pw.Firefox}
+	outlines := make([][]string, len(browsers))
+	// The two browsers' runs overlap: each spends most of its time waiting
+	// for its own browser to create sessions, and they share only the site.
+	// t.Run returns when both parallel subtests have ended.
+	t.Run("outlines", func(t *testing.T) {
+		for i, browser := range browsers {
+			t.Run(browser, func(t *testing.T) {
+				t.Parallel()
+				outlines[i] = outlinesOf(t, browser, site.URL, cases)
+			})
 		}
-		e.Start()
-		for _, c := range cases {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			s, err := e.NewSession(ctx, engine.SessionOptions{Viewport: enginetest.Viewport})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s = engine.Bound(s) // as the Manager calls it
-			if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + c.path}); err != nil {
-				t.Fatal(err)
-			}
-			r, err := s.Snapshot(ctx, c.req)
-			if err != nil {
-				t.Fatalf("%s: snapshot of %s: %v", browser, c.path, err)
-			}
-			outlines[browser] = append(outlines[browser], r.Text+"\n")
-			s.Close(ctx)
-			cancel()
-		}
-		e.Close()
+	})
+	if t.Failed() {
+		return
 	}
 	for i, c := range cases {
-		chromium, firefox := outlines[pw.Chromium][i], outlines[pw.Firefox][i]
+		chromium, firefox := outlines[0][i], outlines[1][i]
 		if c.golden != "" {
 			want, err := os.ReadFile(goldenPath(c.golden))
 			if err != nil {
@@ -115,6 +102,42 @@ func TestSnapshotMatchesCDP(t *testing.T) {
 			t.Errorf("firefox: %s %+v differs from chromium's outline:\n%s", c.path, c.req, testenv.LineDiff(chromium, firefox))
 		}
 	}
+}
+
+// outlinesOf is the outline of each case on browser, each from a new
+// session.
+func outlinesOf(t *testing.T, browser, site string, cases []snapshotCase) []string {
+	cfg := pwenv.Playwright(t, browser)
+	cfg.Viewport = enginetest.Viewport
+	e, err := pw.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Start()
+	defer e.Close()
+	var out []string
+	for _, c := range cases {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		s, err := e.NewSession(ctx, engine.SessionOptions{Viewport: enginetest.Viewport})
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		s = engine.Bound(s) // as the Manager calls it
+		if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site + c.path}); err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		r, err := s.Snapshot(ctx, c.req)
+		if err != nil {
+			cancel()
+			t.Fatalf("%s: snapshot of %s: %v", browser, c.path, err)
+		}
+		out = append(out, r.Text+"\n")
+		s.Close(ctx)
+		cancel()
+	}
+	return out
 }
 
 // TestHostilePageRefused: the playwright engine keeps refs in the page's own
