@@ -71,24 +71,45 @@ func TestSnapshotMatchesCDP(t *testing.T) {
 	site := testsite.Start()
 	defer site.Close()
 	cases := snapshotCases(t)
-	browsers := []string{pw.Chromium, pw.Firefox}
-	outlines := make([][]string, len(browsers))
-	// The two browsers' runs overlap: each spends most of its time waiting
-	// for its own browser to create sessions, and they share only the site.
-	// t.Run returns when both parallel subtests have ended.
+	// The runs overlap: each spends most of its time waiting for its own
+	// browser to create sessions, and they share only the site. Firefox,
+	// the slower, takes every other case on each of two browsers.
+	var even, odd []snapshotCase
+	for i, c := range cases {
+		if i%2 == 0 {
+			even = append(even, c)
+		} else {
+			odd = append(odd, c)
+		}
+	}
+	runs := []struct {
+		name, browser string
+		cases         []snapshotCase
+		out           []string
+	}{
+		{"chromium", pw.Chromium, cases, nil},
+		{"firefox-even", pw.Firefox, even, nil},
+		{"firefox-odd", pw.Firefox, odd, nil},
+	}
+	// t.Run returns when its parallel subtests have ended.
 	t.Run("outlines", func(t *testing.T) {
-		for i, browser := range browsers {
-			t.Run(browser, func(t *testing.T) {
+		for i := range runs {
+			r := &runs[i]
+			t.Run(r.name, func(t *testing.T) {
 				t.Parallel()
-				outlines[i] = outlinesOf(t, browser, site.URL, cases)
+				r.out = outlinesOf(t, r.browser, site.URL, r.cases)
 			})
 		}
 	})
 	if t.Failed() {
 		return
 	}
+	chromiums, firefoxes := runs[0].out, make([]string, len(cases))
+	for i := range cases {
+		firefoxes[i] = runs[1+i%2].out[i/2]
+	}
 	for i, c := range cases {
-		chromium, firefox := outlines[0][i], outlines[1][i]
+		chromium, firefox := chromiums[i], firefoxes[i]
 		if c.golden != "" {
 			want, err := os.ReadFile(goldenPath(c.golden))
 			if err != nil {
