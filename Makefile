@@ -107,8 +107,10 @@ vet:
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
+# test runs go test without its own vet pass (-vet=off): vet, a prerequisite,
+# has just run go vet's full set of checks, of which go test's is a subset.
 test: browser pwdriver gridjar pwtest vet
-	$(GO) test -race -count=1 -timeout 45m ./...
+	$(GO) test -race -count=1 -vet=off -timeout 45m ./...
 
 # fuzz runs every fuzz target (func FuzzXxx in a _test.go file) for
 # FUZZTIME each; `go test` alone runs their seed corpora.
@@ -182,7 +184,14 @@ tsclient:
 # testdata/pwtest/package.json, for export_stdio_test.go, which runs the
 # tests export_test writes with the system Chromium: no browser is
 # downloaded (the test also installs it when node_modules is missing).
-pwtest:
+# A stamp in node_modules makes it run npm only when the package files
+# change (or PW_VERSION does), not on every make test.
+PWTEST_STAMP := testdata/pwtest/node_modules/.installed-$(PW_VERSION)
+
+pwtest: $(PWTEST_STAMP)
+
+$(PWTEST_STAMP): testdata/pwtest/package.json testdata/pwtest/package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "pwtest needs npm: apt-get install -y npm" >&2; exit 1; }
 	@grep -q '"@playwright/test": "$(PW_VERSION)"' testdata/pwtest/package.json || { echo "testdata/pwtest/package.json does not pin @playwright/test $(PW_VERSION)" >&2; exit 1; }
 	cd testdata/pwtest && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 timeout 600 npm install --no-audit --no-fund >&2
+	@touch $@

@@ -126,15 +126,11 @@ func TestExportedTestReplays(t *testing.T) {
 		t.Fatalf("export_test = %v:\n%s", exp, file)
 	}
 
-	run := func() (string, error) {
-		t.Helper()
-		return runPlaywrightTest(t, node, modules, chromium, path)
-	}
-	if log, err := run(); err != nil {
+	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err != nil {
 		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
 	}
 	isBroken.Store(true)
-	log, err := run()
+	log, err := runPlaywrightTestToFail(t, node, modules, chromium, path)
 	if err == nil {
 		t.Fatalf("the exported test passes against the broken page:\n%s\n%s", file, log)
 	}
@@ -147,8 +143,23 @@ func TestExportedTestReplays(t *testing.T) {
 
 // runPlaywrightTest runs one test file with @playwright/test's runner on
 // chromium, from a config of its own: the exported file stays as a user
-// would run it.
+// would run it. Its expect timeout is 15 s, for a loaded machine.
 func runPlaywrightTest(t *testing.T, node, modules, chromium, file string) (string, error) {
+	t.Helper()
+	return playwrightTestRun(t, node, modules, chromium, file, 15000)
+}
+
+// runPlaywrightTestToFail is runPlaywrightTest for a run that must fail on
+// an expect, which it waits out: with Playwright's default expect timeout
+// (5 s), not the 15 s a passing run gets. The steps before the failing
+// expect are actions, whose timeout is unchanged, or expects that hold at
+// once on the loaded page (a title).
+func runPlaywrightTestToFail(t *testing.T, node, modules, chromium, file string) (string, error) {
+	t.Helper()
+	return playwrightTestRun(t, node, modules, chromium, file, 5000)
+}
+
+func playwrightTestRun(t *testing.T, node, modules, chromium, file string, expectMs int) (string, error) {
 	t.Helper()
 	dir := t.TempDir()
 	args := "[]"
@@ -160,7 +171,7 @@ func runPlaywrightTest(t *testing.T, node, modules, chromium, file string) (stri
 		"  testDir: " + strconv.Quote(filepath.Dir(file)) + ",\n" +
 		"  outputDir: " + strconv.Quote(filepath.Join(dir, "results")) + ",\n" +
 		"  workers: 1, retries: 0, reporter: 'line',\n" +
-		"  timeout: 120000, expect: { timeout: 15000 },\n" +
+		"  timeout: 120000, expect: { timeout: " + strconv.Itoa(expectMs) + " },\n" +
 		"  use: { headless: true, actionTimeout: 30000, navigationTimeout: 60000,\n" +
 		"    launchOptions: { executablePath: " + strconv.Quote(chromium) + ", args: " + args + " } },\n" +
 		"};\n"
@@ -325,7 +336,7 @@ func TestExportedRoleAssertionOfSeveral(t *testing.T) {
 		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
 	}
 	broken.Store(true)
-	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err == nil || !strings.Contains(log, "Add to cart") {
+	if log, err := runPlaywrightTestToFail(t, node, modules, chromium, path); err == nil || !strings.Contains(log, "Add to cart") {
 		t.Fatalf("the exported test against the page without the buttons: %v, want a failure on Add to cart:\n%s", err, log)
 	}
 }
@@ -375,7 +386,7 @@ func TestExportedRE2Regex(t *testing.T) {
 		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
 	}
 	broken.Store(true)
-	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err == nil || !strings.Contains(log, "toContainText") {
+	if log, err := runPlaywrightTestToFail(t, node, modules, chromium, path); err == nil || !strings.Contains(log, "toContainText") {
 		t.Fatalf("the exported test against the page with no count: %v, want a failure of toContainText:\n%s", err, log)
 	}
 }

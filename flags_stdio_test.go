@@ -58,10 +58,16 @@ func startEngine(t *testing.T, name string, args ...string) *proc {
 	return nil
 }
 
-// eachEngine runs f once per engine, as a subtest.
+// eachEngine runs f once per engine, as parallel subtests: each starts
+// servers and browsers of its own, and most of their time is the browsers'
+// start, which overlaps well. The subtests run after the test's function
+// has returned, so what they use is closed with t.Cleanup, not defer.
 func eachEngine(t *testing.T, f func(t *testing.T, engine string)) {
 	for _, e := range flagEngines {
-		t.Run(e.name, func(t *testing.T) { f(t, e.name) })
+		t.Run(e.name, func(t *testing.T) {
+			t.Parallel()
+			f(t, e.name)
+		})
 	}
 }
 
@@ -80,7 +86,7 @@ func TestIgnoreHTTPSErrorsFlag(t *testing.T) {
 	tls := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, "<title>self-signed</title>")
 	}))
-	defer tls.Close()
+	t.Cleanup(tls.Close)
 	eachEngine(t, func(t *testing.T, eng string) {
 		if eng == "pw-firefox" {
 			refused(t, []string{"--browser", "firefox", "--ignore-https-errors"}, "--ignore-https-errors cannot be honoured with --browser firefox")
@@ -142,7 +148,7 @@ const pageTraits = `() => ({ua: navigator.userAgent, width: screen.width, layout
 // that TMPDIR, outgrows a Unix socket path.)
 func TestDeviceFlags(t *testing.T) {
 	site := testsite.Start()
-	defer site.Close()
+	t.Cleanup(site.Close)
 	traits := func(s *proc, create map[string]any) map[string]any {
 		id := s.ok("create_session", create)["sessionId"].(string)
 		s.ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/welcome.html"})
@@ -192,7 +198,7 @@ func TestDeviceFlags(t *testing.T) {
 
 func TestTimeoutFlags(t *testing.T) {
 	site := testsite.Start()
-	defer site.Close()
+	t.Cleanup(site.Close)
 	waited := func(out map[string]any) any {
 		d, _ := out["details"].(map[string]any)
 		return d["timeout"]
@@ -279,7 +285,7 @@ func TestInitScriptFlag(t *testing.T) {
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<script>document.title = String(window.initRan)</script><a id="pop" href="/popup" target="_blank">pop</a>`)
 	}))
-	defer site.Close()
+	t.Cleanup(site.Close)
 	dir := t.TempDir()
 	first, second := dir+"/first.js", dir+"/second.js"
 	os.WriteFile(first, []byte(`window.initRan = "first";`), 0o600)
@@ -315,7 +321,7 @@ func TestInitScriptFlag(t *testing.T) {
 
 func TestGrantPermissionsFlag(t *testing.T) {
 	site := testsite.Start()
-	defer site.Close()
+	t.Cleanup(site.Close)
 	const states = `() => Promise.all(["geolocation", "notifications"].map(n => navigator.permissions.query({name: n}).then(r => r.state)))`
 	eachEngine(t, func(t *testing.T, eng string) {
 		if eng == "pw-firefox" {
@@ -342,7 +348,7 @@ func TestGrantPermissionsFlag(t *testing.T) {
 
 func TestStorageStateFlag(t *testing.T) {
 	site := testsite.Start()
-	defer site.Close()
+	t.Cleanup(site.Close)
 	dir := t.TempDir()
 	state := dir + "/state.json"
 	os.WriteFile(state, []byte(fmt.Sprintf(`{"cookies": [{"name": "saved", "value": "cookie", "url": %q}],
@@ -370,7 +376,7 @@ func TestStorageStateFlag(t *testing.T) {
 
 func TestImageResponsesFlag(t *testing.T) {
 	site := testsite.Start()
-	defer site.Close()
+	t.Cleanup(site.Close)
 	out := t.TempDir()
 	s := startBinary(t, "--image-responses", "omit", "--output-dir", out)
 	id := s.ok("create_session", nil)["sessionId"].(string)
@@ -443,7 +449,7 @@ func TestBlockServiceWorkersFlag(t *testing.T) {
 		}
 		fmt.Fprint(w, `<title>sw</title>`)
 	}))
-	defer site.Close()
+	t.Cleanup(site.Close)
 	const register = `() => navigator.serviceWorker.register("/sw.js").then(r => r ? "registered" : "none", e => "refused")
 		.then(how => navigator.serviceWorker.getRegistrations().then(rs => how + " " + rs.length))`
 	eachEngine(t, func(t *testing.T, eng string) {
@@ -469,7 +475,7 @@ func TestTestIDAttributeFlag(t *testing.T) {
 <button data-qa="go" onclick="document.title = 'qa'">B</button><div id="host"></div>
 <script>document.getElementById("host").attachShadow({mode: "open"}).innerHTML = '<input data-qa="deep &quot;one&quot;">'</script>`)
 	}))
-	defer site.Close()
+	t.Cleanup(site.Close)
 	eachEngine(t, func(t *testing.T, eng string) {
 		for _, c := range []struct {
 			args []string
@@ -498,7 +504,7 @@ func TestTestIDAttributeFlag(t *testing.T) {
 
 func TestIdleTimeoutFlag(t *testing.T) {
 	site := testsite.Start()
-	defer site.Close()
+	t.Cleanup(site.Close)
 	eachEngine(t, func(t *testing.T, eng string) {
 		s := startEngine(t, eng, "--idle-timeout", "300")
 		running := func(want bool, after string) {

@@ -255,6 +255,19 @@ func call[T any](ctx context.Context, f func() (T, error), discard func(T)) (T, 
 	}
 }
 
+// untilCrash is ctx, also cancelled when the page's renderer crashes:
+// Playwright leaves a call that the crash interrupts (an evaluate, a CDP
+// command) unanswered, and the call must end with the crash instead of
+// waiting out its deadline.
+func (s *session) untilCrash(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(s.st.crash, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+	}
+}
+
 // do is call for functions without a result.
 func do(ctx context.Context, f func() error) error {
 	_, err := call(ctx, func() (struct{}, error) { return struct{}{}, f() }, nil)

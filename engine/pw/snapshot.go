@@ -88,6 +88,8 @@ func (s *session) walk(ctx context.Context, f playwright.Frame, args page.Snapsh
 		return out, engine.Wrap(engine.BrowserError, err, "snapshot arguments")
 	}
 	x := map[string]any{"ref": ref, "a": a}
+	ctx, cancel := s.untilCrash(ctx)
+	defer cancel()
 	for {
 		v, err := call(ctx, func() (any, error) { return f.Evaluate(walkJS, x) }, nil)
 		if err != nil {
@@ -160,6 +162,8 @@ func (s *session) keepAX(ctx context.Context) {
 	if s.e.cfg.Browser != Chromium {
 		return
 	}
+	ctx, cancel := s.untilCrash(ctx)
+	defer cancel()
 	cs, err := s.sh.devtoolsFor(ctx, s.bctx, s.page)
 	if err != nil {
 		return

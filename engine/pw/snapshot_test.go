@@ -71,37 +71,45 @@ func TestSnapshotMatchesCDP(t *testing.T) {
 	site := testsite.Start()
 	defer site.Close()
 	cases := snapshotCases(t)
-	outlines := map[string][]string{}
-	for _, browser := range []string{pw.Chromium, pw.Firefox} {
-		cfg := pwenv.Playwright(t, browser)
-		cfg.Viewport = enginetest.Viewport
-		e, err := pw.New(cfg)
-		if err != nil {
-			t.Fatal(err)
+	// The runs overlap: each spends most of its time waiting for its own
+	// browser to create sessions, and they share only the site. Firefox,
+	// the slower, takes every other case on each of two browsers.
+	var even, odd []snapshotCase
+	for i, c := range cases {
+		if i%2 == 0 {
+			even = append(even, c)
+		} else {
+			odd = append(odd, c)
 		}
-		e.Start()
-		for _, c := range cases {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			s, err := e.NewSession(ctx, engine.SessionOptions{Viewport: enginetest.Viewport})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s = engine.Bound(s) // as the Manager calls it
-			if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site.URL + c.path}); err != nil {
-				t.Fatal(err)
-			}
-			r, err := s.Snapshot(ctx, c.req)
-			if err != nil {
-				t.Fatalf("%s: snapshot of %s: %v", browser, c.path, err)
-			}
-			outlines[browser] = append(outlines[browser], r.Text+"\n")
-			s.Close(ctx)
-			cancel()
+	}
+	runs := []struct {
+		name, browser string
+		cases         []snapshotCase
+		out           []string
+	}{
+		{"chromium", pw.Chromium, cases, nil},
+		{"firefox-even", pw.Firefox, even, nil},
+		{"firefox-odd", pw.Firefox, odd, nil},
+	}
+	// t.Run returns when its parallel subtests have ended.
+	t.Run("outlines", func(t *testing.T) {
+		for i := range runs {
+			r := &runs[i]
+			t.Run(r.name, func(t *testing.T) {
+				t.Parallel()
+				r.out = outlinesOf(t, r.browser, site.URL, r.cases)
+			})
 		}
-		e.Close()
+	})
+	if t.Failed() {
+		return
+	}
+	chromiums, firefoxes := runs[0].out, make([]string, len(cases))
+	for i := range cases {
+		firefoxes[i] = runs[1+i%2].out[i/2]
 	}
 	for i, c := range cases {
-		chromium, firefox := outlines[pw.Chromium][i], outlines[pw.Firefox][i]
+		chromium, firefox := chromiums[i], firefoxes[i]
 		if c.golden != "" {
 			want, err := os.ReadFile(goldenPath(c.golden))
 			if err != nil {
@@ -115,6 +123,42 @@ func TestSnapshotMatchesCDP(t *testing.T) {
 			t.Errorf("firefox: %s %+v differs from chromium's outline:\n%s", c.path, c.req, testenv.LineDiff(chromium, firefox))
 		}
 	}
+}
+
+// outlinesOf is the outline of each case on browser, each from a new
+// session.
+func outlinesOf(t *testing.T, browser, site string, cases []snapshotCase) []string {
+	cfg := pwenv.Playwright(t, browser)
+	cfg.Viewport = enginetest.Viewport
+	e, err := pw.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Start()
+	defer e.Close()
+	var out []string
+	for _, c := range cases {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		s, err := e.NewSession(ctx, engine.SessionOptions{Viewport: enginetest.Viewport})
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		s = engine.Bound(s) // as the Manager calls it
+		if _, err := s.Navigate(ctx, engine.NavigateRequest{URL: site + c.path}); err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		r, err := s.Snapshot(ctx, c.req)
+		if err != nil {
+			cancel()
+			t.Fatalf("%s: snapshot of %s: %v", browser, c.path, err)
+		}
+		out = append(out, r.Text+"\n")
+		s.Close(ctx)
+		cancel()
+	}
+	return out
 }
 
 // TestHostilePageRefused: the playwright engine keeps refs in the page's own
