@@ -375,6 +375,30 @@ Did you mean "click"?`},
 	}
 }
 
+// TestCLIBadGlobalValue: a bad value of a global flag before a command is
+// the command line's usage error, exit 2 naming the value; it was handed
+// to the MCP server, which answered that the command was an unexpected
+// argument.
+func TestCLIBadGlobalValue(t *testing.T) {
+	s := newCLIShell(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--idle-timeout", "0", "get", "url"}, "--idle-timeout must be positive, got 0"},
+		{[]string{"--idle-timeout=-5s", "snapshot"}, `--idle-timeout must be a positive duration such as 30m or a number of ms, got "-5s"`},
+		{[]string{"--session=", "open", "about:blank"}, "--session must not be empty"},
+	} {
+		out, errs, code := s.run("", c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) || strings.Contains(errs, "unexpected argument") || out != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, out, errs, c.want)
+		}
+	}
+	if len(s.daemons()) != 0 {
+		t.Error("a usage error started the daemon")
+	}
+}
+
 // TestCLIBatch runs several commands from stdin in one process: lines,
 // a JSON array, and --bail.
 func TestCLIBatch(t *testing.T) {
