@@ -19,6 +19,11 @@ func (s *session) History(ctx context.Context, delta int, timeout time.Duration)
 	if delta > 0 {
 		dir = "forward"
 	}
+	if s.e.cfg.Browser == Firefox {
+		if res, ok, err := s.sameDocumentStep(ctx, delta, "go "+dir, timeout); ok {
+			return res, err
+		}
+	}
 	return s.reloadLike(ctx, "go "+dir, timeout, func(t *float64) (playwright.Response, error) {
 		if delta > 0 {
 			return s.page.GoForward(playwright.PageGoForwardOptions{WaitUntil: playwright.WaitUntilStateCommit, Timeout: t})
@@ -28,6 +33,52 @@ func (s *session) History(ctx context.Context, delta int, timeout time.Duration)
 		return engine.Errorf(engine.NavigationFailed, "there is no page to go %s to", dir).
 			With("reason", "no_history").Suggest("Use navigate to open a URL.")
 	})
+}
+
+// sameDocumentEntryScript answers the key of the history entry d away
+// when that entry belongs to the current document (history.pushState added
+// it), and "" for any other entry, or when the page has no Navigation API
+// to tell.
+const sameDocumentEntryScript = `(d) => {
+	if (typeof navigation === "undefined" || !navigation.currentEntry) return "";
+	const e = navigation.entries()[navigation.currentEntry.index + d];
+	return e && e.sameDocument ? e.key : "";
+}`
+
+// traverseScript takes the step to the entry whose key it is given and
+// answers the page's URL after it.
+const traverseScript = `async (key) => {
+	await navigation.traverseTo(key).committed;
+	return location.href;
+}`
+
+// sameDocumentStep goes delta entries through the history when that entry
+// is the current document's. Firefox over WebDriver BiDi reports no
+// navigation for that step: Playwright's GoBack waited out its timeout,
+// and History answered no_history though the page had gone back. ok is
+// false when the entry is not the document's, or the page could not say:
+// Playwright takes the step.
+func (s *session) sameDocumentStep(ctx context.Context, delta int, what string, timeout time.Duration) (engine.NavigateResult, bool, error) {
+	if s.alive() != nil {
+		return engine.NavigateResult{}, false, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	v, err := call(ctx, func() (any, error) { return s.page.MainFrame().Evaluate(sameDocumentEntryScript, delta) }, nil)
+	key, _ := v.(string)
+	if err != nil || key == "" {
+		return engine.NavigateResult{}, false, nil
+	}
+	v, err = call(ctx, func() (any, error) { return s.page.MainFrame().Evaluate(traverseScript, key) }, nil)
+	if err != nil {
+		return engine.NavigateResult{}, true, s.classify(err, what)
+	}
+	res, err := s.current(ctx)
+	// Playwright's URL of the page has not seen the step either.
+	if u, _ := v.(string); u != "" {
+		res.URL = u
+	}
+	return res, true, err
 }
 
 // Reload reloads the page and waits for it to load. Playwright has no
