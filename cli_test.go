@@ -204,6 +204,34 @@ func TestCLIOpenSnapshotClickFill(t *testing.T) {
 	}
 }
 
+// TestCLIFindRegex: find --regex goes through the find alias, which
+// shadows the tool's name; it was refused as "find needs <text>", so no
+// command reached the tool's regex. A regex that does not parse is the
+// tool's INVALID_PARAMETERS, and find with neither is bad usage.
+func TestCLIFindRegex(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	s := newCLIShell(t)
+	s.ok("open", site.URL+"/find.html")
+	out := s.ok("find", "--regex", "(Green|Red) (mug|teapot)")
+	if !strings.HasPrefix(out, "2 of ") || !strings.Contains(out, `heading "Green mug"`) || !strings.Contains(out, `heading "Red teapot"`) || strings.Contains(out, `heading "Blue mug"`) {
+		t.Errorf("find --regex printed:\n%s", out)
+	}
+	// The lines are the page's: the whole outline holds them.
+	outline := s.ok("snapshot")
+	for _, l := range []string{`heading "Green mug" [level=3]`, `heading "Red teapot" [level=3]`} {
+		if !strings.Contains(out, l) || !strings.Contains(outline, l) {
+			t.Errorf("%q: in find's lines %v, in the outline %v", l, strings.Contains(out, l), strings.Contains(outline, l))
+		}
+	}
+	if out, errs, code := s.run("", "find", "--regex", "(mug"); code != 1 || out != "" || !strings.Contains(errs, "INVALID_PARAMETERS: regex \"(mug\" does not parse") {
+		t.Errorf("find --regex (mug: exit %d, %q %q", code, out, errs)
+	}
+	if out, errs, code := s.run("", "find"); code != 2 || out != "" || !strings.Contains(errs, "find needs <text> or --regex RE") {
+		t.Errorf("find: exit %d, %q %q", code, out, errs)
+	}
+}
+
 // TestCLISessionsIsolated runs two --session names side by side: each its
 // own page, and BROWSERMCP_SESSION picks one as --session does.
 func TestCLISessionsIsolated(t *testing.T) {

@@ -51,9 +51,16 @@ func buildAliases() []*command {
 				}
 				return "", nil
 			}},
-		{name: "find", args: "<text>", summary: "Print the outline's lines that match text (any case), with their refs and context.",
-			example: `find "Add to cart"`, tool: "find", min: 1, max: 1, build: func(pos []string, _ map[string]string, a map[string]any) (string, error) {
-				a["text"] = pos[0]
+		{name: "find", args: "<text> | --regex RE", summary: "Print the outline's lines that match text (any case) or --regex, with their refs and context.",
+			example: `find "Add to cart"`, tool: "find", max: 1, build: func(pos []string, _ map[string]string, a map[string]any) (string, error) {
+				// The alias shadows the tool's name: find --regex must be
+				// reachable through it.
+				if len(pos) == 1 {
+					a["text"] = pos[0]
+				}
+				if a["text"] == nil && a["regex"] == nil {
+					return "", fmt.Errorf("find needs <text> or --regex RE")
+				}
 				return "", nil
 			}},
 		{name: "click", args: "<@ref|selector>", summary: "Click an element.", example: "click @e12", tool: "click", min: 1, max: 1,
