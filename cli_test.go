@@ -232,6 +232,42 @@ func TestCLIFindRegex(t *testing.T) {
 	}
 }
 
+// TestCLIAliasTakesToolOptions: an alias shadows its tool's name, and its
+// help names the tool's arguments as options; given those instead of its
+// positionals (click --selector "#count", get text --ref @e5), it calls
+// the tool with them. They were refused as bad usage, and --ref @e5 was
+// refused as no ref.
+func TestCLIAliasTakesToolOptions(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	s := newCLIShell(t)
+	s.ok("open", site.URL+"/form.html")
+	count := refOf(t, s.ok("snapshot", "-i"), `button "Count"`)
+	if out := s.ok("click", "--selector", "#count"); !strings.HasPrefix(out, "Clicked selector #count") {
+		t.Errorf("click --selector printed %q", out)
+	}
+	if out := s.ok("click", "--ref", "@"+count); !strings.HasPrefix(out, "Clicked ref "+count) {
+		t.Errorf("click --ref @%s printed %q", count, out)
+	}
+	if got := strings.TrimSpace(s.ok("get", "title")); got != "clicked 2" {
+		t.Errorf("after two clicks the title is %q", got)
+	}
+	s.ok("fill", "--selector", "#user", "--value", "alice")
+	if got := strings.TrimSpace(s.ok("get", "value", "--selector", "#user")); got != "alice" {
+		t.Errorf("get value --selector #user: %q", got)
+	}
+	if got := strings.TrimSpace(s.ok("get", "text", "--ref", "@"+count)); got != "Count" {
+		t.Errorf("get text --ref @%s: %q", count, got)
+	}
+	if got := s.ok("get", "attr", "--ref", count, "id"); !strings.Contains(got, "value: count\n") {
+		t.Errorf("get attr --ref %s id: %q", count, got)
+	}
+	// Without a target the tool names what is missing.
+	if out, errs, code := s.run("", "click", "--timeout", "300"); code != 1 || out != "" || !strings.Contains(errs, "INVALID_PARAMETERS: give selector") {
+		t.Errorf("click --timeout 300: exit %d, %q %q", code, out, errs)
+	}
+}
+
 // TestCLISessionsIsolated runs two --session names side by side: each its
 // own page, and BROWSERMCP_SESSION picks one as --session does.
 func TestCLISessionsIsolated(t *testing.T) {

@@ -235,9 +235,17 @@ func buildAliases() []*command {
 }
 
 func buildGet(pos []string, _ map[string]string, a map[string]any) (string, error) {
+	// --ref or --selector, which the help names, stand for the target.
+	given := a["ref"] != nil || a["selector"] != nil
 	need := func(n int) error {
+		if given && n > 1 {
+			n--
+		}
 		if len(pos) != n {
 			return fmt.Errorf("get %s takes %d argument(s) after %s", pos[0], n-1, pos[0])
+		}
+		if !given && n > 1 {
+			setTarget(a, pos[1])
 		}
 		return nil
 	}
@@ -246,14 +254,12 @@ func buildGet(pos []string, _ map[string]string, a map[string]any) (string, erro
 		if err := need(2); err != nil {
 			return "", err
 		}
-		setTarget(a, pos[1])
 		return "get_" + pos[0], nil
 	case "attr":
 		if err := need(3); err != nil {
 			return "", err
 		}
-		setTarget(a, pos[1])
-		a["name"] = pos[2]
+		a["name"] = pos[len(pos)-1]
 		return "get_attribute", nil
 	case "title", "url":
 		return "get_page_metadata", need(1)
