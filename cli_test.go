@@ -463,6 +463,29 @@ func TestCLIBadGlobalValue(t *testing.T) {
 	}
 }
 
+// TestCLIStateLoadBounded: state load reads at most 16 MiB of its file,
+// which no daemon would take in one message: it read the whole file, and
+// state load /dev/zero filled the memory.
+func TestCLIStateLoadBounded(t *testing.T) {
+	s := newCLIShell(t)
+	big := filepath.Join(t.TempDir(), "big.json")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(17 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	out, errs, code := s.run("", "state", "load", big)
+	if code != 2 || out != "" || !strings.Contains(errs, big+" is larger than 16777216 bytes: not a saved state") {
+		t.Errorf("state load of a 17 MiB file: exit %d, %q %q", code, out, errs)
+	}
+	if len(s.daemons()) != 0 {
+		t.Error("a file state load refused started the daemon")
+	}
+}
+
 // TestCLIBatch runs several commands from stdin in one process: lines,
 // a JSON array, and --bail.
 func TestCLIBatch(t *testing.T) {

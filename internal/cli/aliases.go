@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -281,12 +282,34 @@ func postGet(_ context.Context, s *conn, inv invocation, r *toolResult, asJSON b
 	return nil
 }
 
+// maxStateFile bounds the saved state state load reads: more could not
+// reach the daemon in one message anyway.
+const maxStateFile = 16 << 20
+
+// readBounded reads the file at path, refusing one of more than max bytes
+// (/dev/zero would fill the memory).
+func readBounded(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s is larger than %d bytes: not a saved state", path, max)
+	}
+	return b, nil
+}
+
 func buildState(pos []string, _ map[string]string, a map[string]any) (string, error) {
 	switch pos[0] {
 	case "save":
 		return "save_state", nil
 	case "load":
-		b, err := os.ReadFile(pos[1])
+		b, err := readBounded(pos[1], maxStateFile)
 		if err != nil {
 			return "", err
 		}
