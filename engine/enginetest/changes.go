@@ -85,6 +85,46 @@ func (h *harness) testChanges(t *testing.T) {
 	t.Run("Endless", h.testChangesEndless)
 	t.Run("Fade", h.testChangesFade)
 	t.Run("Transient", h.testChangesTransient)
+	t.Run("NativeModal", h.testChangesNativeModal)
+}
+
+// testChangesNativeModal: a <dialog> opened with showModal makes the rest
+// of the page inert, which Chromium's accessible names left empty: the
+// action's changes said that every link, heading, group, table and button
+// outside the dialog had lost its name, and closing it said they got it
+// back. Only the dialog comes and goes.
+func (h *harness) testChangesNativeModal(t *testing.T) {
+	s := h.open(t, "/modal.html")
+	named := []string{`link "Home"`, `link "Logo"`, `heading "Section title"`, `group "Size"`, `table "Prices"`, `button "Open dialog"`}
+	base := snap(t, s).Text
+	for _, n := range named {
+		if !strings.Contains(base, n) {
+			t.Fatalf("the outline lacks %s:\n%s", n, base)
+		}
+	}
+	page := func(expr string) string { return evaluate(t, s, engine.EvalRequest{Expression: expr}) }
+	click(t, s, engine.ClickRequest{Target: engine.Target{Ref: refOf(t, base, "button", "Open dialog")}})
+	if got := page("document.querySelector('dialog:modal') === document.getElementById('dlg')"); got != "true" {
+		t.Fatalf("the dialog is not modal: %s", got)
+	}
+	expect(t, "a modal dialog opens", changes(t, s, false),
+		want{engine.ChangeAdded, `dialog "Confirm"`, ""},
+		want{engine.ChangeAdded, "paragraph: Are you sure?", ""},
+		want{engine.ChangeAdded, `button "Close"`, ""})
+	open := snap(t, s).Text
+	for _, n := range named {
+		if !strings.Contains(open, n) {
+			t.Errorf("with the dialog open, the outline lacks %s:\n%s", n, open)
+		}
+	}
+	click(t, s, engine.ClickRequest{Target: engine.Target{Selector: "#close"}})
+	if got := page("document.getElementById('dlg').open"); got != "false" {
+		t.Fatalf("the dialog is still open")
+	}
+	expect(t, "the modal dialog closes", changes(t, s, false),
+		want{engine.ChangeRemoved, `dialog "Confirm"`, ""},
+		want{engine.ChangeRemoved, "paragraph: Are you sure?", ""},
+		want{engine.ChangeRemoved, `button "Close"`, ""})
 }
 
 // testChangesTransient: text that appeared and went away between two
