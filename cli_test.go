@@ -486,6 +486,25 @@ func TestCLIStateLoadBounded(t *testing.T) {
 	}
 }
 
+// TestCLIIdleTimeoutMismatch: --idle-timeout applies when the daemon
+// starts, as the server flags do; a command that asks the running daemon
+// for another says so and exits 2. It was dropped without a word.
+func TestCLIIdleTimeoutMismatch(t *testing.T) {
+	s := newCLIShell(t)
+	s.ok("--idle-timeout", "10m", "sessions")
+	pid := s.daemonPID()
+	out, errs, code := s.run("", "--idle-timeout", "5m", "sessions")
+	if code != 2 || out != "" || !strings.Contains(errs, "runs with --idle-timeout 10m0s; this command asks for 5m0s") || !strings.Contains(errs, "close --all") {
+		t.Errorf("another --idle-timeout: exit %d, %q %q", code, out, errs)
+	}
+	// The same timeout, in ms, and none at all are the daemon's.
+	s.ok("--idle-timeout", "600000", "sessions")
+	s.ok("sessions")
+	if p := s.daemonPID(); p != pid {
+		t.Errorf("the daemon changed: pid %d, was %d", p, pid)
+	}
+}
+
 // TestCLIBatch runs several commands from stdin in one process: lines,
 // a JSON array, and --bail.
 func TestCLIBatch(t *testing.T) {

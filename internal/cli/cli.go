@@ -71,6 +71,7 @@ type globals struct {
 	sessionSet bool // --session was given
 	json       bool
 	idle       time.Duration
+	idleSet    bool     // --idle-timeout was given
 	serverArgs []string // server flags for the daemon, as given
 	help       bool
 }
@@ -227,7 +228,7 @@ func parseGlobals(args []string, getenv func(string) string) (globals, []string,
 				fail(err)
 				continue
 			}
-			g.idle = d
+			g.idle, g.idleSet = d, true
 		default:
 			isBool, ok := serverFlags[name]
 			if !ok || commandTakes(rest, name) {
