@@ -181,6 +181,8 @@ func changeLine(c engine.Change) string {
 		return "- " + c.Old
 	case engine.ChangeTransient:
 		return "± " + c.Old + " (appeared and went away)"
+	case engine.ChangeMoved:
+		return "↕ " + c.New + " (moved)"
 	}
 	return "~ " + c.New + " " + was(c.Old, c.New)
 }

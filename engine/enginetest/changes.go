@@ -86,6 +86,47 @@ func (h *harness) testChanges(t *testing.T) {
 	t.Run("Fade", h.testChangesFade)
 	t.Run("Transient", h.testChangesTransient)
 	t.Run("NativeModal", h.testChangesNativeModal)
+	t.Run("Reorder", h.testChangesReorder)
+}
+
+// testChangesReorder: a list reversed by a click keeps its elements and
+// their refs in another order. The changes answered "no change on the
+// page"; they name the lines that moved. A wrapper that comes around the
+// list changes their indentation only, which is no move.
+func (h *harness) testChangesReorder(t *testing.T) {
+	s := h.open(t, "/reorder.html")
+	base := snap(t, s).Text
+	refs := map[string]string{}
+	for _, n := range []string{"Alpha", "Beta", "Gamma"} {
+		refs[refOf(t, base, "link", n)] = n
+	}
+	page := func(expr string) string { return evaluate(t, s, engine.EvalRequest{Expression: expr}) }
+	click(t, s, engine.ClickRequest{Target: engine.Target{Selector: "#reverse"}})
+	if got := page("[...document.querySelectorAll('#list a')].map((a) => a.textContent).join(' ')"); got != `"Gamma Beta Alpha"` {
+		t.Fatalf("the list after Reverse: %s", got)
+	}
+	r := changes(t, s, false)
+	if r.Fresh != "" || len(r.Changes) != 2 {
+		t.Fatalf("reversing three links: want two moved, got %+v", r)
+	}
+	for _, c := range r.Changes {
+		if n := refs[c.Ref]; c.Kind != engine.ChangeMoved || n == "" || c.Name != n || c.Old != c.New || !strings.Contains(c.New, `link "`+n+`"`) {
+			t.Errorf("a change of the reversal: %+v", c)
+		}
+	}
+	after := snap(t, s).Text
+	if strings.Index(after, `link "Gamma"`) > strings.Index(after, `link "Alpha"`) {
+		t.Fatalf("the outline is not reversed:\n%s", after)
+	}
+	click(t, s, engine.ClickRequest{Target: engine.Target{Selector: "#wrap"}})
+	if got := page("document.getElementById('list').parentElement.getAttribute('aria-label')"); got != `"Wrapped"` {
+		t.Fatalf("the list's parent: %s", got)
+	}
+	for _, c := range changes(t, s, false).Changes {
+		if c.Kind == engine.ChangeMoved || strings.Contains(c.Old+c.New, "link ") {
+			t.Errorf("a wrapper moved a link: %+v", c)
+		}
+	}
 }
 
 // testChangesNativeModal: a <dialog> opened with showModal makes the rest

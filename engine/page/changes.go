@@ -375,7 +375,15 @@ func Diff(old, now string) []engine.Change {
 			c := engine.Change{Kind: engine.ChangeAdded, Ref: l.ref, Role: l.role, Name: l.name, New: l.body, Context: b.context(o.j)}
 			if i, ok := changedAt[o.j]; ok {
 				if a.at(i).body == l.body {
-					continue // only its indentation or place moved
+					if a.at(i).indent != l.indent {
+						continue // only its indentation changed: a wrapper came or went
+					}
+					// The same line at the same depth, out of its old
+					// order: the page moved it, which "no change" would
+					// deny (a list sorted by a click).
+					c.Kind, c.Old = engine.ChangeMoved, l.body
+					out = append(out, c)
+					continue
 				}
 				c.Kind, c.Old = engine.ChangeChanged, a.at(i).body
 			}

@@ -49,6 +49,44 @@ func TestDiff(t *testing.T) {
 	}
 }
 
+// TestDiffMoved: a line that is the same, at the same depth, out of its
+// old order, moved; one that only changed its depth did not.
+func TestDiffMoved(t *testing.T) {
+	old := strings.Join([]string{
+		`- list:`,
+		`  - link "Alpha" [ref=e1]`,
+		`  - link "Beta" [ref=e2]`,
+		`  - link "Gamma" [ref=e3]`,
+	}, "\n")
+	now := strings.Join([]string{
+		`- list:`,
+		`  - link "Gamma" [ref=e3]`,
+		`  - link "Beta" [ref=e2]`,
+		`  - link "Alpha" [ref=e1]`,
+	}, "\n")
+	got := Diff(old, now)
+	if len(got) != 2 {
+		t.Fatalf("Diff of a reversal = %+v", got)
+	}
+	for _, c := range got {
+		if c.Kind != engine.ChangeMoved || c.Ref == "" || c.Old != c.New || c.Context != "- list" {
+			t.Errorf("a moved line = %+v", c)
+		}
+	}
+	wrapped := strings.Join([]string{
+		`- group "Wrapped":`,
+		`  - list:`,
+		`    - link "Gamma" [ref=e3]`,
+		`    - link "Beta" [ref=e2]`,
+		`    - link "Alpha" [ref=e1]`,
+	}, "\n")
+	for _, c := range Diff(now, wrapped) {
+		if c.Ref != "" {
+			t.Errorf("a line that only changed its depth: %+v", c)
+		}
+	}
+}
+
 // TestDiffLarge checks that outlines too different for an edit script
 // still diff, as sets of lines, with every line accounted for.
 func TestDiffLarge(t *testing.T) {
