@@ -358,6 +358,23 @@ func Diff(old, now string) []engine.Change {
 		}
 		s = e
 	}
+	// Pair the rest by their line: the same line, at the same depth,
+	// removed in one place and added in another moved there (a table's
+	// rows sorted).
+	byLine := map[string][]int{}
+	for _, o := range ops {
+		if _, paired := removedTo[o.i]; o.kind == opDel && !paired && a.at(o.i).ref == "" {
+			byLine[a.raw[o.i]] = append(byLine[a.raw[o.i]], o.i)
+		}
+	}
+	for _, o := range ops {
+		if o.kind == opAdd && !pairedAdd[o.j] && b.at(o.j).ref == "" {
+			if is := byLine[b.raw[o.j]]; len(is) > 0 {
+				pairedAdd[o.j], removedTo[is[0]] = true, o.j
+				byLine[b.raw[o.j]] = is[1:]
+			}
+		}
+	}
 	changedAt := map[int]int{} // added line -> the removed line it replaced
 	for i, j := range removedTo {
 		changedAt[j] = i

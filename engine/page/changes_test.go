@@ -73,6 +73,19 @@ func TestDiffMoved(t *testing.T) {
 			t.Errorf("a moved line = %+v", c)
 		}
 	}
+	// Rows have no refs: the same line removed in one place and added
+	// in another moved.
+	rows := func(names ...string) string {
+		l := []string{`- table "Fruits":`}
+		for _, n := range names {
+			l = append(l, "  - row: "+n)
+		}
+		return strings.Join(l, "\n")
+	}
+	got = Diff(rows("Cherry | 3", "Apple | 5", "Banana | 1"), rows("Apple | 5", "Banana | 1", "Cherry | 3"))
+	if len(got) != 1 || got[0].Kind != engine.ChangeMoved || got[0].New != "- row: Cherry | 3" || got[0].Context != `- table "Fruits"` {
+		t.Errorf("Diff of sorted rows = %+v", got)
+	}
 	wrapped := strings.Join([]string{
 		`- group "Wrapped":`,
 		`  - list:`,
