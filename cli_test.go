@@ -204,6 +204,70 @@ func TestCLIOpenSnapshotClickFill(t *testing.T) {
 	}
 }
 
+// TestCLIFindRegex: find --regex goes through the find alias, which
+// shadows the tool's name; it was refused as "find needs <text>", so no
+// command reached the tool's regex. A regex that does not parse is the
+// tool's INVALID_PARAMETERS, and find with neither is bad usage.
+func TestCLIFindRegex(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	s := newCLIShell(t)
+	s.ok("open", site.URL+"/find.html")
+	out := s.ok("find", "--regex", "(Green|Red) (mug|teapot)")
+	if !strings.HasPrefix(out, "2 of ") || !strings.Contains(out, `heading "Green mug"`) || !strings.Contains(out, `heading "Red teapot"`) || strings.Contains(out, `heading "Blue mug"`) {
+		t.Errorf("find --regex printed:\n%s", out)
+	}
+	// The lines are the page's: the whole outline holds them.
+	outline := s.ok("snapshot")
+	for _, l := range []string{`heading "Green mug" [level=3]`, `heading "Red teapot" [level=3]`} {
+		if !strings.Contains(out, l) || !strings.Contains(outline, l) {
+			t.Errorf("%q: in find's lines %v, in the outline %v", l, strings.Contains(out, l), strings.Contains(outline, l))
+		}
+	}
+	if out, errs, code := s.run("", "find", "--regex", "(mug"); code != 1 || out != "" || !strings.Contains(errs, "INVALID_PARAMETERS: regex \"(mug\" does not parse") {
+		t.Errorf("find --regex (mug: exit %d, %q %q", code, out, errs)
+	}
+	if out, errs, code := s.run("", "find"); code != 2 || out != "" || !strings.Contains(errs, "find needs <text> or --regex RE") {
+		t.Errorf("find: exit %d, %q %q", code, out, errs)
+	}
+}
+
+// TestCLIAliasTakesToolOptions: an alias shadows its tool's name, and its
+// help names the tool's arguments as options; given those instead of its
+// positionals (click --selector "#count", get text --ref @e5), it calls
+// the tool with them. They were refused as bad usage, and --ref @e5 was
+// refused as no ref.
+func TestCLIAliasTakesToolOptions(t *testing.T) {
+	site := testsite.Start()
+	defer site.Close()
+	s := newCLIShell(t)
+	s.ok("open", site.URL+"/form.html")
+	count := refOf(t, s.ok("snapshot", "-i"), `button "Count"`)
+	if out := s.ok("click", "--selector", "#count"); !strings.HasPrefix(out, "Clicked selector #count") {
+		t.Errorf("click --selector printed %q", out)
+	}
+	if out := s.ok("click", "--ref", "@"+count); !strings.HasPrefix(out, "Clicked ref "+count) {
+		t.Errorf("click --ref @%s printed %q", count, out)
+	}
+	if got := strings.TrimSpace(s.ok("get", "title")); got != "clicked 2" {
+		t.Errorf("after two clicks the title is %q", got)
+	}
+	s.ok("fill", "--selector", "#user", "--value", "alice")
+	if got := strings.TrimSpace(s.ok("get", "value", "--selector", "#user")); got != "alice" {
+		t.Errorf("get value --selector #user: %q", got)
+	}
+	if got := strings.TrimSpace(s.ok("get", "text", "--ref", "@"+count)); got != "Count" {
+		t.Errorf("get text --ref @%s: %q", count, got)
+	}
+	if got := s.ok("get", "attr", "--ref", count, "id"); !strings.Contains(got, "value: count\n") {
+		t.Errorf("get attr --ref %s id: %q", count, got)
+	}
+	// Without a target the tool names what is missing.
+	if out, errs, code := s.run("", "click", "--timeout", "300"); code != 1 || out != "" || !strings.Contains(errs, "INVALID_PARAMETERS: give selector") {
+		t.Errorf("click --timeout 300: exit %d, %q %q", code, out, errs)
+	}
+}
+
 // TestCLISessionsIsolated runs two --session names side by side: each its
 // own page, and BROWSERMCP_SESSION picks one as --session does.
 func TestCLISessionsIsolated(t *testing.T) {
@@ -372,6 +436,72 @@ Did you mean "click"?`},
 	out, errs, code = s.run("", "--browser", "firefox", "snapshot")
 	if code != 2 || !strings.Contains(errs, "--browser=firefox") || !strings.Contains(errs, "close --all") {
 		t.Errorf("a command asking for another browser: exit %d, %q %q", code, out, errs)
+	}
+}
+
+// TestCLIBadGlobalValue: a bad value of a global flag before a command is
+// the command line's usage error, exit 2 naming the value; it was handed
+// to the MCP server, which answered that the command was an unexpected
+// argument.
+func TestCLIBadGlobalValue(t *testing.T) {
+	s := newCLIShell(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--idle-timeout", "0", "get", "url"}, "--idle-timeout must be positive, got 0"},
+		{[]string{"--idle-timeout=-5s", "snapshot"}, `--idle-timeout must be a positive duration such as 30m or a number of ms, got "-5s"`},
+		{[]string{"--session=", "open", "about:blank"}, "--session must not be empty"},
+	} {
+		out, errs, code := s.run("", c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) || strings.Contains(errs, "unexpected argument") || out != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, out, errs, c.want)
+		}
+	}
+	if len(s.daemons()) != 0 {
+		t.Error("a usage error started the daemon")
+	}
+}
+
+// TestCLIStateLoadBounded: state load reads at most 16 MiB of its file,
+// which no daemon would take in one message: it read the whole file, and
+// state load /dev/zero filled the memory.
+func TestCLIStateLoadBounded(t *testing.T) {
+	s := newCLIShell(t)
+	big := filepath.Join(t.TempDir(), "big.json")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(17 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	out, errs, code := s.run("", "state", "load", big)
+	if code != 2 || out != "" || !strings.Contains(errs, big+" is larger than 16777216 bytes: not a saved state") {
+		t.Errorf("state load of a 17 MiB file: exit %d, %q %q", code, out, errs)
+	}
+	if len(s.daemons()) != 0 {
+		t.Error("a file state load refused started the daemon")
+	}
+}
+
+// TestCLIIdleTimeoutMismatch: --idle-timeout applies when the daemon
+// starts, as the server flags do; a command that asks the running daemon
+// for another says so and exits 2. It was dropped without a word.
+func TestCLIIdleTimeoutMismatch(t *testing.T) {
+	s := newCLIShell(t)
+	s.ok("--idle-timeout", "10m", "sessions")
+	pid := s.daemonPID()
+	out, errs, code := s.run("", "--idle-timeout", "5m", "sessions")
+	if code != 2 || out != "" || !strings.Contains(errs, "runs with --idle-timeout 10m0s; this command asks for 5m0s") || !strings.Contains(errs, "close --all") {
+		t.Errorf("another --idle-timeout: exit %d, %q %q", code, out, errs)
+	}
+	// The same timeout, in ms, and none at all are the daemon's.
+	s.ok("--idle-timeout", "600000", "sessions")
+	s.ok("sessions")
+	if p := s.daemonPID(); p != pid {
+		t.Errorf("the daemon changed: pid %d, was %d", p, pid)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
@@ -190,5 +192,58 @@ func TestEnginesOverStdio(t *testing.T) {
 				t.Fatalf("select whose onchange navigates = %v, want the new page's url and title", out)
 			}
 		})
+	}
+}
+
+// TestFirefoxHistoryOverStdio: on Firefox, go_back and go_forward between
+// pages the back/forward cache keeps (the binary's defaults route no
+// request, which would keep them out of it) took the navigation timeout
+// and answered NAVIGATION_FAILED no_history, though the page had gone
+// back: WebDriver BiDi reports no navigation for a restored document.
+func TestFirefoxHistoryOverStdio(t *testing.T) {
+	pwenv.Playwright(t, pw.Firefox)
+	bin := buildBinary(t)
+	// Each response closes its connection, as an HTTP/1.0 server's does:
+	// with testsite's kept-alive connections Firefox reports the steps.
+	files := http.FileServer(http.Dir(testsite.Dir()))
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Connection", "close")
+		files.ServeHTTP(w, r)
+	}))
+	defer site.Close()
+	var stderr bytes.Buffer
+	raw, err := client.NewStdioMCPClientWithOptions(bin, driverEnv(), []string{"--headless", "--browser", "firefox"},
+		transport.WithCommandStderrWriter(&stderr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := mcpcheck.Wrap(t, raw)
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if _, err := cl.Initialize(ctx, mcp.InitializeRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	ok := func(name string, args map[string]any) map[string]any {
+		t.Helper()
+		res, err := cl.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: name, Arguments: args}})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %v\nstderr:\n%s", name, err, mcpcheck.Body(res), stderr.String())
+		}
+		return mcpcheck.Body(res)
+	}
+	id := ok("create_session", nil)["sessionId"].(string)
+	ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/reorder.html"})
+	ok("navigate", map[string]any{"sessionId": id, "url": site.URL + "/modal.html"})
+	for _, step := range []struct{ tool, path, title string }{
+		{"go_back", "/reorder.html", "Reorder"}, {"go_forward", "/modal.html", "Modal"}, {"go_back", "/reorder.html", "Reorder"},
+	} {
+		out := ok(step.tool, map[string]any{"sessionId": id, "timeout": 10000})
+		if out["url"] != site.URL+step.path || out["title"] != step.title {
+			t.Fatalf("%s: %v", step.tool, out)
+		}
+		if got := ok("evaluate", map[string]any{"sessionId": id, "script": "location.pathname"})["result"]; got != step.path {
+			t.Fatalf("the page after %s: %v", step.tool, got)
+		}
 	}
 }

@@ -25,6 +25,10 @@ const (
 	// outline holds it, yet it is what an agent checks its work by. Old
 	// holds its text line; it has no ref and no context.
 	ChangeTransient ChangeKind = "transient"
+	// ChangeMoved is an element whose line is the same, now in another
+	// place among the lines around it (a list sorted or reversed). Old and
+	// New hold its line; Context is the line that holds it now.
+	ChangeMoved ChangeKind = "moved"
 )
 
 // Change is one line of the outline that appeared, went away or changed.

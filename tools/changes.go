@@ -43,11 +43,20 @@ type ChangesOut struct {
 
 // changeCarrier is a result that can carry the page's changes: every
 // action's (ActionOut), and go_back's, go_forward's and reload's
-// (HistoryOut). navigate answers the page it loaded instead.
-type changeCarrier interface{ changesSlot() **ChangesOut }
+// (HistoryOut). navigate answers the page it loaded instead. leftPage
+// says whether the action itself loaded another page.
+type changeCarrier interface {
+	changesSlot() **ChangesOut
+	leftPage() bool
+}
 
 func (o *ActionOut) changesSlot() **ChangesOut  { return &o.Changes }
 func (o *HistoryOut) changesSlot() **ChangesOut { return &o.Changes }
+
+// An action's URL is set only when it navigated; go_back, go_forward and
+// reload move to another entry by definition.
+func (o *ActionOut) leftPage() bool  { return o.URL != "" }
+func (o *HistoryOut) leftPage() bool { return true }
 
 // cssActions are the tools that can change the page through CSS alone
 // (:hover), which records no mutation: their changes walk the page again.
@@ -83,6 +92,12 @@ func (d *Deps) addChanges(ctx context.Context, tool string, s engine.Session, ou
 	if err != nil {
 		d.Log.DebugContext(ctx, "no changes for the action's result", "tool", tool, "err", err)
 		return
+	}
+	if r.Fresh == engine.FreshNavigated && !cc.leftPage() {
+		// The tab holds another document than the last view, but this
+		// action did not load it (navigate did, or a tab was opened or
+		// selected): "New page" would say the action navigated.
+		r.Fresh = engine.FreshNoView
 	}
 	c := &ChangesOut{Fresh: r.Fresh}
 	if r.Fresh != "" {
@@ -166,6 +181,8 @@ func changeLine(c engine.Change) string {
 		return "- " + c.Old
 	case engine.ChangeTransient:
 		return "± " + c.Old + " (appeared and went away)"
+	case engine.ChangeMoved:
+		return "↕ " + c.New + " (moved)"
 	}
 	return "~ " + c.New + " " + was(c.Old, c.New)
 }

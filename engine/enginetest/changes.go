@@ -85,6 +85,87 @@ func (h *harness) testChanges(t *testing.T) {
 	t.Run("Endless", h.testChangesEndless)
 	t.Run("Fade", h.testChangesFade)
 	t.Run("Transient", h.testChangesTransient)
+	t.Run("NativeModal", h.testChangesNativeModal)
+	t.Run("Reorder", h.testChangesReorder)
+}
+
+// testChangesReorder: a list reversed by a click keeps its elements and
+// their refs in another order. The changes answered "no change on the
+// page"; they name the lines that moved. A wrapper that comes around the
+// list changes their indentation only, which is no move.
+func (h *harness) testChangesReorder(t *testing.T) {
+	s := h.open(t, "/reorder.html")
+	base := snap(t, s).Text
+	refs := map[string]string{}
+	for _, n := range []string{"Alpha", "Beta", "Gamma"} {
+		refs[refOf(t, base, "link", n)] = n
+	}
+	page := func(expr string) string { return evaluate(t, s, engine.EvalRequest{Expression: expr}) }
+	click(t, s, engine.ClickRequest{Target: engine.Target{Selector: "#reverse"}})
+	if got := page("[...document.querySelectorAll('#list a')].map((a) => a.textContent).join(' ')"); got != `"Gamma Beta Alpha"` {
+		t.Fatalf("the list after Reverse: %s", got)
+	}
+	r := changes(t, s, false)
+	if r.Fresh != "" || len(r.Changes) != 2 {
+		t.Fatalf("reversing three links: want two moved, got %+v", r)
+	}
+	for _, c := range r.Changes {
+		if n := refs[c.Ref]; c.Kind != engine.ChangeMoved || n == "" || c.Name != n || c.Old != c.New || !strings.Contains(c.New, `link "`+n+`"`) {
+			t.Errorf("a change of the reversal: %+v", c)
+		}
+	}
+	after := snap(t, s).Text
+	if strings.Index(after, `link "Gamma"`) > strings.Index(after, `link "Alpha"`) {
+		t.Fatalf("the outline is not reversed:\n%s", after)
+	}
+	click(t, s, engine.ClickRequest{Target: engine.Target{Selector: "#wrap"}})
+	if got := page("document.getElementById('list').parentElement.getAttribute('aria-label')"); got != `"Wrapped"` {
+		t.Fatalf("the list's parent: %s", got)
+	}
+	for _, c := range changes(t, s, false).Changes {
+		if c.Kind == engine.ChangeMoved || strings.Contains(c.Old+c.New, "link ") {
+			t.Errorf("a wrapper moved a link: %+v", c)
+		}
+	}
+}
+
+// testChangesNativeModal: a <dialog> opened with showModal makes the rest
+// of the page inert, which Chromium's accessible names left empty: the
+// action's changes said that every link, heading, group, table and button
+// outside the dialog had lost its name, and closing it said they got it
+// back. Only the dialog comes and goes.
+func (h *harness) testChangesNativeModal(t *testing.T) {
+	s := h.open(t, "/modal.html")
+	named := []string{`link "Home"`, `link "Logo"`, `heading "Section title"`, `group "Size"`, `table "Prices"`, `button "Open dialog"`}
+	base := snap(t, s).Text
+	for _, n := range named {
+		if !strings.Contains(base, n) {
+			t.Fatalf("the outline lacks %s:\n%s", n, base)
+		}
+	}
+	page := func(expr string) string { return evaluate(t, s, engine.EvalRequest{Expression: expr}) }
+	click(t, s, engine.ClickRequest{Target: engine.Target{Ref: refOf(t, base, "button", "Open dialog")}})
+	if got := page("document.querySelector('dialog:modal') === document.getElementById('dlg')"); got != "true" {
+		t.Fatalf("the dialog is not modal: %s", got)
+	}
+	expect(t, "a modal dialog opens", changes(t, s, false),
+		want{engine.ChangeAdded, `dialog "Confirm"`, ""},
+		want{engine.ChangeAdded, "paragraph: Are you sure?", ""},
+		want{engine.ChangeAdded, `button "Close"`, ""})
+	open := snap(t, s).Text
+	for _, n := range named {
+		if !strings.Contains(open, n) {
+			t.Errorf("with the dialog open, the outline lacks %s:\n%s", n, open)
+		}
+	}
+	click(t, s, engine.ClickRequest{Target: engine.Target{Selector: "#close"}})
+	if got := page("document.getElementById('dlg').open"); got != "false" {
+		t.Fatalf("the dialog is still open")
+	}
+	expect(t, "the modal dialog closes", changes(t, s, false),
+		want{engine.ChangeRemoved, `dialog "Confirm"`, ""},
+		want{engine.ChangeRemoved, "paragraph: Are you sure?", ""},
+		want{engine.ChangeRemoved, `button "Close"`, ""})
 }
 
 // testChangesTransient: text that appeared and went away between two

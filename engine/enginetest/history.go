@@ -9,6 +9,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
 )
@@ -34,6 +35,35 @@ func (h *harness) testHistory(t *testing.T) {
 		}
 		_, err = s.History(ctx(t), 1, 0)
 		wantError(t, err, engine.NavigationFailed, map[string]any{"reason": "no_history"})
+	})
+	t.Run("SameDocument", func(t *testing.T) {
+		// An entry that history.pushState added is a step back and
+		// forward within the document: Firefox over WebDriver BiDi
+		// reports no navigation for it, and go_back waited out its
+		// timeout, then answered no_history, though the page had gone
+		// back.
+		s := h.open(t, "/form.html")
+		evaluate(t, s, engine.EvalRequest{Expression: "window.same = 1, history.pushState({}, '', '?step=2')"})
+		res, err := s.History(ctx(t), -1, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.URL != h.site.url("/form.html") || res.Title != "Sign in" {
+			t.Fatalf("History(-1) = %+v, want the entry before pushState", res)
+		}
+		if got := evaluate(t, s, engine.EvalRequest{Expression: "location.search + '|' + window.same"}); got != `"|1"` {
+			t.Fatalf("the page after History(-1): %s", got)
+		}
+		res, err = s.History(ctx(t), 1, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.URL != h.site.url("/form.html?step=2") {
+			t.Fatalf("History(+1) = %+v, want the pushed entry", res)
+		}
+		if got := evaluate(t, s, engine.EvalRequest{Expression: "location.search + '|' + window.same"}); got != `"?step=2|1"` {
+			t.Fatalf("the page after History(+1): %s", got)
+		}
 	})
 	t.Run("NoHistory", func(t *testing.T) {
 		s := h.session(t)

@@ -358,6 +358,23 @@ func Diff(old, now string) []engine.Change {
 		}
 		s = e
 	}
+	// Pair the rest by their line: the same line, at the same depth,
+	// removed in one place and added in another moved there (a table's
+	// rows sorted).
+	byLine := map[string][]int{}
+	for _, o := range ops {
+		if _, paired := removedTo[o.i]; o.kind == opDel && !paired && a.at(o.i).ref == "" {
+			byLine[a.raw[o.i]] = append(byLine[a.raw[o.i]], o.i)
+		}
+	}
+	for _, o := range ops {
+		if o.kind == opAdd && !pairedAdd[o.j] && b.at(o.j).ref == "" {
+			if is := byLine[b.raw[o.j]]; len(is) > 0 {
+				pairedAdd[o.j], removedTo[is[0]] = true, o.j
+				byLine[b.raw[o.j]] = is[1:]
+			}
+		}
+	}
 	changedAt := map[int]int{} // added line -> the removed line it replaced
 	for i, j := range removedTo {
 		changedAt[j] = i
@@ -375,7 +392,15 @@ func Diff(old, now string) []engine.Change {
 			c := engine.Change{Kind: engine.ChangeAdded, Ref: l.ref, Role: l.role, Name: l.name, New: l.body, Context: b.context(o.j)}
 			if i, ok := changedAt[o.j]; ok {
 				if a.at(i).body == l.body {
-					continue // only its indentation or place moved
+					if a.at(i).indent != l.indent {
+						continue // only its indentation changed: a wrapper came or went
+					}
+					// The same line at the same depth, out of its old
+					// order: the page moved it, which "no change" would
+					// deny (a list sorted by a click).
+					c.Kind, c.Old = engine.ChangeMoved, l.body
+					out = append(out, c)
+					continue
 				}
 				c.Kind, c.Old = engine.ChangeChanged, a.at(i).body
 			}

@@ -49,6 +49,57 @@ func TestDiff(t *testing.T) {
 	}
 }
 
+// TestDiffMoved: a line that is the same, at the same depth, out of its
+// old order, moved; one that only changed its depth did not.
+func TestDiffMoved(t *testing.T) {
+	old := strings.Join([]string{
+		`- list:`,
+		`  - link "Alpha" [ref=e1]`,
+		`  - link "Beta" [ref=e2]`,
+		`  - link "Gamma" [ref=e3]`,
+	}, "\n")
+	now := strings.Join([]string{
+		`- list:`,
+		`  - link "Gamma" [ref=e3]`,
+		`  - link "Beta" [ref=e2]`,
+		`  - link "Alpha" [ref=e1]`,
+	}, "\n")
+	got := Diff(old, now)
+	if len(got) != 2 {
+		t.Fatalf("Diff of a reversal = %+v", got)
+	}
+	for _, c := range got {
+		if c.Kind != engine.ChangeMoved || c.Ref == "" || c.Old != c.New || c.Context != "- list" {
+			t.Errorf("a moved line = %+v", c)
+		}
+	}
+	// Rows have no refs: the same line removed in one place and added
+	// in another moved.
+	rows := func(names ...string) string {
+		l := []string{`- table "Fruits":`}
+		for _, n := range names {
+			l = append(l, "  - row: "+n)
+		}
+		return strings.Join(l, "\n")
+	}
+	got = Diff(rows("Cherry | 3", "Apple | 5", "Banana | 1"), rows("Apple | 5", "Banana | 1", "Cherry | 3"))
+	if len(got) != 1 || got[0].Kind != engine.ChangeMoved || got[0].New != "- row: Cherry | 3" || got[0].Context != `- table "Fruits"` {
+		t.Errorf("Diff of sorted rows = %+v", got)
+	}
+	wrapped := strings.Join([]string{
+		`- group "Wrapped":`,
+		`  - list:`,
+		`    - link "Gamma" [ref=e3]`,
+		`    - link "Beta" [ref=e2]`,
+		`    - link "Alpha" [ref=e1]`,
+	}, "\n")
+	for _, c := range Diff(now, wrapped) {
+		if c.Ref != "" {
+			t.Errorf("a line that only changed its depth: %+v", c)
+		}
+	}
+}
+
 // TestDiffLarge checks that outlines too different for an edit script
 // still diff, as sets of lines, with every line accounted for.
 func TestDiffLarge(t *testing.T) {

@@ -19,6 +19,11 @@ func (s *session) History(ctx context.Context, delta int, timeout time.Duration)
 	if delta > 0 {
 		dir = "forward"
 	}
+	if s.e.cfg.Browser == Firefox {
+		if res, ok, err := s.firefoxStep(ctx, delta, "go "+dir, timeout); ok {
+			return res, err
+		}
+	}
 	return s.reloadLike(ctx, "go "+dir, timeout, func(t *float64) (playwright.Response, error) {
 		if delta > 0 {
 			return s.page.GoForward(playwright.PageGoForwardOptions{WaitUntil: playwright.WaitUntilStateCommit, Timeout: t})
@@ -28,6 +33,99 @@ func (s *session) History(ctx context.Context, delta int, timeout time.Duration)
 		return engine.Errorf(engine.NavigationFailed, "there is no page to go %s to", dir).
 			With("reason", "no_history").Suggest("Use navigate to open a URL.")
 	})
+}
+
+// historyEntryScript answers the history entry d away as the page's
+// Navigation API lists it (same-origin entries): its key and whether it
+// belongs to the current document (history.pushState added it); null for
+// an entry it does not list, or when the page has no Navigation API.
+const historyEntryScript = `(d) => {
+	if (typeof navigation === "undefined" || !navigation.currentEntry) return null;
+	const e = navigation.entries()[navigation.currentEntry.index + d];
+	return e ? {key: e.key, same: e.sameDocument} : null;
+}`
+
+// traverseScript takes the step to the entry of the current document
+// whose key it is given and answers the page's URL after it.
+const traverseScript = `async (key) => {
+	await navigation.traverseTo(key).committed;
+	return location.href;
+}`
+
+// documentScript tells one document from another, a document the back/
+// forward cache restores included, and answers its URL.
+const documentScript = `() => [performance.timeOrigin, location.href]`
+
+// historyPoll is how often firefoxStep looks for the document the step
+// leads to.
+const historyPoll = 50 * time.Millisecond
+
+// firefoxStep goes delta entries through the history when the page's
+// Navigation API lists that entry. Firefox over WebDriver BiDi reports no
+// navigation for a step within the document (history.pushState), nor for
+// one to a document its back/forward cache restores: Playwright's GoBack
+// waited out its timeout, and History answered no_history though the page
+// had gone back. The step within the document goes through the API; one
+// to another document through history.go, then the new document is waited
+// for. ok is false when the page does not list the entry (none, or another
+// origin's), or could not say: Playwright takes the step.
+func (s *session) firefoxStep(ctx context.Context, delta int, what string, timeout time.Duration) (engine.NavigateResult, bool, error) {
+	if s.alive() != nil {
+		return engine.NavigateResult{}, false, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	eval := func(script string, arg any) (any, error) {
+		return call(ctx, func() (any, error) { return s.page.MainFrame().Evaluate(script, arg) }, nil)
+	}
+	v, err := eval(historyEntryScript, delta)
+	e, _ := v.(map[string]any)
+	key, _ := e["key"].(string)
+	if err != nil || key == "" {
+		return engine.NavigateResult{}, false, nil
+	}
+	if same, _ := e["same"].(bool); same {
+		v, err = eval(traverseScript, key)
+		if err != nil {
+			return engine.NavigateResult{}, true, s.classify(err, what)
+		}
+		res, err := s.current(ctx)
+		// Playwright's URL of the page has not seen the step either.
+		if u, _ := v.(string); u != "" {
+			res.URL = u
+		}
+		return res, true, err
+	}
+	before, err := eval(documentScript, nil)
+	if err != nil {
+		return engine.NavigateResult{}, false, nil
+	}
+	s.st.dropChooser(nil)
+	if _, err := eval(`(d) => { history.go(d); return 0; }`, delta); err != nil {
+		return engine.NavigateResult{}, true, s.classify(err, what)
+	}
+	old, _ := before.([]any)
+	for {
+		// The old document answers until it is gone, and a document
+		// in between answers no script: both are waited past.
+		now, err := eval(documentScript, nil)
+		if d, _ := now.([]any); err == nil && len(d) == 2 && len(old) == 2 && d[0] != old[0] {
+			if _, err := s.settleNavigation(ctx, timeout); err != nil {
+				return engine.NavigateResult{}, true, err
+			}
+			res, err := s.current(ctx)
+			if u, _ := d[1].(string); u != "" {
+				res.URL = u
+			}
+			return res, true, err
+		}
+		select {
+		case <-ctx.Done():
+			return engine.NavigateResult{}, true, engine.Errorf(engine.Timeout, "the page did not %s within %d ms", what, timeout.Milliseconds()).
+				With("timeout", timeout.Milliseconds())
+		case <-time.After(historyPoll):
+		}
+	}
 }
 
 // Reload reloads the page and waits for it to load. Playwright has no

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -51,9 +52,16 @@ func buildAliases() []*command {
 				}
 				return "", nil
 			}},
-		{name: "find", args: "<text>", summary: "Print the outline's lines that match text (any case), with their refs and context.",
-			example: `find "Add to cart"`, tool: "find", min: 1, max: 1, build: func(pos []string, _ map[string]string, a map[string]any) (string, error) {
-				a["text"] = pos[0]
+		{name: "find", args: "<text> | --regex RE", summary: "Print the outline's lines that match text (any case) or --regex, with their refs and context.",
+			example: `find "Add to cart"`, tool: "find", max: 1, build: func(pos []string, _ map[string]string, a map[string]any) (string, error) {
+				// The alias shadows the tool's name: find --regex must be
+				// reachable through it.
+				if len(pos) == 1 {
+					a["text"] = pos[0]
+				}
+				if a["text"] == nil && a["regex"] == nil {
+					return "", fmt.Errorf("find needs <text> or --regex RE")
+				}
 				return "", nil
 			}},
 		{name: "click", args: "<@ref|selector>", summary: "Click an element.", example: "click @e12", tool: "click", min: 1, max: 1,
@@ -228,9 +236,17 @@ func buildAliases() []*command {
 }
 
 func buildGet(pos []string, _ map[string]string, a map[string]any) (string, error) {
+	// --ref or --selector, which the help names, stand for the target.
+	given := a["ref"] != nil || a["selector"] != nil
 	need := func(n int) error {
+		if given && n > 1 {
+			n--
+		}
 		if len(pos) != n {
 			return fmt.Errorf("get %s takes %d argument(s) after %s", pos[0], n-1, pos[0])
+		}
+		if !given && n > 1 {
+			setTarget(a, pos[1])
 		}
 		return nil
 	}
@@ -239,14 +255,12 @@ func buildGet(pos []string, _ map[string]string, a map[string]any) (string, erro
 		if err := need(2); err != nil {
 			return "", err
 		}
-		setTarget(a, pos[1])
 		return "get_" + pos[0], nil
 	case "attr":
 		if err := need(3); err != nil {
 			return "", err
 		}
-		setTarget(a, pos[1])
-		a["name"] = pos[2]
+		a["name"] = pos[len(pos)-1]
 		return "get_attribute", nil
 	case "title", "url":
 		return "get_page_metadata", need(1)
@@ -268,12 +282,34 @@ func postGet(_ context.Context, s *conn, inv invocation, r *toolResult, asJSON b
 	return nil
 }
 
+// maxStateFile bounds the saved state state load reads: more could not
+// reach the daemon in one message anyway.
+const maxStateFile = 16 << 20
+
+// readBounded reads the file at path, refusing one of more than max bytes
+// (/dev/zero would fill the memory).
+func readBounded(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s is larger than %d bytes: not a saved state", path, max)
+	}
+	return b, nil
+}
+
 func buildState(pos []string, _ map[string]string, a map[string]any) (string, error) {
 	switch pos[0] {
 	case "save":
 		return "save_state", nil
 	case "load":
-		b, err := os.ReadFile(pos[1])
+		b, err := readBounded(pos[1], maxStateFile)
 		if err != nil {
 			return "", err
 		}

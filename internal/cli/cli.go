@@ -46,10 +46,10 @@ const (
 // value names a command (`browsermcp --session a open URL`), or they hold
 // a flag only the command line takes. Server flags alone start the server.
 func IsCommandLine(args []string) bool {
-	g, rest, err := parseGlobals(args, func(string) string { return "" })
-	if err != nil {
-		return false
-	}
+	// A bad value of a global flag (--idle-timeout 0) is still the
+	// command line's to refuse when a command follows: the server would
+	// answer that the command is an unexpected argument.
+	g, rest, _ := parseGlobals(args, func(string) string { return "" })
 	if g.json || g.sessionSet {
 		return true
 	}
@@ -71,6 +71,7 @@ type globals struct {
 	sessionSet bool // --session was given
 	json       bool
 	idle       time.Duration
+	idleSet    bool     // --idle-timeout was given
 	serverArgs []string // server flags for the daemon, as given
 	help       bool
 }
@@ -159,13 +160,22 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdin 
 
 // parseGlobals takes the global flags out of args, wherever they stand
 // before a lone "--", except a server flag's name that the command
-// before it takes as its own option.
+// before it takes as its own option. With an error (the first bad value),
+// rest still holds the other arguments.
 func parseGlobals(args []string, getenv func(string) string) (globals, []string, error) {
 	g := globals{session: getenv(EnvSession), idle: DefaultIdleTimeout}
 	if g.session == "" {
 		g.session = "default"
 	}
 	var rest []string
+	// A bad value does not stop the parse: the rest of the line still
+	// tells a command (exit 2, naming the value) from the server's flags.
+	var first error
+	fail := func(err error) {
+		if first == nil {
+			first = err
+		}
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -199,22 +209,26 @@ func parseGlobals(args []string, getenv func(string) string) (globals, []string,
 		case name == "session":
 			v, err := value()
 			if err != nil {
-				return g, nil, err
+				fail(err)
+				continue
 			}
 			if v == "" {
-				return g, nil, errors.New("--session must not be empty")
+				fail(errors.New("--session must not be empty"))
+				continue
 			}
 			g.session, g.sessionSet = v, true
 		case name == "idle-timeout":
 			v, err := value()
 			if err != nil {
-				return g, nil, err
+				fail(err)
+				continue
 			}
 			d, err := parseIdle(v)
 			if err != nil {
-				return g, nil, err
+				fail(err)
+				continue
 			}
-			g.idle = d
+			g.idle, g.idleSet = d, true
 		default:
 			isBool, ok := serverFlags[name]
 			if !ok || commandTakes(rest, name) {
@@ -233,7 +247,8 @@ func parseGlobals(args []string, getenv func(string) string) (globals, []string,
 			}
 			v, err := value()
 			if err != nil {
-				return g, nil, err
+				fail(err)
+				continue
 			}
 			if pathFlags[name] && v != "" {
 				// The daemon may be asked again from another directory.
@@ -244,7 +259,7 @@ func parseGlobals(args []string, getenv func(string) string) (globals, []string,
 			g.serverArgs = append(g.serverArgs, "--"+name+"="+v)
 		}
 	}
-	return g, rest, nil
+	return g, rest, first
 }
 
 // mismatch names the server flags a command asks for that the running

@@ -263,11 +263,23 @@ func (c *command) parse(argv []string) (invocation, error) {
 		if err != nil {
 			return inv, err
 		}
+		if name == "ref" {
+			// --ref @e12 names a ref as the positional @e12 does.
+			v = refOrSelector(v)
+		}
 		x, err := typed(name, typ, v, inv.args[name])
 		if err != nil {
 			return inv, err
 		}
 		inv.args[name] = x
+	}
+	if len(inv.pos) == 0 && c.min > 0 && len(inv.args) > 0 && len(inv.own) == 0 && !c.generated &&
+		c.build != nil && c.post == nil && c.local == nil && len(c.also) == 0 {
+		// An alias shadows its tool's name, and its help names the tool's
+		// arguments as options: given those and no positionals (click
+		// --selector "#go"), it calls the tool with them as the tool's own
+		// command would, and the tool names what is missing.
+		return inv, nil
 	}
 	if len(inv.pos) < c.min || (c.max >= 0 && len(inv.pos) > c.max) {
 		switch {

@@ -41,6 +41,14 @@ func open(ctx context.Context, g globals, e env) (*conn, int) {
 				in.PID, orNone(in.Args), strings.Join(diff, " "))
 			return nil, exitUsage
 		}
+		// The daemon's own idle timeout applies when it starts, as its
+		// server flags do: one the running daemon does not have is said,
+		// not dropped.
+		if g.idleSet && g.idle.Milliseconds() != in.IdleTimeout {
+			fmt.Fprintf(e.stderr, "browsermcp: the daemon (pid %d) runs with --idle-timeout %s; this command asks for %s.\nRun `browsermcp close --all` to stop it, then run the command again.\n",
+				in.PID, time.Duration(in.IdleTimeout)*time.Millisecond, g.idle)
+			return nil, exitUsage
+		}
 	}
 	return &conn{c: newClient(files{dir}.socket(), in.Key), session: g.session, env: e, g: g}, exitOK
 }

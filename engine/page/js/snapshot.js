@@ -694,6 +694,18 @@ function (a) {
     const l = el.getAttribute("aria-label");
     return l && l === l.replace(WS, " ").trim() ? l : undefined;
   };
+  // A modal <dialog> makes the rest of the page inert, and Chromium's
+  // computedName answers "" for an inert element: opening one took the
+  // name of every link, heading, group and table outside it, and an
+  // action's changes said so. Such an element is named by the walk's own
+  // computation, as it reads without the dialog.
+  let modal;
+  const inert = (el) => {
+    if (modal === undefined) {
+      try { modal = document.querySelector("dialog:modal"); } catch (e) { modal = null; }
+    }
+    return !!modal && !modal.contains(el);
+  };
   const UNCACHED = new Set(["iframe", "frame", "slot"]);
   const visitOne = (el, kids, ctx) => {
     const tag = el.localName;
@@ -734,7 +746,7 @@ function (a) {
       node.ref = refOf(el);
       sub.inRef = true;
     }
-    if (!hidden && (NAMED.has(role) || act)) node.name = textName(el, role) ?? (native ? ariaName(el, role) ?? (el.computedName || "") : nameOf(el, role, tag));
+    if (!hidden && (NAMED.has(role) || act)) node.name = textName(el, role) ?? (native ? ariaName(el, role) ?? (el.computedName || (inert(el) ? nameOf(el, role, tag) : "")) : nameOf(el, role, tag));
     if (tag === "iframe" || tag === "frame") {
       node.role = "iframe";
       node.name = node.name || el.getAttribute("title") || "";
