@@ -308,9 +308,12 @@ function (a) {
   };
   const INPUT = {
     search: "searchbox", number: "spinbutton", range: "slider", checkbox: "checkbox", radio: "radio", button: "button",
-    submit: "button", reset: "button", image: "button", file: "button", hidden: "none", color: "", date: "", time: "",
-    "datetime-local": "", month: "", week: "",
+    submit: "button", reset: "button", image: "button", file: "button", hidden: "none",
   };
+  // Chromium gives a date, time or colour field no ARIA role (and Firefox
+  // takes month and week for text): each is a textbox, as Playwright's
+  // getByRole has it, so that the outline shows it with a ref to fill.
+  const NO_ROLE = new Set(["color", "date", "time", "datetime-local", "month", "week"]);
   const ARIA = new Set(("alert alertdialog application article banner blockquote button caption cell checkbox code " +
     "columnheader combobox complementary contentinfo definition deletion dialog document emphasis feed figure form " +
     "generic grid gridcell group heading img insertion link list listbox listitem log main mark marquee math menu " +
@@ -366,6 +369,7 @@ function (a) {
       case "input": {
         const ty = (el.getAttribute("type") || "").toLowerCase();
         if (ty in INPUT) return INPUT[ty];
+        if (NO_ROLE.has(ty)) return "textbox";
         return el.hasAttribute("list") ? "combobox" : "textbox";
       }
     }
@@ -757,7 +761,8 @@ function (a) {
     // What a closed details hides, but its summary, has no role: Chromium
     // keeps it out of the accessibility tree.
     const closed = ctx.closed && !(tag === "summary" && el.parentElement && el.parentElement.localName === "details");
-    const role = plain ? "generic" : native ? roleIn(el, hidden) : closed ? "" : roleOf(el, tag);
+    let role = plain ? "generic" : native ? roleIn(el, hidden) : closed ? "" : roleOf(el, tag);
+    if (!role && !closed && tag === "input" && NO_ROLE.has(el.type)) role = "textbox";
     const cursor = ctx.cursor;
     const st = ACT.has(role) || ctx.inAct ? "" : cs.cursor;
     // vh: the element and all it holds are visually hidden; tvh: its own
