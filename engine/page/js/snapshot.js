@@ -464,6 +464,12 @@ function (a) {
   // value of embedded controls, the labels of labelled children; hidden
   // parts are left out. Only an inline child joins the text around it
   // without a space, as in Chromium.
+  // HOLDER: roles of elements that hold others (a tree item's group, a
+  // menu item's submenu): Chromium gives a name computed from content
+  // their label, and none of their text.
+  const HOLDER = new Set(("alert alertdialog application article banner blockquote complementary contentinfo dialog " +
+    "document feed figure group listbox log main marquee menu menubar navigation note progressbar radiogroup " +
+    "rowgroup row search status table tablist tabpanel timer toolbar tree treegrid grid").split(" "));
   const contentText = (el, self) => {
     let out = pseudo(el, "::before");
     for (const n of childList(el)) {
@@ -480,6 +486,7 @@ function (a) {
       else if (t === "select") part = n.selectedOptions && n.selectedOptions[0] ? n.selectedOptions[0].label : "";
       else if (t === "br" || t === "wbr") part = " ";
       else if (t === "svg") part = svgTitle(n) || contentText(n, self);
+      else if (HOLDER.has(roleOf(n, t))) part = "";
       else part = contentText(n, self);
       out += cs.display === "inline" ? part : " " + part + " ";
     }
