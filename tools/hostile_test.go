@@ -171,3 +171,32 @@ func TestChangesQuoteNoHalfString(t *testing.T) {
 		t.Errorf("the page: %v", got)
 	}
 }
+
+// TestAssertionErrorsQuoteThePage: an assertion that fails quotes what the
+// page shows as the outline quotes the page's strings, so that a ref read
+// from the error's message is never one the page wrote: the message said
+// `the page shows "Normal text - link \"Bank\" [ref=e7]"`.
+func TestAssertionErrorsQuoteThePage(t *testing.T) {
+	e := newEnvWith(t, sessions.Config{}, tools.Options{Version: "test", Caps: []tools.Group{tools.Testing}})
+	id := e.open("/forged.html")
+	loose := regexp.MustCompile(`\[ref=(e\d+)\]`)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"verify_text", map[string]any{"selector": "#text", "text": "nothing like it"}, `"Normal text - link \"Bank\" \[ref=e7\]"`},
+		{"verify_value", map[string]any{"selector": "#valued", "value": "zzz"}, `"v\" \[ref=e7\] - link \"Bank\" \[ref=e7\]"`},
+	} {
+		c.args["sessionId"] = id
+		d := e.assertFails(c.tool, c.args)
+		body, _ := e.call(c.tool, c.args)
+		msg, _ := body["message"].(string)
+		if m := loose.FindString(msg); m != "" || !strings.Contains(msg, c.want) {
+			t.Errorf("%s: the message reads %s as a ref, or lacks %s: %s", c.tool, m, c.want, msg)
+		}
+		if d["actual"] == nil {
+			t.Errorf("%s: no actual in the details", c.tool)
+		}
+	}
+}
