@@ -602,3 +602,20 @@ func TestHelpIsGNUStyleWithDefaults(t *testing.T) {
 		t.Errorf("the sessionTimeout alias is listed %d times, want once, beside --session-timeout", n)
 	}
 }
+
+// TestRefusalBlamesTheFlagsGiven: a setting left at its default that
+// fails because of flags the user gave (--engine's check refuses --device
+// with --browser firefox) says what fails, not `invalid value "" for
+// default`, a value nobody gave.
+func TestRefusalBlamesTheFlagsGiven(t *testing.T) {
+	args := []string{"--browser", "firefox", "--device", "iPhone 13"}
+	refused(t, args, "browsermcp: --device cannot be honoured with --browser firefox")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, buildBinary(t), args...)
+	cmd.Env = driverEnv()
+	out, _ := cmd.CombinedOutput()
+	if strings.Contains(string(out), "for default") {
+		t.Errorf("%v: %s", args, out)
+	}
+}

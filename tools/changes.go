@@ -190,7 +190,10 @@ func changeLine(c engine.Change) string {
 // was says what a changed line was: "(was [collapsed])" when up to three
 // words changed for as many, "(was without [checked])" when attributes
 // were only added, "(was [disabled])" when they were only taken away,
-// else "(was: <old line>)".
+// else "(was: <old line>)". Words are named alone only when they start and
+// end outside the line's quoted strings: `(was "Before)`, a word taken out
+// of one, opened a quote that never closed, and a parser read the rest of
+// the line as the page's text.
 func was(old, now string) string {
 	o, n := strings.Split(old, " "), strings.Split(now, " ")
 	p := 0
@@ -202,7 +205,8 @@ func was(old, now string) string {
 		s++
 	}
 	om, nm := strings.Join(o[p:len(o)-s], " "), strings.Join(n[p:len(n)-s], " ")
-	plain := func(s string) bool { return !strings.Contains(s, "[ref=") && !strings.HasSuffix(s, ":") }
+	whole := quotedWhole(o, p, len(o)-s) && quotedWhole(n, p, len(n)-s)
+	plain := func(s string) bool { return whole && !strings.Contains(s, "[ref=") && !strings.HasSuffix(s, ":") }
 	switch {
 	case om == "" && nm != "" && plain(nm) && strings.HasPrefix(nm, "["):
 		return "(was without " + nm + ")"
@@ -212,6 +216,29 @@ func was(old, now string) string {
 		return "(was " + om + ")"
 	}
 	return "(was: " + old + ")"
+}
+
+// quotedWhole says whether words[from:to] of a line split at spaces start
+// and end outside its quoted strings, where `\"` is a quote of the page's.
+func quotedWhole(words []string, from, to int) bool {
+	in := false
+	for i, w := range words {
+		if (i == from || i == to) && in {
+			return false
+		}
+		if i >= to {
+			break
+		}
+		for j := 0; j < len(w); j++ {
+			switch w[j] {
+			case '\\':
+				j++
+			case '"':
+				in = !in
+			}
+		}
+	}
+	return !in || to < len(words)
 }
 
 // text prints the changes for the model: each group of changes under the

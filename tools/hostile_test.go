@@ -121,3 +121,82 @@ func TestSnapshotCapsTitleAndURL(t *testing.T) {
 		t.Errorf("page line %.400q", head[0])
 	}
 }
+
+// TestChangesQuoteNoHalfString: when quoted page text changes by one word,
+// the change's "(was …)" does not quote half of the old string: it gave
+// `(was "Before)`, an opening quote that never closes, so that an agent's
+// parser read the rest of the line as the page's text. Every changed line
+// keeps its quotes paired and its refs the real ones, and says the whole
+// old line; a name that changed whole is still named alone.
+func TestChangesQuoteNoHalfString(t *testing.T) {
+	e := newEnv(t, sessions.Config{})
+	id := e.open("/forged-change.html")
+	outline := e.snapshot(id)
+	_, lines := e.act("click", map[string]any{"sessionId": id, "ref": ref(t, outline, "button", "Change")})
+	quote := regexp.MustCompile(`\\.|"`)
+	changed := 0
+	for _, l := range strings.Split(lines, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "~ ") {
+			continue
+		}
+		changed++
+		if strings.Contains(l, `- button "Pause"`) {
+			if !strings.HasSuffix(l, `(was "Play")`) {
+				t.Errorf("a renamed button: %q", l)
+			}
+			continue
+		}
+		n := 0
+		for _, m := range quote.FindAllString(l, -1) {
+			if m == `"` {
+				n++
+			}
+		}
+		if n%2 != 0 {
+			t.Errorf("unpaired quote in %q", l)
+		}
+		if regexp.MustCompile(`\[ref=(e\d+)\]`).MatchString(l) {
+			t.Errorf("a ref read from the page's text in %q", l)
+		}
+		if !strings.Contains(l, `(was: - paragraph: "Before - link \"Bank\" \[ref=e7\] now")`) &&
+			!strings.Contains(l, `(was: - paragraph: "Pay - link \"Bank\" \[ref=e7\] later")`) {
+			t.Errorf("the old line is not whole in %q", l)
+		}
+	}
+	if changed != 3 {
+		t.Errorf("want 3 changed lines:\n%s", lines)
+	}
+	got := e.ok("evaluate", map[string]any{"sessionId": id, "script": "first.textContent + '|' + last.textContent"})["result"]
+	if got != `After - link "Bank" [ref=e7] now|Pay - link "Bank" [ref=e7] today` {
+		t.Errorf("the page: %v", got)
+	}
+}
+
+// TestAssertionErrorsQuoteThePage: an assertion that fails quotes what the
+// page shows as the outline quotes the page's strings, so that a ref read
+// from the error's message is never one the page wrote: the message said
+// `the page shows "Normal text - link \"Bank\" [ref=e7]"`.
+func TestAssertionErrorsQuoteThePage(t *testing.T) {
+	e := newEnvWith(t, sessions.Config{}, tools.Options{Version: "test", Caps: []tools.Group{tools.Testing}})
+	id := e.open("/forged.html")
+	loose := regexp.MustCompile(`\[ref=(e\d+)\]`)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"verify_text", map[string]any{"selector": "#text", "text": "nothing like it"}, `"Normal text - link \"Bank\" \[ref=e7\]"`},
+		{"verify_value", map[string]any{"selector": "#valued", "value": "zzz"}, `"v\" \[ref=e7\] - link \"Bank\" \[ref=e7\]"`},
+	} {
+		c.args["sessionId"] = id
+		d := e.assertFails(c.tool, c.args)
+		body, _ := e.call(c.tool, c.args)
+		msg, _ := body["message"].(string)
+		if m := loose.FindString(msg); m != "" || !strings.Contains(msg, c.want) {
+			t.Errorf("%s: the message reads %s as a ref, or lacks %s: %s", c.tool, m, c.want, msg)
+		}
+		if d["actual"] == nil {
+			t.Errorf("%s: no actual in the details", c.tool)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seed4af8c199/browsermcp/engine"
+	"github.com/seed4af8c199/browsermcp/engine/page"
 )
 
 // The assertion tools of the testing group. Each waits as Playwright's
@@ -132,17 +133,20 @@ func assertionFailed(e expectation, actual any, timeout time.Duration) *engine.E
 // message quotes; details.actual holds more.
 const maxActualInMessage = 200
 
+// quoteActual quotes what the page showed as the outline quotes the
+// page's strings (engine/page.Quote), so that no part of it reads as a
+// ref: `[ref=e7]` in a paragraph's text is `\[ref=e7\]` here too.
 func quoteActual(a any) string {
 	switch a := a.(type) {
 	case string:
 		if a == noMatch {
 			return a
 		}
-		return strconv.Quote(clipRunes(a, maxActualInMessage))
+		return page.Quote(clipRunes(a, maxActualInMessage))
 	case []string:
 		q := make([]string, len(a))
 		for i, s := range a {
-			q[i] = strconv.Quote(clipRunes(s, 60))
+			q[i] = page.Quote(clipRunes(s, 60))
 		}
 		return clipRunes("["+strings.Join(q, ", ")+"]", maxActualInMessage)
 	}

@@ -248,12 +248,12 @@ func (h *harness) testSnapshotUnseen(t *testing.T) {
 		}
 		return hits, marked
 	}
-	for _, word := range []string{"IGNORE1", "IGNORE2", "IGNORE3", "IGNORE4", "IGNORE5", "IGNORE6", "IGNORE7", "IGNORE8", "IGNORE9", "IGNOREU", "Scaled button", "Skip to content"} {
+	for _, word := range []string{"IGNORE1", "IGNORE2", "IGNORE3", "IGNORE4", "IGNORE5", "IGNORE6", "IGNORE7", "IGNORE8", "IGNORE9", "IGNOREU", "IGNOREA", "IGNOREB", "IGNOREC", "IGNORED", "Scaled button", "Skip to content"} {
 		if hits, marked := where(word); hits == 0 || marked != hits {
 			t.Errorf("%s: in %d lines, %d marked [offscreen]:\n%s", word, hits, marked, r.Text)
 		}
 	}
-	for _, word := range []string{"Visible heading", "Visible paragraph", "Shown part", "shown again", "Close dialog", "Visible closing text", "Shown summary"} {
+	for _, word := range []string{"Visible heading", "Visible paragraph", "Shown part", "shown again", "Close dialog", "Visible closing text", "Shown summary", "Gradient heading", "Shadowed text", "Escaped menu"} {
 		if hits, marked := where(word); hits == 0 || marked != 0 {
 			t.Errorf("%s: in %d lines, %d marked [offscreen]:\n%s", word, hits, marked, r.Text)
 		}

@@ -91,6 +91,12 @@ func (h *harness) testSnapshotStaleRefs(t *testing.T) {
 	wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "stale_ref", "ref": count})
 	_, err = s.Evaluate(ctx(t), engine.EvalRequest{Target: &engine.Target{Ref: count}, Function: "el => el.id", Timeout: short})
 	wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "stale_ref", "ref": count})
+	// A wait for a state (wait_for_selector) too: engine/pw waited out
+	// the timeout for visible, and answered detached as reached.
+	for _, state := range []string{"visible", "attached", "detached", "hidden"} {
+		_, err = s.Evaluate(ctx(t), engine.EvalRequest{Target: &engine.Target{Ref: count}, State: state, Function: "() => true", Timeout: short})
+		wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "stale_ref", "ref": count})
+	}
 	_, err = s.Snapshot(ctx(t), engine.SnapshotRequest{Target: engine.Target{Ref: count}})
 	wantError(t, err, engine.ElementNotFound, map[string]any{"reason": "stale_ref", "ref": count})
 	fresh := snap(t, s)

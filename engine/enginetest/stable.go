@@ -196,6 +196,25 @@ func (h *harness) testStable(t *testing.T) {
 			t.Errorf("the button under the panel got a click: %+v", after)
 		}
 	})
+	t.Run("HoverWhereThePointerIs", func(t *testing.T) {
+		// The drawer goes and slides in again under a pointer that has
+		// not moved, which the page meanwhile took to hover the link;
+		// hovering its button again is a move to the same point, which
+		// Firefox sent nowhere: the answer said hovered and the page kept
+		// its hover on the link. Each hover leaves the button hovered.
+		s := h.open(t, "/drawer.html")
+		checkout := sel("#checkout")
+		for i := range 3 {
+			evaluate(t, s, engine.EvalRequest{Function: "() => { openDrawer(); return true; }"})
+			if _, err := s.Hover(ctx(t), engine.HoverRequest{Target: checkout}); err != nil {
+				wantError(t, err, engine.ElementNotClickable, nil)
+				continue
+			}
+			if got := evaluate(t, s, engine.EvalRequest{Function: "() => [...document.querySelectorAll(':hover')].map((e) => e.id).filter(Boolean).join(' ')"}); got != `"drawer checkout"` {
+				t.Errorf("hover %d answered hovered, and the page hovers %s", i, got)
+			}
+		}
+	})
 	t.Run("NeverStops", func(t *testing.T) {
 		// A button in an infinite CSS animation: each pointer action on it
 		// says that it kept moving, and nothing receives the input.

@@ -82,7 +82,10 @@ func (s *session) evaluate(ctx context.Context, req engine.EvalRequest) (json.Ra
 				return nil, err
 			}
 			a["kind"], a["ref"] = "el", tg.Ref
-			script = "async (a) => { a.el = window.__bmcp && window.__bmcp.get(a.ref); return (" + page.EvalScript() + ")(a, (" + req.Function + ")); }"
+			// A ref that names no element any more is stale, whatever
+			// state a wait asks for: engine/page's script would take the
+			// missing element for detached (or wait it out for visible).
+			script = "async (a) => { a.el = window.__bmcp && window.__bmcp.get(a.ref); if (!a.el) return { error: \"stale\" }; return (" + page.EvalScript() + ")(a, (" + req.Function + ")); }"
 		} else {
 			kind, expr := engine.ParseSelector(tg.Selector)
 			a["kind"], a["sel"] = "css", expr

@@ -63,8 +63,25 @@ func (s *session) hoverAction(ctx context.Context, req engine.HoverRequest) (_ e
 	if err != nil {
 		return engine.ActionResult{}, s.actionErr(err, what, req.Target)
 	}
-	if err := page.HitError(g.hit(ctx), req.Target, "hover"); err != nil {
+	h := g.hit(ctx)
+	if err := page.HitError(h, req.Target, "hover"); err != nil {
 		return engine.ActionResult{}, err
+	}
+	if h.None {
+		// No event reached the page: the pointer was at the point already
+		// (a hover on the same place of the page before), and Firefox
+		// sends nothing for a move that goes nowhere, so the page kept its
+		// hover on what had been there, and the target was never hovered.
+		// A pixel aside and back is a move.
+		err = do(ctx, func() error {
+			if err := s.page.Mouse().Move(pt.X+1, pt.Y); err != nil {
+				return err
+			}
+			return s.page.Mouse().Move(pt.X, pt.Y)
+		})
+		if err != nil {
+			return engine.ActionResult{}, s.actionErr(err, what, req.Target)
+		}
 	}
 	return s.settle(ctx, m, engine.DefaultNavigationTimeout)
 }

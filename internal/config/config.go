@@ -580,11 +580,15 @@ func Load(args []string, getenv func(string) string, stdout io.Writer, version s
 				continue
 			}
 			if err := o.check(&cfg); err != nil {
-				where := source[o]
-				if where == "" {
-					where = "default"
+				// An option left at its default fails because of others
+				// (--device with --browser firefox fails the engine's
+				// check): the error names them, and the default is no
+				// value the user gave.
+				if where := source[o]; where != "" {
+					problems = append(problems, fmt.Sprintf("invalid value %s for %s: %v", show(o.field(&cfg)), where, err))
+				} else {
+					problems = append(problems, err.Error())
 				}
-				problems = append(problems, fmt.Sprintf("invalid value %s for %s: %v", show(o.field(&cfg)), where, err))
 			}
 		}
 	}

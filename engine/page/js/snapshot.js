@@ -29,7 +29,8 @@
 // them percent-encoded; numbers are digits. A string longer than
 // a.maxText code points is cut there and marked "…" [+N chars], N the code
 // points left out. Text a sighted user does not see (clipped to a pixel,
-// off-screen, zero-sized, transparent) is marked [offscreen].
+// off-screen, zero-sized, transparent, in a collapsed box) is marked
+// [offscreen].
 //
 // a = {prefix, next, depth, interactiveOnly, maxText, kind?, sel?, track?,
 // fresh?, doc?, base?}; with no sel the walk starts at `this` when it is an
@@ -307,9 +308,12 @@ function (a) {
   };
   const INPUT = {
     search: "searchbox", number: "spinbutton", range: "slider", checkbox: "checkbox", radio: "radio", button: "button",
-    submit: "button", reset: "button", image: "button", file: "button", hidden: "none", color: "", date: "", time: "",
-    "datetime-local": "", month: "", week: "",
+    submit: "button", reset: "button", image: "button", file: "button", hidden: "none",
   };
+  // Chromium gives a date, time or colour field no ARIA role (and Firefox
+  // takes month and week for text): each is a textbox, as Playwright's
+  // getByRole has it, so that the outline shows it with a ref to fill.
+  const NO_ROLE = new Set(["color", "date", "time", "datetime-local", "month", "week"]);
   const ARIA = new Set(("alert alertdialog application article banner blockquote button caption cell checkbox code " +
     "columnheader combobox complementary contentinfo definition deletion dialog document emphasis feed figure form " +
     "generic grid gridcell group heading img insertion link list listbox listitem log main mark marquee math menu " +
@@ -365,6 +369,7 @@ function (a) {
       case "input": {
         const ty = (el.getAttribute("type") || "").toLowerCase();
         if (ty in INPUT) return INPUT[ty];
+        if (NO_ROLE.has(ty)) return "textbox";
         return el.hasAttribute("list") ? "combobox" : "textbox";
       }
     }
@@ -459,6 +464,12 @@ function (a) {
   // value of embedded controls, the labels of labelled children; hidden
   // parts are left out. Only an inline child joins the text around it
   // without a space, as in Chromium.
+  // HOLDER: roles of elements that hold others (a tree item's group, a
+  // menu item's submenu): Chromium gives a name computed from content
+  // their label, and none of their text.
+  const HOLDER = new Set(("alert alertdialog application article banner blockquote complementary contentinfo dialog " +
+    "document feed figure group listbox log main marquee menu menubar navigation note progressbar radiogroup " +
+    "rowgroup row search status table tablist tabpanel timer toolbar tree treegrid grid").split(" "));
   const contentText = (el, self) => {
     let out = pseudo(el, "::before");
     for (const n of childList(el)) {
@@ -475,6 +486,7 @@ function (a) {
       else if (t === "select") part = n.selectedOptions && n.selectedOptions[0] ? n.selectedOptions[0].label : "";
       else if (t === "br" || t === "wbr") part = " ";
       else if (t === "svg") part = svgTitle(n) || contentText(n, self);
+      else if (HOLDER.has(roleOf(n, t))) part = "";
       else part = contentText(n, self);
       out += cs.display === "inline" ? part : " " + part + " ";
     }
@@ -588,7 +600,7 @@ function (a) {
         if (alt && Math.ceil(tm.iterations) % 2 === 0) back = !back;
         if (an.playbackRate < 0) back = !back;
         const ks = fx.getKeyframes();
-        for (const p of ["opacity", "transform"]) {
+        for (const p of ["opacity", "transform", "height", "maxHeight", "width", "maxWidth"]) {
           const k = back ? ks.find((k) => k[p] !== undefined) : ks.findLast((k) => k[p] !== undefined);
           if (k) m.set(tg, Object.assign(m.get(tg) || {}, { [p]: String(k[p]) }));
         }
@@ -598,22 +610,48 @@ function (a) {
     return g && g[prop];
   };
   const ZERO_FN = /^(?:scale[XY3d]*|matrix(?:3d)?)\(\s*0(?:\.0*)?(?:px)?\s*[,)]/;
+  // A clip-path that leaves nothing: an inset of half the box or more, or
+  // a circle or an ellipse of radius 0.
+  const NO_AREA = /^inset\((?:[5-9]\d|\d{3,})(?:\.\d+)?%|^(?:circle|ellipse)\(0(?:px|%)?[\s)]/;
+  // A size on its way (an accordion that opens or closes with a
+  // transition) reads as where it goes, as an opacity does.
+  const goalSize = (el, a, b) => {
+    const g = goal(el, a) ?? goal(el, b);
+    return g === undefined ? undefined : parseFloat(g);
+  };
+  // unseen answers CLIPPED (truthy) when only a box that is not positioned
+  // hides what it holds, by clipping it.
+  const CLIPPED = 2;
   const unseen = (el, cs) => {
     const op = goal(el, "opacity");
     if (op !== undefined ? parseFloat(op) === 0 : cs.opacity === "0") return true;
     const to = goal(el, "transform");
     if (to !== undefined ? ZERO_FN.test(to.trim()) : cs.transform !== "none" && ZERO_SCALE.test(cs.transform)) return true;
-    const pos = cs.position;
-    if (pos !== "absolute" && pos !== "fixed") return false;
     const cp = cs.clipPath;
-    if (cp !== "none" && /^inset\((50|100)%/.test(cp)) return true;
-    const c = cs.clip;
-    if (c !== "auto" && c.startsWith("rect(")) {
-      const v = c.slice(5).split(/,?\s+|,/).map(parseFloat);
-      if (v.length === 4 && !v.some(isNaN) && (v[1] - v[3] <= 1 || v[2] - v[0] <= 1)) return true;
+    if (cp !== "none" && NO_AREA.test(cp)) return true;
+    const pos = cs.position;
+    const placed = pos === "absolute" || pos === "fixed";
+    // A box that clips what overflows it (a collapsed panel: height 0,
+    // overflow hidden) shows nothing when it is a pixel or less across;
+    // an inline box or display: contents clips nothing.
+    const clips = cs.display !== "inline" && cs.display !== "contents" && (cs.overflowX !== "visible" || cs.overflowY !== "visible");
+    if (!placed && !clips) return false;
+    if (placed) {
+      const c = cs.clip;
+      if (c !== "auto" && c.startsWith("rect(")) {
+        const v = c.slice(5).split(/,?\s+|,/).map(parseFloat);
+        if (v.length === 4 && !v.some(isNaN) && (v[1] - v[3] <= 1 || v[2] - v[0] <= 1)) return true;
+      }
     }
     const b = el.getBoundingClientRect();
-    if ((b.width <= 1 || b.height <= 1) && (cs.overflowX !== "visible" || cs.overflowY !== "visible")) return true;
+    if (clips) {
+      const gh = goalSize(el, "height", "maxHeight"), gw = goalSize(el, "width", "maxWidth");
+      // A size that does not parse (auto, none) is not zero.
+      const h = gh === undefined ? b.height : isNaN(gh) ? Infinity : gh;
+      const w = gw === undefined ? b.width : isNaN(gw) ? Infinity : gw;
+      if (h <= 1 && cs.overflowY !== "visible" || w <= 1 && cs.overflowX !== "visible") return placed || pos !== "static" ? true : CLIPPED;
+    }
+    if (!placed) return false;
     // A drawer that slides in (a transform on its way) is where it goes.
     const [dx, dy] = to !== undefined ? shift(el, cs.transform, to) : [0, 0];
     const r = { left: b.left + dx, right: b.right + dx, top: b.top + dy, bottom: b.bottom + dy };
@@ -621,6 +659,27 @@ function (a) {
     if (pos === "fixed") return r.right <= 0 || r.bottom <= 0 || r.left >= iw || r.top >= ih;
     const d = el.ownerDocument.documentElement, sx = w.scrollX, sy = w.scrollY;
     return r.right + sx <= 0 || r.bottom + sy <= 0 || r.left + sx >= Math.max(d.scrollWidth, iw) || r.top + sy >= Math.max(d.scrollHeight, ih);
+  };
+  // clear says whether an element's own text is drawn in a transparent
+  // colour with nothing else to show it: a gradient clipped to the text,
+  // a shadow or a stroke draws it.
+  const CLEAR = /^rgba\(.*,\s*0\)$|\/\s*0\)$|^transparent$/;
+  const clear = (cs) => {
+    const fill = cs.webkitTextFillColor || cs.color;
+    return CLEAR.test(fill) && cs.backgroundClip !== "text" && cs.webkitBackgroundClip !== "text" &&
+      cs.textShadow === "none" && !(parseFloat(cs.webkitTextStrokeWidth) > 0);
+  };
+  // pushedOut says whether a negative text-indent (image replacement:
+  // text-indent: -9999px) put all an element holds left of the page.
+  const pushedOut = (el, cs) => {
+    if (!(parseFloat(cs.textIndent) < 0)) return false;
+    const doc = el.ownerDocument, w = doc.defaultView || window;
+    const r = doc.createRange();
+    r.selectNodeContents(el);
+    const rs = r.getClientRects();
+    if (!rs.length) return false;
+    for (const x of rs) if (x.right + w.scrollX > 0) return false;
+    return true;
   };
   // shift is how far the translation of the transform to moves el from
   // where its computed transform now has it; percentages are of its box.
@@ -656,7 +715,7 @@ function (a) {
   const visit = (el, kids, ctx) => {
     if (!cacheOn) return visitOne(el, kids, ctx);
     const key = (ctx.hidden ? "h" : "") + (ctx.inAct ? "a" : "") + (ctx.inRef ? "r" : "") + (ctx.closed ? "c" : "") +
-      (ctx.vh ? "v" : "") + (ctx.tvh ? "t" : "") + "|" + (ctx.cursor || "");
+      (ctx.vh ? "v" : "") + (ctx.vc ? "x" : "") + (ctx.tvh ? "t" : "") + "|" + (ctx.cursor || "");
     const above = deepAbove;
     deepAbove = Math.max(above, R.deep.get(el) || 0, R.allSeq);
     const hit = R.cache.get(el);
@@ -721,7 +780,8 @@ function (a) {
     // What a closed details hides, but its summary, has no role: Chromium
     // keeps it out of the accessibility tree.
     const closed = ctx.closed && !(tag === "summary" && el.parentElement && el.parentElement.localName === "details");
-    const role = plain ? "generic" : native ? roleIn(el, hidden) : closed ? "" : roleOf(el, tag);
+    let role = plain ? "generic" : native ? roleIn(el, hidden) : closed ? "" : roleOf(el, tag);
+    if (!role && !closed && tag === "input" && NO_ROLE.has(el.type)) role = "textbox";
     const cursor = ctx.cursor;
     const st = ACT.has(role) || ctx.inAct ? "" : cs.cursor;
     // vh: the element and all it holds are visually hidden; tvh: its own
@@ -729,10 +789,16 @@ function (a) {
     // What a closed details or hidden="until-found" holds is not drawn,
     // and the accessibility tree leaves it out, yet its text is kept:
     // marked, so that a page cannot hide instructions there.
-    const vh = ctx.vh || closed || !hidden && unseen(el, cs);
+    // vc: vh comes from a box that clips what overflows it and is not
+    // positioned, whose clip an absolutely or fixed positioned element
+    // escapes (until a positioned element contains it again).
+    const inh = ctx.vh && !(ctx.vc && (cs.position === "absolute" || cs.position === "fixed"));
+    const u = inh || closed ? false : !hidden && unseen(el, cs);
+    const vh = inh || closed || !!u;
+    const vc = inh ? ctx.vc && cs.position === "static" : u === CLIPPED;
     const shut = closed || tag === "details" && !el.open || cs.contentVisibility === "hidden";
     const sub = { hidden, cursor: st || cursor, inAct: ctx.inAct || ACT.has(role), inRef: ctx.inRef,
-      closed: shut, vh, tvh: vh || shut || cs.fontSize === "0px" };
+      closed: shut, vh, vc, tvh: vh || shut || cs.fontSize === "0px" || !hidden && (clear(cs) || pushedOut(el, cs)) };
     if (tag === "label" && el.control) {
       // The label's text is the control's name: show the control only.
       if (!el.contains(el.control)) return;
