@@ -101,6 +101,16 @@ func TestSnapshotAttachedMatchesLaunched(t *testing.T) {
 			for i, e := range []*cdp.Engine{launched, plain} {
 				s := open(t, e, c.path)
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				for ready := testsite.ReadyWhen[c.path]; ready != ""; time.Sleep(50 * time.Millisecond) {
+					v, err := s.Evaluate(ctx, engine.EvalRequest{Expression: ready})
+					if err != nil {
+						cancel()
+						t.Fatalf("%s on %s: %v", ready, c.path, err)
+					}
+					if string(v) == "true" {
+						break
+					}
+				}
 				r, err := s.Snapshot(ctx, c.req)
 				cancel()
 				if err != nil {

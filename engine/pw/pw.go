@@ -150,6 +150,10 @@ func (e *Engine) launch() *browserProc {
 	return b
 }
 
+// runMu makes engines that start at once take turns in playwright.Run,
+// which sets playwright-go's package-wide logger.
+var runMu sync.Mutex
+
 func (e *Engine) start(b *browserProc) error {
 	// Firefox's launch server does not need the driver: start both at once.
 	type served struct {
@@ -170,10 +174,12 @@ func (e *Engine) start(b *browserProc) error {
 		}()
 	}
 	logw := logWriter(e.log, "driver")
+	runMu.Lock()
 	pw, err := playwright.Run(&playwright.RunOptions{
 		DriverDirectory: e.drv.Dir, SkipInstallBrowsers: true,
 		Stdout: logw, Stderr: logw, Logger: e.log,
 	})
+	runMu.Unlock()
 	b.pw = pw
 	if server != nil {
 		sv := <-server

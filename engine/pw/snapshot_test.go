@@ -149,6 +149,19 @@ func outlinesOf(t *testing.T, browser, site string, cases []snapshotCase) []stri
 			cancel()
 			t.Fatal(err)
 		}
+		if ready := testsite.ReadyWhen[c.path]; ready != "" {
+			for {
+				v, err := s.Evaluate(ctx, engine.EvalRequest{Expression: ready})
+				if err != nil {
+					cancel()
+					t.Fatalf("%s: %s on %s: %v", browser, ready, c.path, err)
+				}
+				if string(v) == "true" {
+					break
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
 		r, err := s.Snapshot(ctx, c.req)
 		if err != nil {
 			cancel()

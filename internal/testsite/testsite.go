@@ -108,3 +108,13 @@ func Handler() http.Handler {
 func Start() *httptest.Server {
 	return httptest.NewServer(Handler())
 }
+
+// ReadyWhen holds, for each page of the site that changes by itself after
+// its load, a JavaScript expression that is true once it has. A test that
+// compares outlines of such a page across browsers, or launches, waits
+// for it first: each browser then shows the same page however fast it
+// loaded. (ticking.html, which never stops changing, is left out of those
+// comparisons instead.)
+var ReadyWhen = map[string]string{
+	"/vitals.html": `document.title === "vitals: shifted"`, // a banner 300 ms after the load
+}
