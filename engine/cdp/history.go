@@ -15,7 +15,9 @@ import (
 // History goes back or forward one entry and waits for the page to load.
 func (s *session) History(ctx context.Context, delta int, timeout time.Duration) (engine.NavigateResult, error) {
 	return s.reloadLike(ctx, "go through history", timeout, func(ctx context.Context, t *chromedp.Target) error {
-		h, err := cdp.Call(ctx, t, page.GetNavigationHistory, cdp.Empty{})
+		h, err := kit.RetryDetached(ctx, func() (page.GetNavigationHistoryResult, error) {
+			return cdp.Call(ctx, t, page.GetNavigationHistory, cdp.Empty{})
+		})
 		if err != nil {
 			return err
 		}
@@ -28,7 +30,9 @@ func (s *session) History(ctx context.Context, delta int, timeout time.Duration)
 			return engine.Errorf(engine.NavigationFailed, "there is no page to go %s to", dir).
 				With("reason", "no_history").Suggest("Use navigate to open a URL.")
 		}
-		_, err = cdp.Call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[i].ID})
+		_, err = kit.RetryDetached(ctx, func() (struct{}, error) {
+			return cdp.Call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: h.Entries[i].ID})
+		})
 		return err
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
@@ -53,6 +54,16 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 			return s.navErr(req, err)
 		}
 		if nav.ErrorText != "" {
+			// Page.navigate answers a failed load before the browser's
+			// error page commits in its place; the next call (a
+			// go_back) would meet the frame between the two ("Not
+			// attached to an active page"). The error page is waited
+			// for, briefly: a load a policy blocked may commit none.
+			if nav.LoaderID != "" {
+				wctx, cancel := context.WithTimeout(ctx, errorPageWait)
+				_ = s.st.waitFor(wctx, func() bool { return s.st.commits > m.commits })
+				cancel()
+			}
 			if err := s.blockedNavigation(req.URL, nav.ErrorText); err != nil {
 				return err
 			}
@@ -74,6 +85,9 @@ func (s *session) Navigate(ctx context.Context, req engine.NavigateRequest) (eng
 	})
 	return res, err
 }
+
+// errorPageWait bounds the wait for the error page of a failed load.
+const errorPageWait = 2 * time.Second
 
 // waitLoaded waits until a main-frame document committed after m has fired
 // the lifecycle event name. Page.navigate can answer before the commit, when

@@ -7,6 +7,7 @@ import (
 	_ "image/jpeg" // decodes jpeg screenshots
 	_ "image/png"  // decodes png screenshots
 	"math"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -63,6 +64,45 @@ func (h *harness) testHistory(t *testing.T) {
 		}
 		if got := evaluate(t, s, engine.EvalRequest{Expression: "location.search + '|' + window.same"}); got != `"?step=2|1"` {
 			t.Fatalf("the page after History(+1): %s", got)
+		}
+	})
+	t.Run("AfterFailedLoad", func(t *testing.T) {
+		// Back from the page of a load that failed (a port nobody
+		// listens on): Firefox shows its own error page, which the
+		// Navigation API does not list, and go_back waited out its
+		// timeout, then answered no_history, though the page had gone
+		// back.
+		s := h.open(t, "/form.html")
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed := "http://" + l.Addr().String() + "/"
+		l.Close()
+		if _, err := s.Navigate(ctx(t), engine.NavigateRequest{URL: closed}); err == nil {
+			t.Fatalf("Navigate to %s, where nothing listens, succeeded", closed)
+		}
+		res, err := s.History(ctx(t), -1, 10*time.Second)
+		if !h.chromium() && engine.CodeOf(err) == engine.Timeout {
+			// Firefox over WebDriver BiDi may report no navigation for
+			// that step (Playwright then loses the page): an honest
+			// TIMEOUT, never "no page to go back to" (README, Firefox).
+			return
+		}
+		if err != nil {
+			t.Fatalf("History(-1) after the failed load: %v", err)
+		}
+		if res.URL != h.site.url("/form.html") {
+			t.Fatalf("History(-1) after the failed load = %+v, want the page before it", res)
+		}
+		for end := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			title := evaluate(t, s, engine.EvalRequest{Expression: "document.title"})
+			if title == `"Sign in"` {
+				break
+			}
+			if time.Now().After(end) {
+				t.Fatalf("the page after History(-1) is titled %s, want \"Sign in\"", title)
+			}
 		}
 	})
 	t.Run("NoHistory", func(t *testing.T) {

@@ -25,21 +25,34 @@ func (s *session) History(ctx context.Context, delta int, timeout time.Duration)
 		}
 	}
 	return s.reloadLike(ctx, "go "+dir, timeout, func(t *float64) (playwright.Response, error) {
-		if delta > 0 {
-			return s.page.GoForward(playwright.PageGoForwardOptions{WaitUntil: playwright.WaitUntilStateCommit, Timeout: t})
-		}
-		return s.page.GoBack(playwright.PageGoBackOptions{WaitUntil: playwright.WaitUntilStateCommit, Timeout: t})
-	}, func() error {
-		return engine.Errorf(engine.NavigationFailed, "there is no page to go %s to", dir).
-			With("reason", "no_history").Suggest("Use navigate to open a URL.")
-	})
+		return kit.RetryDetached(ctx, func() (playwright.Response, error) {
+			if delta > 0 {
+				return s.page.GoForward(playwright.PageGoForwardOptions{WaitUntil: playwright.WaitUntilStateCommit, Timeout: t})
+			}
+			return s.page.GoBack(playwright.PageGoBackOptions{WaitUntil: playwright.WaitUntilStateCommit, Timeout: t})
+		})
+	}, func() error { return noHistory("go " + dir) })
+}
+
+// noHistory is the error of a step with no history entry to take (what
+// is "go back" or "go forward").
+func noHistory(what string) error {
+	return engine.Errorf(engine.NavigationFailed, "there is no page to %s to", what).
+		With("reason", "no_history").Suggest("Use navigate to open a URL.")
 }
 
 // historyEntryScript answers the history entry d away as the page's
 // Navigation API lists it (same-origin entries): its key and whether it
 // belongs to the current document (history.pushState added it); null for
 // an entry it does not list, or when the page has no Navigation API.
+//
+// On Firefox's page for a failed load (about:neterror, about:certerror),
+// which the Navigation API does not list, it answers errorPage and the
+// length of the history instead.
 const historyEntryScript = `(d) => {
+	if (/^about:(neterror|certerror)/.test(document.documentURI)) {
+		return {errorPage: true, length: history.length};
+	}
 	if (typeof navigation === "undefined" || !navigation.currentEntry) return null;
 	const e = navigation.entries()[navigation.currentEntry.index + d];
 	return e ? {key: e.key, same: e.sameDocument} : null;
@@ -81,7 +94,27 @@ func (s *session) firefoxStep(ctx context.Context, delta int, what string, timeo
 	v, err := eval(historyEntryScript, delta)
 	e, _ := v.(map[string]any)
 	key, _ := e["key"].(string)
-	if err != nil || key == "" {
+	errorPage, _ := e["errorPage"].(bool)
+	switch {
+	case err != nil:
+		return engine.NavigateResult{}, false, nil
+	case errorPage && delta < 0:
+		// Back from the page of a failed load, which is the history's
+		// newest entry: there is an entry before it when the history
+		// holds more than it. Playwright's GoBack waited out its
+		// timeout there, and answered no_history though the page had
+		// gone back.
+		n := 2 // unknown: take the step
+		switch l := e["length"].(type) {
+		case int:
+			n = l
+		case float64:
+			n = int(l)
+		}
+		if n < 2 {
+			return engine.NavigateResult{}, true, noHistory(what)
+		}
+	case key == "":
 		return engine.NavigateResult{}, false, nil
 	}
 	if same, _ := e["same"].(bool); same {
