@@ -47,10 +47,10 @@ func startEngine(t *testing.T, name string, args ...string) *proc {
 			continue
 		}
 		if name != "cdp" {
+			// The binary finds the driver through driverEnv
+			// (startBinaryIn): t.Setenv panics in eachEngine's parallel
+			// subtests.
 			pwenv.Playwright(t, e.browser)
-			if os.Getenv(pw.EnvDriverPath) == "" {
-				t.Setenv(pw.EnvDriverPath, testenv.PlaywrightDriverDir())
-			}
 		}
 		return startBinary(t, append(append([]string{}, e.args...), args...)...)
 	}

@@ -72,7 +72,7 @@ func startBinaryIn(t *testing.T, tmp string, args ...string) *proc {
 	}
 	s := &proc{t: t, tmp: tmp, stderr: &bytes.Buffer{}}
 	// No display and no --headless: the server must notice and run headless.
-	env := append(os.Environ(), "TMPDIR="+tmp, "DISPLAY=", "WAYLAND_DISPLAY=")
+	env := append(driverEnv(), "TMPDIR="+tmp, "DISPLAY=", "WAYLAND_DISPLAY=")
 	c, err := client.NewStdioMCPClientWithOptions(bin, env, args,
 		transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
 			cmd := exec.CommandContext(ctx, command, args...)

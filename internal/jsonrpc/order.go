@@ -17,7 +17,10 @@ import (
 // the next one expected from its client waits, at most Wait, for the ones
 // before it to arrive; then it goes on. Requests with other ids (strings,
 // far ahead, behind) never wait, and a client whose gaps were not filled
-// in time three times is not waited for again.
+// in time three times is not waited for again. A wait that runs out skips
+// only the ids that have not arrived: a request that has is never passed
+// by a later one. Order keeps at most orderLines clients, the least
+// recently heard from leaving first.
 type Order struct {
 	// Wait is the longest a request waits for the ones before it; 0 is
 	// DefaultOrderWait.
@@ -35,25 +38,33 @@ const DefaultOrderWait = 500 * time.Millisecond
 // orderGap is the furthest ahead of the next expected id that a request
 // waits for; orderMisses is how many waits may run out on one client
 // before it is not waited for again.
+// orderLines is the most clients it keeps, and orderKeyMax the longest
+// key it orders by (a client names its own MCP session, and mcp-go's are
+// 48 bytes): neither the number nor the size of the keys clients send
+// grows the server's memory without bound.
 const (
 	orderGap    = 64
 	orderMisses = 3
+	orderLines  = 1024
+	orderKeyMax = 256
 )
 
 // idLine is one client's requests: every id below next has gone on (or
-// was given up on); passed holds those at or above next that have.
+// was given up on); passed holds those at or above next that have, and
+// arrived those at or above next that have come and not yet gone on.
 type idLine struct {
-	next   int64
-	passed map[int64]bool
-	wake   chan struct{} // closed when next moves
-	misses int
-	used   time.Time
+	next    int64
+	passed  map[int64]bool
+	arrived map[int64]bool
+	wake    chan struct{} // closed when next moves
+	misses  int
+	used    time.Time
 }
 
 // Base says that the first request of the client key will have id next:
 // the id after its initialize, which reaches the server before key exists.
 func (o *Order) Base(key string, next int64) {
-	if key == "" {
+	if key == "" || len(key) > orderKeyMax {
 		return
 	}
 	o.mu.Lock()
@@ -69,7 +80,7 @@ func (o *Order) Base(key string, next int64) {
 // stream): the request after it waits for that.
 func (o *Order) Enter(ctx context.Context, key string, id any) (done func()) {
 	n, ok := intID(id)
-	if o == nil || key == "" || !ok {
+	if o == nil || key == "" || len(key) > orderKeyMax || !ok {
 		return func() {}
 	}
 	done = func() { o.pass(key, n) }
@@ -84,8 +95,11 @@ func (o *Order) Enter(ctx context.Context, key string, id any) (done func()) {
 	case n-l.next > orderGap:
 		// A client that numbers otherwise: its line starts again here.
 		l.skipTo(n)
+	case n < l.next || l.misses >= orderMisses:
 		return done
-	case n <= l.next || l.misses >= orderMisses:
+	}
+	l.arrived[n] = true
+	if n == l.next {
 		return done
 	}
 	wait := o.Wait
@@ -94,24 +108,35 @@ func (o *Order) Enter(ctx context.Context, key string, id any) (done func()) {
 	}
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
+	expired := false
 	for n > l.next {
+		if expired {
+			// The wait ran out: the ids before it that have not come are
+			// given up on (they go on when they come), up to the first
+			// that has, which goes on before it.
+			low := n
+			for id := range l.arrived {
+				if id >= l.next && id < low {
+					low = id
+				}
+			}
+			if low > l.next {
+				l.misses++
+				l.skipTo(low)
+				continue
+			}
+		}
 		wake := l.wake
 		o.mu.Unlock()
 		select {
 		case <-wake:
 			o.mu.Lock()
-			continue
 		case <-ctx.Done():
 			o.mu.Lock()
 			return done
 		case <-timer.C:
 			o.mu.Lock()
-		}
-		if n > l.next {
-			// The requests before it did not come: it goes on, and so do
-			// they when they come.
-			l.misses++
-			l.skipTo(n)
+			expired = true
 		}
 	}
 	return done
@@ -130,7 +155,17 @@ func (o *Order) add(key string, next int64) *idLine {
 			}
 		}
 	}
-	l := &idLine{next: next, passed: map[int64]bool{}, wake: make(chan struct{}), used: time.Now()}
+	if len(o.lines) >= orderLines {
+		// The least recently heard from leaves: its waits run out.
+		var oldest string
+		for k, l := range o.lines {
+			if oldest == "" || l.used.Before(o.lines[oldest].used) {
+				oldest = k
+			}
+		}
+		delete(o.lines, oldest)
+	}
+	l := &idLine{next: next, passed: map[int64]bool{}, arrived: map[int64]bool{}, wake: make(chan struct{}), used: time.Now()}
 	o.lines[key] = l
 	return l
 }
@@ -140,7 +175,11 @@ func (o *Order) pass(key string, n int64) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	l, ok := o.lines[key]
-	if !ok || n < l.next {
+	if !ok {
+		return
+	}
+	delete(l.arrived, n)
+	if n < l.next {
 		return
 	}
 	l.passed[n] = true
@@ -155,6 +194,11 @@ func (l *idLine) skipTo(n int64) {
 		for id := range l.passed {
 			if id < n {
 				delete(l.passed, id)
+			}
+		}
+		for id := range l.arrived {
+			if id < n {
+				delete(l.arrived, id)
 			}
 		}
 		l.next, moved = n, true

@@ -2,6 +2,8 @@ package jsonrpc
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -41,8 +43,21 @@ func TestOrderPutsRequestsBackInOrder(t *testing.T) {
 		t.Fatalf("went on in the order %v, want %v", got, want)
 	}
 	// Another client's line is its own: its first request waits for none.
-	if got := enterAll(t, o, "other", 9.0, 10.0); !equal(got, []any{9.0, 10.0}) {
-		t.Fatalf("another client's requests went on in the order %v", got)
+	// (One after the other: goroutines 20 ms apart may start in either
+	// order on a loaded machine, and a 10 that came first would start
+	// the line there.)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	gone := make(chan struct{})
+	go func() {
+		o.Enter(ctx, "other", 9.0)()
+		o.Enter(ctx, "other", 10.0)()
+		close(gone)
+	}()
+	select {
+	case <-gone:
+	case <-time.After(30 * time.Second):
+		t.Fatal("another client's first request waited")
 	}
 }
 
@@ -118,4 +133,97 @@ func equal(a, b []any) bool {
 		}
 	}
 	return true
+}
+
+// TestOrderNeverPassesARequestThatCame: when a wait runs out, only the ids
+// that never came are given up on. A request that came, waiting for the
+// same missing id or already on its way, still goes on before the ones
+// after it.
+func TestOrderNeverPassesARequestThatCame(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	// three enters 3 and, once it waits, calls before, which returns the
+	// done of the request ahead of it: 3 must wait for that done, though
+	// its own wait (50 ms) runs out well before it is called.
+	three := func(t *testing.T, o *Order, before func() func()) {
+		t.Helper()
+		went := make(chan struct{})
+		go func() { o.Enter(ctx, "s", 3.0)(); close(went) }()
+		testWaiting(t, o, 3)
+		release := before()
+		select {
+		case <-went:
+			t.Fatal("3 went on before the request ahead of it had")
+		case <-time.After(300 * time.Millisecond):
+		}
+		release()
+		select {
+		case <-went:
+		case <-time.After(30 * time.Second):
+			t.Fatal("3 never went on")
+		}
+	}
+	t.Run("both waiting", func(t *testing.T) {
+		// 1 never comes; 3 comes first, then 2: 3's wait runs out first,
+		// and gives up on 1 only.
+		o := &Order{Wait: 50 * time.Millisecond}
+		o.Base("s", 1)
+		three(t, o, func() func() { return o.Enter(ctx, "s", 2.0) })
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		if l := o.lines["s"]; l.next != 4 || l.misses != 1 || len(l.arrived) != 0 {
+			t.Fatalf("next %d, misses %d, arrived %v; want 4, 1, none", l.next, l.misses, l.arrived)
+		}
+	})
+	t.Run("on its way", func(t *testing.T) {
+		// 2 is the next id and has gone past Enter, but has not yet
+		// taken its place when 3's wait runs out.
+		o := &Order{Wait: 50 * time.Millisecond}
+		o.Base("s", 2)
+		done2 := o.Enter(ctx, "s", 2.0)
+		three(t, o, func() func() { return done2 })
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		if l := o.lines["s"]; l.next != 4 || l.misses != 0 || len(l.arrived) != 0 {
+			t.Fatalf("next %d, misses %d, arrived %v; want 4, 0, none", l.next, l.misses, l.arrived)
+		}
+	})
+}
+
+// testWaiting waits until id has come on o's line s.
+func testWaiting(t *testing.T, o *Order, id int64) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
+		o.mu.Lock()
+		l := o.lines["s"]
+		came := l != nil && l.arrived[id]
+		o.mu.Unlock()
+		if came {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d never came", id)
+		}
+	}
+}
+
+// TestOrderKeepsFewClients: the clients' keys, which they send, keep at
+// most orderLines lines, and a key longer than orderKeyMax none.
+func TestOrderKeepsFewClients(t *testing.T) {
+	o := &Order{}
+	for i := range 3 * orderLines {
+		o.Enter(context.Background(), fmt.Sprint("client-", i), 1.0)()
+	}
+	o.Enter(context.Background(), strings.Repeat("k", orderKeyMax+1), 1.0)()
+	o.Base(strings.Repeat("b", orderKeyMax+1), 1)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.lines) > orderLines {
+		t.Fatalf("%d lines kept, want at most %d", len(o.lines), orderLines)
+	}
+	for k := range o.lines {
+		if len(k) > orderKeyMax {
+			t.Fatalf("a line for a key of %d bytes", len(k))
+		}
+	}
 }
