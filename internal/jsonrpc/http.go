@@ -43,7 +43,7 @@ func Handler(g Guard, next http.Handler) http.Handler {
 		if resp, code := g.Inspect(r.Context(), body); code != 0 {
 			if m.Method != "" && m.HasID {
 				// Refused, it has gone on all the same.
-				g.Order.Enter(r.Context(), sid, m.ID)()
+				g.Order.Note(sid, m.ID)
 			}
 			if resp == nil {
 				w.WriteHeader(http.StatusAccepted) // a notification
@@ -113,18 +113,22 @@ func serveBatch(g Guard, next http.Handler, w http.ResponseWriter, r *http.Reque
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for i, e := range elems {
+		m, _ := Parse(e)
+		noted := func() {
+			// A batch's order is its own: its requests wait for none.
+			if m.Method != "" && m.HasID {
+				g.Order.Note(r.Header.Get(HeaderSession), m.ID)
+			}
+		}
 		if resp, code := g.inBatch(r.Context(), e); code != 0 {
 			answers[i] = resp
+			noted()
 			continue
 		}
 		// The turns are taken here, in the batch's order, before its
 		// requests run at the same time.
-		entered := func() {}
-		if m, _ := Parse(e); m.Method != "" && m.HasID {
-			entered = g.Order.Enter(r.Context(), r.Header.Get(HeaderSession), m.ID)
-		}
 		e, token, _ := g.turn(r.Context(), e)
-		entered()
+		noted()
 		wg.Go(func() {
 			rec := &recorder{header: http.Header{}}
 			w, end := g.afterPOST(rec, token)

@@ -58,6 +58,7 @@ type idLine struct {
 	arrived map[int64]bool
 	wake    chan struct{} // closed when next moves
 	misses  int
+	skips   int // waits that ran out and gave up on ids, in all
 	used    time.Time
 }
 
@@ -108,7 +109,7 @@ func (o *Order) Enter(ctx context.Context, key string, id any) (done func()) {
 	}
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
-	expired := false
+	expired, skips := false, l.skips
 	for n > l.next {
 		if expired {
 			// The wait ran out: the ids before it that have not come are
@@ -122,6 +123,7 @@ func (o *Order) Enter(ctx context.Context, key string, id any) (done func()) {
 			}
 			if low > l.next {
 				l.misses++
+				l.skips++
 				l.skipTo(low)
 				continue
 			}
@@ -139,7 +141,32 @@ func (o *Order) Enter(ctx context.Context, key string, id any) (done func()) {
 			expired = true
 		}
 	}
+	if !expired && l.skips == skips {
+		// The ids before it came: the client numbers as expected.
+		l.misses = 0
+	}
 	return done
+}
+
+// Note notes a request that goes on without waiting: one of a batch, whose
+// order is the batch's, or one refused before it could run. The requests
+// after it need not wait for it.
+func (o *Order) Note(key string, id any) {
+	n, ok := intID(id)
+	if o == nil || key == "" || len(key) > orderKeyMax || !ok {
+		return
+	}
+	o.mu.Lock()
+	l, ok := o.lines[key]
+	if !ok {
+		l = o.add(key, n)
+	}
+	l.used = time.Now()
+	if n-l.next > orderGap {
+		l.skipTo(n)
+	}
+	o.mu.Unlock()
+	o.pass(key, n)
 }
 
 // add starts the line of key at next; it drops the lines of clients not

@@ -227,3 +227,56 @@ func TestOrderKeepsFewClients(t *testing.T) {
 		}
 	}
 }
+
+func TestOrderNoteWaitsForNone(t *testing.T) {
+	o := &Order{Wait: time.Hour}
+	o.Base("s", 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	passed := make(chan struct{})
+	go func() {
+		// A batch [3, 2, 1], whose ids go downwards, and a request
+		// refused before it ran (4): none waits, and 5 then waits for
+		// none of them.
+		o.Note("s", 3.0)
+		o.Note("s", 2.0)
+		o.Note("s", 1.0)
+		o.Note("s", 4.0)
+		o.Enter(ctx, "s", 5.0)()
+		close(passed)
+	}()
+	select {
+	case <-passed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("a noted request held the ones after it")
+	}
+}
+
+func TestOrderForgivesAClientWhoseGapsFill(t *testing.T) {
+	o := &Order{Wait: 20 * time.Millisecond}
+	o.Base("s", 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	misses := func() int {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		return o.lines["s"].misses
+	}
+	// Two ids lost on the way: two waits run out.
+	o.Enter(ctx, "s", 2.0)()
+	o.Enter(ctx, "s", 4.0)()
+	if m := misses(); m != 2 {
+		t.Fatalf("misses %d, want 2", m)
+	}
+	// Then the client sends 5 and 6 at once, 6 arriving first: 6 waits
+	// for 5, which comes, and the client is trusted again.
+	o.Wait = time.Minute
+	var wg sync.WaitGroup
+	wg.Go(func() { o.Enter(ctx, "s", 6.0)() })
+	testWaiting(t, o, 6)
+	o.Enter(ctx, "s", 5.0)()
+	wg.Wait()
+	if m := misses(); m != 0 {
+		t.Fatalf("misses %d after a gap that filled, want 0", m)
+	}
+}
