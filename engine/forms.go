@@ -70,6 +70,9 @@ type ScrollRequest struct {
 type ScrollResult struct {
 	ActionResult
 	ScrollX, ScrollY float64
+	// MovedX and MovedY are how far a scroll by x,y moved the page: less
+	// than asked, or 0, at its edge (0 for a scroll into view).
+	MovedX, MovedY float64
 }
 
 // WithDefaults returns r with its zero fields set to their defaults.

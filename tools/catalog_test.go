@@ -229,8 +229,17 @@ func TestFormTools(t *testing.T) {
 		t.Fatalf("check prevented: %v", b)
 	}
 	e.fail(engine.ElementNotEditable, "check", map[string]any{"sessionId": id, "selector": "h1"})
-	if out := e.ok("scroll", map[string]any{"sessionId": id, "y": 500}); out["scrollY"].(float64) != 500 {
+	if out := e.ok("scroll", map[string]any{"sessionId": id, "y": 500}); out["scrollY"].(float64) != 500 || out["message"] != "Scrolled by 0,500" {
 		t.Fatalf("scroll by: %v", out)
+	}
+	// Past the page's end the message says how far it really went, and
+	// then that it did not move: it said "Scrolled by 0,1000000".
+	if out := e.ok("scroll", map[string]any{"sessionId": id, "y": 1000000}); !strings.HasPrefix(out["message"].(string), "Scrolled by 0,") ||
+		!strings.Contains(out["message"].(string), "of the 0,1000000 asked: the page's edge stopped it") {
+		t.Fatalf("scroll past the end: %v", out)
+	}
+	if out := e.ok("scroll", map[string]any{"sessionId": id, "y": 300}); !strings.HasPrefix(out["message"].(string), "Did not scroll: the page cannot scroll further that way") {
+		t.Fatalf("scroll at the end: %v", out)
 	}
 	if out := e.ok("scroll", map[string]any{"sessionId": id, "selector": "#bottom"}); out["scrollY"].(float64) <= 500 {
 		t.Fatalf("scroll into view: %v", out)

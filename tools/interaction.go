@@ -253,8 +253,24 @@ func scroll(d *Deps) Tool {
 			if err != nil {
 				return ScrollOut{}, err
 			}
+			if !in.given() {
+				msg = scrollMessage(in.X, in.Y, r)
+			}
 			return ScrollOut{ScrollX: r.ScrollX, ScrollY: r.ScrollY, ActionOut: actionOut(msg, r.ActionResult)}, nil
 		})
+}
+
+// scrollMessage says how far a scroll by x,y moved the page: a scroll
+// that the page's edge stopped, wholly or in part, says so, rather than
+// claim the distance asked.
+func scrollMessage(x, y int, r engine.ScrollResult) string {
+	switch {
+	case r.MovedX == 0 && r.MovedY == 0 && (x != 0 || y != 0):
+		return fmt.Sprintf("Did not scroll: the page cannot scroll further that way (it is at %g,%g)", r.ScrollX, r.ScrollY)
+	case r.MovedX != float64(x) || r.MovedY != float64(y):
+		return fmt.Sprintf("Scrolled by %g,%g of the %d,%d asked: the page's edge stopped it (it is at %g,%g)", r.MovedX, r.MovedY, x, y, r.ScrollX, r.ScrollY)
+	}
+	return fmt.Sprintf("Scrolled by %d,%d", x, y)
 }
 
 func hover(d *Deps) Tool {

@@ -161,8 +161,8 @@ func (h *harness) testScroll(t *testing.T) {
 		t.Fatalf("Scroll: %v", err)
 	}
 	quiet(t, "scroll", res.ActionResult)
-	if res.ScrollY != 500 || res.ScrollX != 0 {
-		t.Fatalf("scrolled to %v,%v, want 0,500", res.ScrollX, res.ScrollY)
+	if res.ScrollY != 500 || res.ScrollX != 0 || res.MovedY != 500 || res.MovedX != 0 {
+		t.Fatalf("scrolled to %v,%v by %v,%v, want to 0,500 by 0,500", res.ScrollX, res.ScrollY, res.MovedX, res.MovedY)
 	}
 	if v := value(t, s, "body", "() => scrollY"); v != "500" {
 		t.Fatalf("the page's scrollY = %s", v)
@@ -170,6 +170,18 @@ func (h *harness) testScroll(t *testing.T) {
 	tg := sel("#bottom")
 	if res, err = s.Scroll(ctx(t), engine.ScrollRequest{Target: &tg}); err != nil || res.ScrollY <= 500 {
 		t.Fatalf("Scroll(#bottom) = %v, %v; want below 500", res.ScrollY, err)
+	}
+	// At the page's end, a scroll down moves it no further, and says so.
+	end, err := s.Scroll(ctx(t), engine.ScrollRequest{Y: 1000000})
+	if err != nil {
+		t.Fatalf("Scroll to the end: %v", err)
+	}
+	res, err = s.Scroll(ctx(t), engine.ScrollRequest{Y: 500})
+	if err != nil || res.MovedY != 0 || res.ScrollY != end.ScrollY {
+		t.Fatalf("Scroll(500) at the end = moved %v to %v, %v; want moved 0, still at %v", res.MovedY, res.ScrollY, err, end.ScrollY)
+	}
+	if v := value(t, s, "body", "() => scrollY"); v != fmt.Sprint(end.ScrollY) {
+		t.Fatalf("the page's scrollY = %s, want %v", v, end.ScrollY)
 	}
 	missing := sel("#missing")
 	_, err = s.Scroll(ctx(t), engine.ScrollRequest{Target: &missing, Timeout: 200 * time.Millisecond})

@@ -57,6 +57,8 @@ type formAnswer struct {
 	Radio    bool            `json:"radio"`
 	ScrollX  float64         `json:"scrollX"`
 	ScrollY  float64         `json:"scrollY"`
+	MovedX   float64         `json:"movedX"`
+	MovedY   float64         `json:"movedY"`
 }
 
 // run acts with req and decodes the script's answer.
@@ -184,5 +186,5 @@ func Scroll(ctx context.Context, act Act, req engine.ScrollRequest) (engine.Scro
 	if err != nil {
 		return engine.ScrollResult{}, err
 	}
-	return engine.ScrollResult{ActionResult: res, ScrollX: a.ScrollX, ScrollY: a.ScrollY}, nil
+	return engine.ScrollResult{ActionResult: res, ScrollX: a.ScrollX, ScrollY: a.ScrollY, MovedX: a.MovedX, MovedY: a.MovedY}, nil
 }
