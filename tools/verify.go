@@ -475,12 +475,12 @@ func (in VerifyTextIn) validate() error {
 	return validTarget(in.Selector, in.Ref, false)
 }
 
-var (
-	//go:embed js/verify_text.js
-	verifyTextJS string
-	//go:embed js/page_text.js
-	pageTextJS string
-)
+//go:embed js/verify_text.js
+var verifyTextJS string
+
+// pageTextJS reads the page's text as verifyTextJS reads an element's:
+// that of its body.
+var pageTextJS = `() => document.body ? (` + verifyTextJS + `)([document.body]) : ["", ""]`
 
 func verifyText(d *Deps) Tool {
 	return inGroup(Testing, sessionTool(d, "verify_text",

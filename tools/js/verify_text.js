@@ -1,7 +1,9 @@
-// The text the browser renders of the first match, two ways as
-// page_text.js reads the page's (innerText, and the shown text nodes as
-// written, before text-transform, without a textarea's or a select's),
-// or null when nothing matches.
+// The text the browser renders of the first match, two ways: innerText,
+// and the shown text nodes run together as written, before CSS
+// text-transform (as Playwright's toContainText reads textContent, so that
+// a button styled upper case still reads "Sign in"); a textarea's and a
+// select's text nodes are left out, as innerText leaves them. null when
+// nothing matches. verify.go's pageTextJS runs it on the page's body.
 els => {
   if (!els.length) return null;
   const root = els[0];
