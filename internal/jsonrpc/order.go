@@ -80,23 +80,15 @@ func (o *Order) Base(key string, next int64) {
 // once this request has taken its place (its turn, or its line on the
 // stream): the request after it waits for that.
 func (o *Order) Enter(ctx context.Context, key string, id any) (done func()) {
-	n, ok := intID(id)
-	if o == nil || key == "" || len(key) > orderKeyMax || !ok {
+	n, ok := o.ordered(key, id)
+	if !ok {
 		return func() {}
 	}
 	done = func() { o.pass(key, n) }
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	l, ok := o.lines[key]
-	if !ok {
-		l = o.add(key, n)
-	}
-	l.used = time.Now()
-	switch {
-	case n-l.next > orderGap:
-		// A client that numbers otherwise: its line starts again here.
-		l.skipTo(n)
-	case n < l.next || l.misses >= orderMisses:
+	l := o.join(key, n)
+	if n < l.next || l.misses >= orderMisses {
 		return done
 	}
 	l.arrived[n] = true
@@ -152,11 +144,27 @@ func (o *Order) Enter(ctx context.Context, key string, id any) (done func()) {
 // order is the batch's, or one refused before it could run. The requests
 // after it need not wait for it.
 func (o *Order) Note(key string, id any) {
-	n, ok := intID(id)
-	if o == nil || key == "" || len(key) > orderKeyMax || !ok {
+	n, ok := o.ordered(key, id)
+	if !ok {
 		return
 	}
 	o.mu.Lock()
+	o.join(key, n)
+	o.mu.Unlock()
+	o.pass(key, n)
+}
+
+// ordered is id as a whole number, when the requests of key are put in
+// order by it.
+func (o *Order) ordered(key string, id any) (int64, bool) {
+	n, ok := intID(id)
+	return n, ok && o != nil && key != "" && len(key) <= orderKeyMax
+}
+
+// join is the line of key that request n joins, with o.mu held: a new
+// client's starts at n, and so does the line of a client that numbers
+// otherwise (n far ahead of the next id expected).
+func (o *Order) join(key string, n int64) *idLine {
 	l, ok := o.lines[key]
 	if !ok {
 		l = o.add(key, n)
@@ -165,8 +173,7 @@ func (o *Order) Note(key string, id any) {
 	if n-l.next > orderGap {
 		l.skipTo(n)
 	}
-	o.mu.Unlock()
-	o.pass(key, n)
+	return l
 }
 
 // add starts the line of key at next; it drops the lines of clients not
