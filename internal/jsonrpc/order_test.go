@@ -48,17 +48,10 @@ func TestOrderPutsRequestsBackInOrder(t *testing.T) {
 	// the line there.)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	gone := make(chan struct{})
-	go func() {
+	returnsSoon(t, "another client's first request waited", func() {
 		o.Enter(ctx, "other", 9.0)()
 		o.Enter(ctx, "other", 10.0)()
-		close(gone)
-	}()
-	select {
-	case <-gone:
-	case <-time.After(30 * time.Second):
-		t.Fatal("another client's first request waited")
-	}
+	})
 }
 
 func TestOrderWaitsNoLongerThanWait(t *testing.T) {
@@ -86,13 +79,7 @@ func TestOrderWaitsNoLongerThanWait(t *testing.T) {
 	if misses != 3 {
 		t.Fatalf("misses %d, want 3", misses)
 	}
-	gone := make(chan struct{})
-	go func() { o.Enter(ctx, "s", 10.0)(); close(gone) }()
-	select {
-	case <-gone:
-	case <-time.After(30 * time.Second):
-		t.Fatal("a request waited on a client whose gaps were never filled")
-	}
+	returnsSoon(t, "a request waited on a client whose gaps were never filled", func() { o.Enter(ctx, "s", 10.0)() })
 }
 
 func TestOrderNeverWaitsForOtherIDs(t *testing.T) {
@@ -100,8 +87,7 @@ func TestOrderNeverWaitsForOtherIDs(t *testing.T) {
 	o.Base("s", 1)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	passed := make(chan struct{})
-	go func() {
+	returnsSoon(t, "a request waited though its id says nothing of the order", func() {
 		o.Enter(ctx, "s", "a-string-id")()
 		o.Enter(ctx, "s", 1.5)()
 		o.Enter(ctx, "", 7.0)()     // no client session
@@ -110,13 +96,7 @@ func TestOrderNeverWaitsForOtherIDs(t *testing.T) {
 		o.Enter(ctx, "s", 3.0)()    // behind
 		var nilOrder *Order
 		nilOrder.Enter(ctx, "s", 5.0)()
-		close(passed)
-	}()
-	select {
-	case <-passed:
-	case <-time.After(30 * time.Second):
-		t.Fatal("a request waited though its id says nothing of the order")
-	}
+	})
 	// A cancelled request stops waiting.
 	cctx, ccancel := context.WithCancel(ctx)
 	ccancel()
@@ -233,8 +213,7 @@ func TestOrderNoteWaitsForNone(t *testing.T) {
 	o.Base("s", 1)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	passed := make(chan struct{})
-	go func() {
+	returnsSoon(t, "a noted request held the ones after it", func() {
 		// A batch [3, 2, 1], whose ids go downwards, and a request
 		// refused before it ran (4): none waits, and 5 then waits for
 		// none of them.
@@ -243,13 +222,7 @@ func TestOrderNoteWaitsForNone(t *testing.T) {
 		o.Note("s", 1.0)
 		o.Note("s", 4.0)
 		o.Enter(ctx, "s", 5.0)()
-		close(passed)
-	}()
-	select {
-	case <-passed:
-	case <-time.After(30 * time.Second):
-		t.Fatal("a noted request held the ones after it")
-	}
+	})
 }
 
 func TestOrderForgivesAClientWhoseGapsFill(t *testing.T) {
@@ -278,5 +251,17 @@ func TestOrderForgivesAClientWhoseGapsFill(t *testing.T) {
 	wg.Wait()
 	if m := misses(); m != 0 {
 		t.Fatalf("misses %d after a gap that filled, want 0", m)
+	}
+}
+
+// returnsSoon runs f and fails with why unless it returns within 30 s.
+func returnsSoon(t *testing.T, why string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { f(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal(why)
 	}
 }
