@@ -65,9 +65,9 @@ func TestConditionsReachNewTabs(t *testing.T) {
 	}
 }
 
-// openPage starts browser through the playwright engine for one test, opens
-// a session there (closed when the test ends) and navigates it to url.
-func openPage(t *testing.T, browser, url string) engine.Session {
+// startEngine starts browser through the playwright engine, at the
+// conformance suite's viewport, for one test, which closes it as it ends.
+func startEngine(t *testing.T, browser string) *pw.Engine {
 	t.Helper()
 	cfg := pwenv.Playwright(t, browser)
 	cfg.Viewport = enginetest.Viewport
@@ -77,6 +77,14 @@ func openPage(t *testing.T, browser, url string) engine.Session {
 	}
 	e.Start()
 	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// openPage starts browser through the playwright engine for one test, opens
+// a session there (closed when the test ends) and navigates it to url.
+func openPage(t *testing.T, browser, url string) engine.Session {
+	t.Helper()
+	e := startEngine(t, browser)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, err := e.NewSession(ctx, engine.SessionOptions{Viewport: enginetest.Viewport})

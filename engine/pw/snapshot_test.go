@@ -14,7 +14,6 @@ import (
 	"github.com/seed4af8c199/browsermcp/engine/enginetest"
 	"github.com/seed4af8c199/browsermcp/engine/pw"
 	"github.com/seed4af8c199/browsermcp/internal/testenv"
-	"github.com/seed4af8c199/browsermcp/internal/testenv/pwenv"
 	"github.com/seed4af8c199/browsermcp/internal/testsite"
 )
 
@@ -128,14 +127,7 @@ func TestSnapshotMatchesCDP(t *testing.T) {
 // outlinesOf is the outline of each case on browser, each from a new
 // session.
 func outlinesOf(t *testing.T, browser, site string, cases []snapshotCase) []string {
-	cfg := pwenv.Playwright(t, browser)
-	cfg.Viewport = enginetest.Viewport
-	e, err := pw.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Start()
-	defer e.Close()
+	e := startEngine(t, browser)
 	var out []string
 	for _, c := range cases {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
