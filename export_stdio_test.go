@@ -118,16 +118,9 @@ func TestExportedTestReplays(t *testing.T) {
 	if !strings.HasPrefix(path, out) && !strings.HasPrefix(path, mustEval(t, out)) {
 		t.Fatalf("exported to %s, outside the output directory %s", path, out)
 	}
-	file, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	file := mustReplay(t, node, modules, chromium, path)
 	if n, _ := exp["steps"].(float64); n < 17 || strings.Contains(string(file), "not replayed") {
 		t.Fatalf("export_test = %v:\n%s", exp, file)
-	}
-
-	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err != nil {
-		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
 	}
 	isBroken.Store(true)
 	log, err := runPlaywrightTestToFail(t, node, modules, chromium, path)
@@ -139,6 +132,20 @@ func TestExportedTestReplays(t *testing.T) {
 		t.Fatalf("against the broken page: %v; want one test failing on its check of milk (hi, urgent):\n%s", err, log)
 	}
 	t.Logf("the exported test:\n%s\nits run against the broken page:\n%s", file, log)
+}
+
+// mustReplay reads the exported test at path and runs it, which must pass
+// against the page it was recorded on; it returns the file.
+func mustReplay(t *testing.T, node, modules, chromium, path string) []byte {
+	t.Helper()
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err != nil {
+		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
+	}
+	return file
 }
 
 // runPlaywrightTest runs one test file with @playwright/test's runner on
@@ -258,15 +265,9 @@ func TestExportedFileChooserReplays(t *testing.T) {
 	code("verify_title", map[string]any{"title": "one cancelled"})
 
 	path, _ := s.ok("export_test", map[string]any{"sessionId": id})["path"].(string)
-	file, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	file := mustReplay(t, node, modules, chromium, path)
 	if strings.Contains(string(file), "not replayed") {
 		t.Fatalf("the exported test leaves a step out:\n%s", file)
-	}
-	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err != nil {
-		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
 	}
 	py, _ := s.ok("export_test", map[string]any{"sessionId": id, "language": "python"})["code"].(string)
 	if !strings.Contains(py, "with page.expect_file_chooser() as file_chooser_info1:\n        page.") ||
@@ -328,13 +329,7 @@ func TestExportedRoleAssertionOfSeveral(t *testing.T) {
 		t.Errorf("verify_element of a button in an iframe: code\n%s\nwant\n%s", c, want)
 	}
 	path, _ := s.ok("export_test", map[string]any{"sessionId": id})["path"].(string)
-	file, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err != nil {
-		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
-	}
+	mustReplay(t, node, modules, chromium, path)
 	broken.Store(true)
 	if log, err := runPlaywrightTestToFail(t, node, modules, chromium, path); err == nil || !strings.Contains(log, "Add to cart") {
 		t.Fatalf("the exported test against the page without the buttons: %v, want a failure on Add to cart:\n%s", err, log)
@@ -378,13 +373,7 @@ func TestExportedRE2Regex(t *testing.T) {
 	s.ok("verify_text", map[string]any{"sessionId": id, "selector": "#n", "regex": `^[[:digit:]]+ \Qitems\E$`})
 	s.ok("verify_title", map[string]any{"sessionId": id, "regex": `^\p{Lu}\pL+ \x{43}(?i)ART$`})
 	path, _ := s.ok("export_test", map[string]any{"sessionId": id})["path"].(string)
-	file, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err != nil {
-		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
-	}
+	mustReplay(t, node, modules, chromium, path)
 	broken.Store(true)
 	if log, err := runPlaywrightTestToFail(t, node, modules, chromium, path); err == nil || !strings.Contains(log, "toContainText") {
 		t.Fatalf("the exported test against the page with no count: %v, want a failure of toContainText:\n%s", err, log)
@@ -427,13 +416,7 @@ func TestExportedDialogsReplay(t *testing.T) {
 	call("verify_title", map[string]any{"title": "cancelled"})
 	exp := s.ok("export_test", map[string]any{"sessionId": id})
 	path, _ := exp["path"].(string)
-	file, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if log, err := runPlaywrightTest(t, node, modules, chromium, path); err != nil {
-		t.Fatalf("the exported test fails against the page it was recorded on: %v\n%s\n%s", err, file, log)
-	}
+	mustReplay(t, node, modules, chromium, path)
 	py, _ := s.ok("export_test", map[string]any{"sessionId": id, "language": "python"})["code"].(string)
 	if !strings.Contains(py, `    page.once("dialog", lambda dialog: dialog.accept("Ada 'the' \\ first"))`+"\n    page.") {
 		t.Errorf("the Python export does not answer the prompt before the click:\n%s", py)
