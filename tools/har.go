@@ -223,26 +223,26 @@ type StopHAROut struct {
 func stopHAR(d *Deps) Tool {
 	return inGroup(Devtools, sessionTool(d, "stop_har", "Stop the HAR recording start_har began and write the file: its path, size, entries and pages.", local,
 		func(ctx context.Context, s engine.Session, in StopHARIn) (StopHAROut, error) {
-			cur, err := d.recs.end(engine.SessionIDFrom(ctx), engine.RecordHAR)
+			session := engine.SessionIDFrom(ctx)
+			cur, err := d.recs.end(session, engine.RecordHAR)
 			if err != nil {
 				return StopHAROut{}, err
 			}
-			if cur.done != nil {
-				// It stopped by itself: its file is written already.
+			// It stopped by itself (a bound) before the call, or while the
+			// call reached it: its file is written already.
+			selfStoppedOut := func(cur recording) (StopHAROut, error) {
 				if cur.done.Path == "" {
 					return StopHAROut{}, cur.doneErr(engine.RecordHAR)
 				}
 				return StopHAROut{Path: cur.done.Path, Bytes: cur.done.Bytes, DurationMs: cur.done.Duration.Milliseconds(), Kept: cur.keep,
 					StoppedBy: cur.done.StoppedBy, Message: selfStopped(engine.RecordHAR, cur.done, d.recs.limits.WithDefaults())}, nil
 			}
+			if cur.done != nil {
+				return selfStoppedOut(cur)
+			}
 			res, err := s.StopHAR(ctx)
-			if fin, ok := d.recs.raced(engine.SessionIDFrom(ctx), engine.RecordHAR, cur, err); ok {
-				// It stopped by itself while the call reached it.
-				if fin.done.Path == "" {
-					return StopHAROut{}, fin.doneErr(engine.RecordHAR)
-				}
-				return StopHAROut{Path: fin.done.Path, Bytes: fin.done.Bytes, DurationMs: fin.done.Duration.Milliseconds(), Kept: fin.keep,
-					StoppedBy: fin.done.StoppedBy, Message: selfStopped(engine.RecordHAR, fin.done, d.recs.limits.WithDefaults())}, nil
+			if fin, ok := d.recs.raced(session, engine.RecordHAR, cur, err); ok {
+				return selfStoppedOut(fin)
 			}
 			if err != nil {
 				return StopHAROut{}, err
